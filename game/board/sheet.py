@@ -1,0 +1,209 @@
+"""Map sheets (MAP-1, MAP-4): 15 columns by 17 rows of hexes, read from text files.
+
+A sheet file is TOML (see ``docs/sheets.md``)::
+
+    id = "farmland"
+    name = "Farmland crossroads"
+    category = "flat"
+    hexes = '''
+     0.  0.  0w ...   (17 lines of 15 tokens)
+    '''
+    [buildings]
+    "0708" = { cf = 40, height = 2 }
+
+Each token is ``<level><terrain>[=]``: an integer level (may be negative),
+one terrain letter (``.`` clear, ``w`` light woods, ``W`` heavy woods, ``r``
+rough, ``~N`` water of depth N, ``#`` building) and an optional ``=`` for a
+road through the hex (a road over water is a bridge). ``0=`` is short for
+``0.=``. Row 1 is the top line; column 1 the leftmost token.
+
+Errors raise ``SheetError`` naming the file, the place and the problem.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from game.board.terrain import BUILDING, CATEGORIES, LETTER_OF, TERRAIN_LETTERS, WATER
+
+SHEET_COLS = 15
+SHEET_ROWS = 17
+SHEETS_DIR = Path(__file__).resolve().parents[2] / "maps" / "sheets"
+
+_TOKEN = re.compile(r"^(-?\d+)(?:([.wWr#])|~(\d))?(=)?$")
+_XXYY = re.compile(r"^(\d\d)(\d\d)$")
+
+
+class SheetError(ValueError):
+    """A sheet file is malformed; the message names the file, place and problem."""
+
+
+def parse_xxyy(text: str) -> tuple[int, int]:
+    """``"0709"`` -> local 0-based (column 6, row 8); raises ValueError with a reason."""
+    m = _XXYY.match(text)
+    if not m:
+        raise ValueError(f'"{text}" is not a hex name: use four digits XXYY, e.g. "0709"')
+    col, row = int(m.group(1)), int(m.group(2))
+    if not 1 <= col <= SHEET_COLS:
+        raise ValueError(f'"{text}": column {col:02d} is outside a sheet (01-{SHEET_COLS})')
+    if not 1 <= row <= SHEET_ROWS:
+        raise ValueError(f'"{text}": row {row:02d} is outside a sheet (01-{SHEET_ROWS})')
+    return col - 1, row - 1
+
+
+def format_xxyy(col: int, row: int) -> str:
+    """Local 0-based (column, row) -> ``"XXYY"``."""
+    return f"{col + 1:02d}{row + 1:02d}"
+
+
+@dataclass(frozen=True, eq=False)
+class Sheet:
+    """One map sheet. Arrays are indexed ``[row, col]`` with local 0-based indices."""
+
+    id: str
+    name: str
+    category: str
+    description: str
+    level: np.ndarray  # int16: ground level (for water, the surface)
+    terrain: np.ndarray  # int8: terrain code (game.board.terrain)
+    water_depth: np.ndarray  # int8: 0 unless water
+    road: np.ndarray  # bool
+    building_cf: np.ndarray  # int16: construction factor, 0 unless building
+    building_height: np.ndarray  # int8: height in levels, 0 unless building
+    path: Path | None = None
+
+    def token(self, col: int, row: int) -> str:
+        """The file token of a hex (used to write sheets back out)."""
+        code = int(self.terrain[row, col])
+        letter = f"~{int(self.water_depth[row, col])}" if code == WATER else LETTER_OF[code]
+        return f"{int(self.level[row, col])}{letter}{'=' if self.road[row, col] else ''}"
+
+
+def parse_sheet(text: str, source: str = "<sheet>") -> Sheet:
+    """Parse a sheet file's text; ``source`` names the file in error messages."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SheetError(f"{source}: not valid TOML: {exc}") from None
+    return sheet_from_dict(data, source)
+
+
+def sheet_from_dict(data: dict[str, Any], source: str) -> Sheet:
+    for key in ("id", "name", "category", "hexes"):
+        if key not in data:
+            raise SheetError(f'{source}: missing key "{key}"')
+        if not isinstance(data[key], str):
+            raise SheetError(f'{source}: "{key}" must be text')
+    if data["category"] not in CATEGORIES:
+        raise SheetError(
+            f'{source}: category "{data["category"]}" is not one of {", ".join(CATEGORIES)}'
+        )
+    lines = [ln for ln in data["hexes"].splitlines() if ln.strip()]
+    if len(lines) != SHEET_ROWS:
+        raise SheetError(f"{source}: hexes has {len(lines)} rows; a sheet has {SHEET_ROWS}")
+    shape = (SHEET_ROWS, SHEET_COLS)
+    level = np.zeros(shape, np.int16)
+    terrain = np.zeros(shape, np.int8)
+    depth = np.zeros(shape, np.int8)
+    road = np.zeros(shape, bool)
+    for row, ln in enumerate(lines):
+        tokens = ln.split()
+        if len(tokens) != SHEET_COLS:
+            raise SheetError(
+                f"{source}: hexes row {row + 1:02d} has {len(tokens)} hexes; "
+                f"a sheet row has {SHEET_COLS}"
+            )
+        for col, tok in enumerate(tokens):
+            m = _TOKEN.match(tok)
+            if not m:
+                raise SheetError(
+                    f'{source}: hex {format_xxyy(col, row)}: "{tok}" is not a terrain token '
+                    '(level, then one of . w W r ~N #, then an optional = for a road)'
+                )
+            lvl, letter, water, has_road = m.groups()
+            level[row, col] = int(lvl)
+            if water is not None:
+                terrain[row, col] = WATER
+                depth[row, col] = int(water)
+            else:
+                terrain[row, col] = TERRAIN_LETTERS[letter or "."]
+            road[row, col] = has_road is not None
+    cf = np.zeros(shape, np.int16)
+    height = np.zeros(shape, np.int8)
+    buildings = data.get("buildings", {})
+    if not isinstance(buildings, dict):
+        raise SheetError(f"{source}: [buildings] must be a table of XXYY = {{ cf, height }}")
+    for name, spec in buildings.items():
+        try:
+            col, row = parse_xxyy(name)
+        except ValueError as exc:
+            raise SheetError(f"{source}: buildings.{name}: {exc}") from None
+        if terrain[row, col] != BUILDING:
+            raise SheetError(f'{source}: buildings."{name}": that hex is not a building (#)')
+        if not isinstance(spec, dict):
+            raise SheetError(f'{source}: buildings."{name}" must be {{ cf = N, height = N }}')
+        for key, low, high in (("cf", 1, 150), ("height", 1, 10)):
+            value = spec.get(key)
+            if not isinstance(value, int) or not low <= value <= high:
+                raise SheetError(
+                    f'{source}: buildings."{name}".{key} must be a whole number {low}-{high}'
+                )
+        cf[row, col] = spec["cf"]
+        height[row, col] = spec["height"]
+    missing = [
+        format_xxyy(c, r)
+        for r in range(SHEET_ROWS)
+        for c in range(SHEET_COLS)
+        if terrain[r, c] == BUILDING and cf[r, c] == 0
+    ]
+    if missing:
+        raise SheetError(
+            f"{source}: building hexes {', '.join(missing)} have no entry in [buildings]"
+        )
+    return Sheet(
+        id=data["id"],
+        name=data["name"],
+        category=data["category"],
+        description=str(data.get("description", "")),
+        level=level,
+        terrain=terrain,
+        water_depth=depth,
+        road=road,
+        building_cf=cf,
+        building_height=height,
+    )
+
+
+def load_sheet(path: str | Path) -> Sheet:
+    """Read one sheet file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SheetError(f"{p}: cannot read: {exc.strerror}") from None
+    sheet = parse_sheet(text, str(p))
+    object.__setattr__(sheet, "path", p)
+    return sheet
+
+
+@cache
+def _load_dir(directory: str) -> dict[str, Sheet]:
+    sheets: dict[str, Sheet] = {}
+    for p in sorted(Path(directory).glob("*.toml")):
+        sheet = load_sheet(p)
+        if sheet.id in sheets:
+            raise SheetError(f"{p}: sheet id {sheet.id!r} is already used by {sheets[sheet.id].path}")
+        sheets[sheet.id] = sheet
+    return sheets
+
+
+def available_sheets(directory: str | Path | None = None) -> dict[str, Sheet]:
+    """Every sheet shipped in ``maps/sheets`` (or another folder): id -> sheet."""
+    return dict(_load_dir(str(directory or SHEETS_DIR)))
