@@ -125,7 +125,7 @@ def sheet_from_dict(data: dict[str, Any], source: str) -> Sheet:
             if not m:
                 raise SheetError(
                     f'{source}: hex {format_xxyy(col, row)}: "{tok}" is not a terrain token '
-                    '(level, then one of . w W r ~N #, then an optional = for a road)'
+                    "(level, then one of . w W r ~N #, then an optional = for a road)"
                 )
             lvl, letter, water, has_road = m.groups()
             level[row, col] = int(lvl)
@@ -199,7 +199,9 @@ def _load_dir(directory: str) -> dict[str, Sheet]:
     for p in sorted(Path(directory).glob("*.toml")):
         sheet = load_sheet(p)
         if sheet.id in sheets:
-            raise SheetError(f"{p}: sheet id {sheet.id!r} is already used by {sheets[sheet.id].path}")
+            raise SheetError(
+                f"{p}: sheet id {sheet.id!r} is already used by {sheets[sheet.id].path}"
+            )
         sheets[sheet.id] = sheet
     return sheets
 

@@ -1,0 +1,145 @@
+"""Shared pieces of every resolver: target numbers with a readable breakdown,
+and exact probability distributions of dice (design principle 7).
+
+Exact means ``fractions.Fraction`` all the way; callers turn the final figure
+into a float for display. Distributions are dicts ``value -> probability``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache
+from math import comb
+
+Distribution = dict[int, Fraction]
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """A named part of a target number, e.g. ``Modifier("spotter", -1)``."""
+
+    name: str
+    value: int
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.value:+d}"
+
+
+@dataclass(frozen=True)
+class TargetNumber:
+    """A base value plus named modifiers; ``total`` is what the dice must meet.
+
+    ``str()`` gives the breakdown players read, e.g.
+    ``"gunnery 4, indirect +7, spotter -1, adjusted -2 = 8"``.
+    """
+
+    base_name: str
+    base: int
+    modifiers: tuple[Modifier, ...] = field(default_factory=tuple)
+
+    @property
+    def total(self) -> int:
+        return self.base + sum(m.value for m in self.modifiers)
+
+    def plus(self, name: str, value: int) -> TargetNumber:
+        """This target number with one more modifier (zero modifiers are kept out)."""
+        if value == 0:
+            return self
+        return TargetNumber(self.base_name, self.base, (*self.modifiers, Modifier(name, value)))
+
+    def breakdown(self) -> str:
+        parts = [f"{self.base_name} {self.base}", *(str(m) for m in self.modifiers)]
+        return f"{', '.join(parts)} = {self.total}"
+
+    def __str__(self) -> str:
+        return self.breakdown()
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "base_name": self.base_name,
+            "base": self.base,
+            "modifiers": [[m.name, m.value] for m in self.modifiers],
+            "total": self.total,
+        }
+
+
+def uniform(sides: int) -> Distribution:
+    """One die with ``sides`` faces."""
+    p = Fraction(1, sides)
+    return dict.fromkeys(range(1, sides + 1), p)
+
+
+def convolve(a: Mapping[int, Fraction], b: Mapping[int, Fraction]) -> Distribution:
+    """Distribution of the sum of two independent variables."""
+    out: Distribution = {}
+    for va, pa in a.items():
+        for vb, pb in b.items():
+            out[va + vb] = out.get(va + vb, Fraction(0)) + pa * pb
+    return out
+
+
+@cache
+def _sum_distribution(count: int, sides: int) -> tuple[tuple[int, Fraction], ...]:
+    dist: Distribution = {0: Fraction(1)}
+    die = uniform(sides)
+    for _ in range(count):
+        dist = convolve(dist, die)
+    return tuple(sorted(dist.items()))
+
+
+def sum_distribution(count: int, sides: int) -> Distribution:
+    """Exact distribution of the sum of ``count`` dice with ``sides`` sides."""
+    if count < 0 or sides < 1:
+        raise ValueError(f"cannot roll {count}d{sides}")
+    return dict(_sum_distribution(count, sides))
+
+
+def probability_at_least(count: int, sides: int, target: int) -> Fraction:
+    """P(sum of count d<sides> >= target), exactly."""
+    return sum((p for v, p in _sum_distribution(count, sides) if v >= target), Fraction(0))
+
+
+def pool_distribution(count: int, per_die: Mapping[int, Fraction]) -> Distribution:
+    """Distribution of the total over ``count`` independent dice, each scoring
+    by ``per_die`` (e.g. hits per attack die); exact, by repeated squaring."""
+    result: Distribution = {0: Fraction(1)}
+    base: Distribution = dict(per_die)
+    n = count
+    while n:
+        if n & 1:
+            result = convolve(result, base)
+        n >>= 1
+        if n:
+            base = convolve(base, base)
+    return result
+
+
+def binomial(n: int, p: Fraction) -> Distribution:
+    """Number of successes in n independent trials of probability p, exactly."""
+    q = 1 - p
+    return {k: comb(n, k) * p**k * q ** (n - k) for k in range(n + 1)}
+
+
+def compose_binomial(counts: Mapping[int, Fraction], p: Fraction) -> Distribution:
+    """Each of a random number of trials (``counts``) succeeds with probability p:
+    the distribution of successes (e.g. hits surviving armour checks)."""
+    out: Distribution = {}
+    for n, pn in counts.items():
+        for k, pk in binomial(n, p).items():
+            out[k] = out.get(k, Fraction(0)) + pn * pk
+    return out
+
+
+def mean(dist: Mapping[int, Fraction]) -> Fraction:
+    return sum((v * p for v, p in dist.items()), Fraction(0))
+
+
+def variance(dist: Mapping[int, Fraction]) -> Fraction:
+    m = mean(dist)
+    return sum(((v - m) ** 2 * p for v, p in dist.items()), Fraction(0))
+
+
+def total_probability(parts: Iterable[Fraction]) -> Fraction:
+    return sum(parts, Fraction(0))
