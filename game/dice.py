@@ -165,6 +165,15 @@ class ScriptedDice(DiceBase):
 
 
 def batch_roll(rng: np.random.Generator, count: int | Sequence[int], sides: int) -> np.ndarray:
-    """``count`` (an int or a shape) rolls of a die with ``sides`` sides, as int8..int16."""
-    dtype = np.int8 if sides < 127 else np.int16
+    """``count`` (an int or a shape) rolls of a die with ``sides`` sides, in the
+    smallest integer type that holds every face (int8 for the usual dice)."""
+    if sides < 2:
+        raise ValueError(f"a die has at least 2 sides, not {sides}")
+    # numpy's exclusive upper bound (sides + 1) must itself fit the type.
+    if sides < 127:
+        dtype: type[np.integer] = np.int8
+    elif sides < 32_767:
+        dtype = np.int16
+    else:
+        dtype = np.int32 if sides < 2**31 - 1 else np.int64
     return rng.integers(1, sides + 1, size=count, dtype=dtype)
