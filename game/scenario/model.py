@@ -1,0 +1,539 @@
+"""A scenario as plain data, and the schemas its file is checked against.
+
+The file format is described in ``docs/scenarios.md``. Positions of sheets
+are sheet-grid positions ``(i, j)`` (MAP-2): ``i`` grows to the east, ``j`` to
+the south, so north is up the map. Hexes stay ``XXYY`` names on a sheet here;
+turning them into lattice hexes is the play area's job (``build_area``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from game.scenario.schema import (
+    Field,
+    choice,
+    flag,
+    hex_name,
+    locations,
+    notation,
+    position,
+    table,
+    text,
+    whole,
+)
+
+if TYPE_CHECKING:
+    from game.board.area import PlayArea
+
+Position = tuple[int, int]
+
+# MAP-3: the two home edges are opposite; the side names are the edge names.
+HOME_EDGES: dict[str, tuple[str, str]] = {
+    "north-south": ("north", "south"),
+    "west-east": ("west", "east"),
+}
+# ART-1: besides his own home edge, a player may place artillery left or right.
+FLANKS: dict[str, tuple[str, str]] = {
+    "north-south": ("west", "east"),
+    "west-east": ("north", "south"),
+}
+EDGE_NAMES = ("north", "south", "west", "east")
+
+# ART-3: every artillery weapon the game knows, with its maximum range in sheets.
+WEAPON_RANGES: dict[str, int] = {
+    "arrow_iv_is": 8,
+    "arrow_iv_clan": 9,
+    "thumper": 21,
+    "sniper": 18,
+    "long_tom": 30,
+    "cruise_50": 50,
+    "cruise_70": 90,
+    "cruise_90": 120,
+    "cruise_120": 150,
+}
+
+SHEET_TABLE_RULES = ("free", "similar", "pile")  # MAP-9 free/similar, MAP-8 pile
+CONTROLLERS = ("any", "human", "ai")
+FACING_HINT = "1 N, 2 NE, 3 SE, 4 S, 5 SW, 6 NW"
+
+# ART-22: pre-designated hexes per field artillery unit per four sheets, and per sheet.
+PREDESIGNATED_PER_UNIT = 5
+PREDESIGNATED_PER_SHEET = 5
+
+# --------------------------------------------------------------------------
+# Schemas of the file's tables (docs/scenarios.md). One line per key.
+
+SCENARIO_FIELDS: dict[str, Field] = {
+    "name": text(required=True),
+    "briefing": text(required=True),
+    "home_edges": choice(*HOME_EDGES, required=True),
+    "turns": whole(1, 999, required=True, hint="the turn limit"),
+}
+
+OPTIONS_FIELDS: dict[str, Field] = {
+    "mobile_maps": flag(default=False),  # MAP-6
+    "sheet_table": choice(*SHEET_TABLE_RULES, default="free"),  # MAP-8, MAP-9
+    "predesignated_hexes": flag(default=False),  # ART-20
+}
+
+LAYOUT_FIELDS: dict[str, Field] = {
+    "position": position(required=True),
+    "sheet": text(required=True, hint="a sheet id: a file name in maps/sheets without .toml"),
+}
+
+SIDE_FIELDS: dict[str, Field] = {
+    "name": choice(*EDGE_NAMES, required=True),
+    "label": text(),
+    "controller": choice(*CONTROLLERS, default="any"),
+}
+
+UNIT_FIELDS: dict[str, Field] = {
+    "id": text(required=True),
+    "side": choice(*EDGE_NAMES, required=True),
+    "name": text(),
+    "sheet": position(required=True),
+    "hex": hex_name(required=True),
+    "facing": whole(1, 6, required=True, hint=FACING_HINT),
+    "profile": table(required=True, hint="the unit's system profile, e.g. system = ..."),
+}
+
+ARTILLERY_FIELDS: dict[str, Field] = {
+    "id": text(required=True),
+    "side": choice(*EDGE_NAMES, required=True),
+    "name": text(),
+    "weapon": choice(*WEAPON_RANGES, required=True),
+    "pieces": whole(1, 12, default=1),
+    "gunnery": whole(0, 8, required=True),
+    "direction": choice(*EDGE_NAMES, required=True),
+    "along": whole(
+        -99,
+        99,
+        required=True,
+        hint="the sheet column i (behind a north or south edge) or row j (west or east)",
+    ),
+    "distance": whole(1, 200, required=True, hint="sheets beyond the edge; 1 = the first sheet"),
+    "sheet": text(required=True, hint="the sheet id the battery stands on"),
+    "hex": hex_name(required=True),
+}
+
+PREDESIGNATED_FIELDS: dict[str, Field] = {
+    "side": choice(*EDGE_NAMES, required=True),
+    "sheet": position(required=True),
+    "hex": hex_name(required=True),
+}
+
+# Victory conditions: one schema per type. A new type is one entry here (and
+# its check in the game's end phase).
+_VICTORY_COMMON: dict[str, Field] = {
+    "type": text(required=True),
+    "side": choice(*EDGE_NAMES, required=True),
+    "description": text(),
+}
+VICTORY_TYPES: dict[str, dict[str, Field]] = {
+    # The side wins when every artillery unit of the other side is destroyed.
+    "destroy_artillery": {**_VICTORY_COMMON},
+    # The side wins when it has destroyed `count` enemy units (default: all of them).
+    "destroy_units": {**_VICTORY_COMMON, "count": whole(1, 999)},
+    # The side wins when it holds the hex at the end of `turns` turns in a row.
+    "hold_hex": {
+        **_VICTORY_COMMON,
+        "sheet": position(required=True),
+        "hex": hex_name(required=True),
+        "turns": whole(1, 999, default=1),
+    },
+    # The side wins when the turn limit is reached and no other condition was met.
+    "survive": {**_VICTORY_COMMON},
+}
+
+# --------------------------------------------------------------------------
+# System profiles (ART-35: each unit carries a profile from one system).
+
+BATTLETECH_TYPES = ("mech", "vehicle", "infantry")
+# ART-32: mech locations; torsos also have rear armour.
+MECH_LOCATIONS = ("head", "ct", "lt", "rt", "la", "ra", "ll", "rl")
+MECH_REAR = ("ct_rear", "lt_rear", "rt_rear")
+VEHICLE_LOCATIONS = ("front", "left", "right", "rear")
+VEHICLE_OPTIONAL = ("turret",)
+
+_DIE = r"(?:4|6|8|10|12)"
+# BS-1, BS-6: attack die notations "8", "6*4", "[12]8", "12+8".
+ATTACK_DIE_PATTERN = rf"{_DIE}(?:[*+]{_DIE})?|\[{_DIE}\]{_DIE}"
+# TS-3: shooter profile "R/C - N [flags]", flags Н (indirect), Б (close range), ББ (piercing).
+SHOOTER_PATTERN = r"\d+/\d+\s*-\s*\d+(?:\s+(?:Н|Б|ББ))*"
+
+
+def _profile(system_types: tuple[str, ...], fields: dict[str, Field]) -> dict[str, Field]:
+    return {
+        "system": text(required=True),
+        "type": choice(*system_types, required=True),
+        "template": text(),
+        "model": text(),
+        **fields,
+    }
+
+
+PROFILE_FIELDS: dict[str, dict[str, Field]] = {
+    "battletech": _profile(
+        BATTLETECH_TYPES,
+        {
+            "gunnery": whole(0, 8, required=True),
+            "piloting": whole(0, 8, required_for=("mech", "vehicle")),
+            "walk": whole(0, 20, required=True, hint="walking MP (MOV-1)"),
+            "tonnage": whole(1, 200, types=("mech", "vehicle")),
+            "height": whole(1, 3, hint="levels the unit stands above its hex (MAP-5)"),
+            "motive": choice("tracked", "wheeled", "hover", default="tracked", types=("vehicle",)),
+            "armour": locations(
+                {"mech": MECH_LOCATIONS + MECH_REAR, "vehicle": VEHICLE_LOCATIONS},
+                0,
+                200,
+                required=True,
+                optional={"vehicle": VEHICLE_OPTIONAL},
+            ),
+            "structure": locations(
+                {"mech": MECH_LOCATIONS, "vehicle": VEHICLE_LOCATIONS},
+                1,
+                200,
+                required=True,
+                optional={"vehicle": VEHICLE_OPTIONAL},
+            ),
+            "troopers": whole(1, 30, types=("infantry",), required_for=("infantry",)),
+        },
+    ),
+    "battlesystem": _profile(
+        ("infantry", "cavalry", "monster"),
+        {
+            "figures": whole(1, 500, required=True),
+            "ad": notation(
+                ATTACK_DIE_PATTERN,
+                'attack die in quotes: "4", "6", "8", "10", "12", or "6*4", "[12]8", "12+8" (BS-6)',
+                required=True,
+            ),
+            "ar": whole(2, 10, required=True, hint="armor rating (BS-8)"),
+            "hits_per_figure": whole(1, 20, required=True),
+            "move": whole(0, 30, required=True, hint="hexes per turn (MOV-2)"),
+            "size": choice("small", "man", "large", default="man"),
+            "formation": choice("irregular", "regular", default="irregular"),
+            "weapon": choice("none", "spears", "pikes", "halberds", "lances", default="none"),
+            "missile_ranges": notation(
+                r"\d+/\d+/\d+", 'short/medium/long in hexes, e.g. "7/14/21"'
+            ),
+        },
+    ),
+    "warhammer": _profile(
+        ("infantry", "cavalry", "monster", "war_machine", "character"),
+        {
+            "models": whole(1, 200, required=True),
+            "move": whole(0, 20, required=True, hint="hexes per turn (MOV-2)"),
+            "ws": whole(1, 10),
+            "bs": whole(0, 10, required=True),
+            "s": whole(1, 10),
+            "t": whole(1, 10, required=True),
+            "w": whole(1, 10, required=True),
+            "i": whole(1, 10),
+            "a": whole(1, 10),
+            "ld": whole(2, 10),
+            "save": whole(1, 6, hint="armour save, 5 for 5+ (WH-8); leave out for none"),
+            "ward": whole(2, 6, hint="ward save, never modified (WH-9)"),
+            "weapon_strength": whole(1, 10),
+            "weapon_range": whole(1, 72),
+            "shots": whole(1, 10),
+        },
+    ),
+    "toysoldiers": _profile(
+        ("warrior", "gun", "vehicle"),
+        {
+            "figures": whole(1, 100, required=True),
+            "armour": whole(0, 6, required=True),
+            "move": whole(0, 20, required=True, hint="steps (hexes) per turn (MOV-2)"),
+            "shooter": notation(SHOOTER_PATTERN, 'TS-3 profile, e.g. "4/3-2", "5/3-1 Н"'),
+        },
+    ),
+}
+SYSTEMS = tuple(PROFILE_FIELDS)
+
+
+# --------------------------------------------------------------------------
+# The scenario itself.
+
+
+@dataclass(frozen=True)
+class SheetPlacement:
+    """One sheet of the starting play area (MAP-2)."""
+
+    position: Position
+    sheet: str
+
+
+@dataclass(frozen=True)
+class Options:
+    mobile_maps: bool = False  # MAP-6
+    sheet_table: str = "free"  # MAP-8 "pile", MAP-9 "free" / "similar"
+    predesignated_hexes: bool = False  # ART-20
+
+
+@dataclass(frozen=True)
+class Side:
+    """A player's side; its name is its home edge (MAP-3)."""
+
+    name: str
+    label: str
+    controller: str = "any"
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A unit on the board at the start. ``profile`` is its checked system profile."""
+
+    id: str
+    side: str
+    name: str
+    sheet: Position
+    hex: str
+    facing: int
+    profile: dict[str, Any]
+
+    @property
+    def system(self) -> str:
+        return str(self.profile["system"])
+
+    @property
+    def type(self) -> str:
+        return str(self.profile["type"])
+
+
+@dataclass(frozen=True)
+class Battery:
+    """An off-board artillery unit (ART-1, ART-2), hidden at the start (ART-4).
+
+    It stands ``distance`` sheets beyond the play area's ``direction`` edge,
+    at sheet column (north/south) or row (west/east) ``along``, on a sheet
+    ``sheet`` at hex ``hex``.
+    """
+
+    id: str
+    side: str
+    name: str
+    weapon: str
+    pieces: int
+    gunnery: int
+    direction: str
+    along: int
+    distance: int
+    sheet: str
+    hex: str
+
+
+@dataclass(frozen=True)
+class PredesignatedHex:
+    """A pre-designated target hex (ART-20), secret to its side."""
+
+    side: str
+    sheet: Position
+    hex: str
+
+
+@dataclass(frozen=True)
+class VictoryCondition:
+    """One way to win; ``params`` holds the type's own keys (VICTORY_TYPES)."""
+
+    type: str
+    side: str
+    description: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A checked scenario: plain data, built by ``load_scenario``."""
+
+    id: str
+    name: str
+    briefing: str
+    home_edges: str
+    turns: int
+    options: Options
+    layout: tuple[SheetPlacement, ...]
+    sides: tuple[Side, Side]
+    units: tuple[Unit, ...] = ()
+    artillery: tuple[Battery, ...] = ()
+    predesignated: tuple[PredesignatedHex, ...] = ()
+    victory: tuple[VictoryCondition, ...] = ()
+    templates: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    # -- geometry of the starting play area ---------------------------------
+
+    @property
+    def positions(self) -> list[Position]:
+        return [p.position for p in self.layout]
+
+    @property
+    def sheet_count(self) -> int:
+        return len(self.layout)
+
+    def side_names(self) -> tuple[str, str]:
+        return HOME_EDGES[self.home_edges]
+
+    def side(self, name: str) -> Side:
+        for s in self.sides:
+            if s.name == name:
+                return s
+        raise KeyError(f"no side {name!r} in scenario {self.id!r}")
+
+    def side_of_position(self, pos: Position) -> str | None:
+        """MAP-3: the side whose half of the starting play area holds this sheet position."""
+        return side_of_position(self.positions, self.home_edges, pos)
+
+    def battery_position(self, battery: Battery) -> Position:
+        """ART-2: the sheet-grid position where an off-board battery stands."""
+        return battery_position(self.positions, battery.direction, battery.along, battery.distance)
+
+    def predesignated_limit(self, side: str) -> int:
+        """ART-22: how many pre-designated hexes ``side`` may pick in this scenario."""
+        batteries = sum(1 for b in self.artillery if b.side == side)
+        return predesignated_limit(batteries, self.sheet_count)
+
+    def build_area(self) -> PlayArea:
+        """The starting play area (game.board.area), with units' hexes resolvable on it."""
+        from game.board.area import PlayArea  # the board is only needed to play
+
+        return PlayArea.from_layout(
+            {p.position: p.sheet for p in self.layout}, home_edges=self.home_edges
+        )
+
+    # -- plain data ---------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The scenario in the shape of its file; ``scenario_from_dict`` reads it back."""
+        data: dict[str, Any] = {
+            "scenario": {
+                "name": self.name,
+                "briefing": self.briefing,
+                "home_edges": self.home_edges,
+                "turns": self.turns,
+            },
+            "options": {
+                "mobile_maps": self.options.mobile_maps,
+                "sheet_table": self.options.sheet_table,
+                "predesignated_hexes": self.options.predesignated_hexes,
+            },
+            "layout": [{"position": list(p.position), "sheet": p.sheet} for p in self.layout],
+            "sides": [
+                {"name": s.name, "label": s.label, "controller": s.controller} for s in self.sides
+            ],
+        }
+        if self.templates:
+            data["templates"] = {k: dict(v) for k, v in self.templates.items()}
+        if self.units:
+            data["units"] = [_unit_dict(u) for u in self.units]
+        if self.artillery:
+            data["artillery"] = [_battery_dict(b) for b in self.artillery]
+        if self.predesignated:
+            data["predesignated"] = [
+                {"side": p.side, "sheet": list(p.sheet), "hex": p.hex} for p in self.predesignated
+            ]
+        if self.victory:
+            data["victory"] = [_victory_dict(v) for v in self.victory]
+        return data
+
+
+def _unit_dict(u: Unit) -> dict[str, Any]:
+    d: dict[str, Any] = {"id": u.id, "side": u.side}
+    if u.name:
+        d["name"] = u.name
+    d.update(sheet=list(u.sheet), hex=u.hex, facing=u.facing, profile=_plain(u.profile))
+    return d
+
+
+def _battery_dict(b: Battery) -> dict[str, Any]:
+    d: dict[str, Any] = {"id": b.id, "side": b.side}
+    if b.name:
+        d["name"] = b.name
+    d.update(
+        weapon=b.weapon,
+        pieces=b.pieces,
+        gunnery=b.gunnery,
+        direction=b.direction,
+        along=b.along,
+        distance=b.distance,
+        sheet=b.sheet,
+        hex=b.hex,
+    )
+    return d
+
+
+def _victory_dict(v: VictoryCondition) -> dict[str, Any]:
+    d: dict[str, Any] = {"type": v.type, "side": v.side}
+    if v.description:
+        d["description"] = v.description
+    d.update(_plain(v.params))
+    return d
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
+
+
+# --------------------------------------------------------------------------
+# Sheet-grid geometry of the starting play area.
+
+
+def bounds(positions: list[Position]) -> tuple[int, int, int, int]:
+    """``(i_min, i_max, j_min, j_max)`` of the sheet positions."""
+    i_values = [p[0] for p in positions]
+    j_values = [p[1] for p in positions]
+    return min(i_values), max(i_values), min(j_values), max(j_values)
+
+
+def side_of_position(positions: list[Position], home_edges: str, pos: Position) -> str | None:
+    """MAP-3: which side of the half-line a sheet position lies on, None when on the line.
+
+    The half-line runs across the middle of the play area parallel to the
+    home edges and extends past it; a sheet belongs to the side its centre
+    lies on. Doubled coordinates keep this exact: a sheet at ``j`` spans
+    ``[j, j+1]``, centre ``2j+1``; the line is at ``j_min + j_max + 1``.
+    """
+    i_min, i_max, j_min, j_max = bounds(positions)
+    first, second = HOME_EDGES[home_edges]
+    if home_edges == "north-south":
+        centre, line = 2 * pos[1] + 1, j_min + j_max + 1
+    else:
+        centre, line = 2 * pos[0] + 1, i_min + i_max + 1
+    if centre < line:
+        return first
+    if centre > line:
+        return second
+    return None
+
+
+def battery_position(
+    positions: list[Position], direction: str, along: int, distance: int
+) -> Position:
+    """ART-2: ``distance`` sheets beyond the play area's ``direction`` edge; 1 = the first."""
+    i_min, i_max, j_min, j_max = bounds(positions)
+    if direction == "north":
+        return (along, j_min - distance)
+    if direction == "south":
+        return (along, j_max + distance)
+    if direction == "west":
+        return (i_min - distance, along)
+    if direction == "east":
+        return (i_max + distance, along)
+    raise ValueError(f"direction {direction!r} is not one of {', '.join(EDGE_NAMES)}")
+
+
+def sheet_distance(a: Position, b: Position) -> int:
+    """ART-5: distance in sheets between two sheet positions, ``max(|di|, |dj|)``."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def predesignated_limit(batteries: int, sheets: int) -> int:
+    """ART-22: ``5 * units * ceil(sheets / 4)`` pre-designated hexes, at most 5 per sheet."""
+    by_units = PREDESIGNATED_PER_UNIT * batteries * math.ceil(sheets / 4)
+    return min(by_units, PREDESIGNATED_PER_SHEET * sheets)
