@@ -176,6 +176,7 @@ def test_WH_3_modifier_forms_agree():
     assert as_modifiers(-2) == as_modifiers({"modifiers": -2})
     assert as_modifiers([("moved", -1), LONG_RANGE]) == (MOVED, LONG_RANGE)
     assert as_modifiers({"moved": -1, "nothing": 0}) == (MOVED,)
+    assert as_modifiers(("moved", -1)) == as_modifiers(MOVED) == (MOVED,)
     with pytest.raises(ValueError, match="a modifier is a Modifier or a"):
         as_modifiers([("moved", -1, 3)])
     with pytest.raises(ValueError, match="modifiers are a number"):

@@ -68,6 +68,8 @@ def as_modifiers(modifiers: Modifiers, where: str = "modifiers") -> tuple[Modifi
     """Normalise the accepted modifier forms to named modifiers (zeros dropped)."""
     if isinstance(modifiers, Modifier):
         items: list[Modifier] = [modifiers]
+    elif isinstance(modifiers, tuple) and len(modifiers) == 2 and isinstance(modifiers[0], str):
+        items = [Modifier(modifiers[0], _whole(modifiers[1], f"modifier {modifiers[0]!r}", where))]
     elif isinstance(modifiers, (int, np.integer)) and not isinstance(modifiers, bool):
         items = [Modifier("modifiers", int(modifiers))]
     elif isinstance(modifiers, Mapping):
