@@ -338,8 +338,15 @@ def batch_hits(
 # the unit faces) -> attack direction. Mechs: the facing side and its two
 # neighbours are the front; the rear-side hexsides are the sides. Vehicles:
 # only the facing side is the front; both hexsides on each flank are sides.
-_MECH_ARCS: dict[int, str] = {0: "front", 1: "front", 2: "right", 3: "rear", 4: "left", 5: "front"}
-_VEHICLE_ARCS: dict[int, str] = {
+_MECH_ARCS: dict[int, AttackDirection] = {
+    0: "front",
+    1: "front",
+    2: "right",
+    3: "rear",
+    4: "left",
+    5: "front",
+}
+_VEHICLE_ARCS: dict[int, AttackDirection] = {
     0: "front",
     1: "right",
     2: "right",
@@ -349,7 +356,7 @@ _VEHICLE_ARCS: dict[int, str] = {
 }
 
 
-def attack_direction(facing: int, entering_side: int, kind: str = "mech") -> str:
+def attack_direction(facing: int, entering_side: int, kind: str = "mech") -> AttackDirection:
     """ART-32: "front", "left", "right" or "rear" from the unit's facing and the
     hex side the attack enters through (both scatter-diagram directions 1..6,
     1 north, clockwise).
@@ -390,7 +397,9 @@ def entering_side(target: Hex, attacker: Hex) -> int:
     raise AssertionError(f"hex line step {step} is not a neighbour")  # pragma: no cover
 
 
-def attack_direction_from(target: Hex, facing: int, attacker: Hex, kind: str = "mech") -> str:
+def attack_direction_from(
+    target: Hex, facing: int, attacker: Hex, kind: str = "mech"
+) -> AttackDirection:
     """ART-27 + ART-32: the attack direction for a unit in ``target`` facing
     ``facing``, attacked from ``attacker`` (a hex)."""
     return attack_direction(facing, entering_side(target, attacker), kind)
