@@ -117,6 +117,24 @@ def neighbors(h: Hex) -> list[Hex]:
     return [Hex(h.q + d.q, h.r + d.r) for d in DIRECTIONS.values()]
 
 
+def side_toward(origin: Hex, toward: Hex) -> int:
+    """The hex side (1..6) of ``origin`` that the straight line to ``toward`` crosses.
+
+    The first step of the exact hex line is the neighbour behind that side;
+    the line's nudge settles a line through a hex corner the same way
+    everywhere. Used for announced directions (ART-24) and attack directions
+    (ART-27).
+    """
+    if origin == toward:
+        raise ValueError(f"no side of {origin} points toward itself")
+    first = line(origin, toward)[1]
+    delta = Hex(first.q - origin.q, first.r - origin.r)
+    for direction, d in DIRECTIONS.items():
+        if d == delta:
+            return direction
+    raise AssertionError(f"hex line step {delta} is not a neighbour")  # pragma: no cover
+
+
 def straight_run(start: Hex, direction: int, n: int) -> list[Hex]:
     """The n hexes after ``start`` going straight in one direction (start excluded).
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from game.artillery.detection import describe_side, detection_rolls, side_toward
+from game.artillery.detection import describe_side, detection_rolls
 from game.dice import ScriptedDice
-from game.hexmath import Hex, neighbor, step
+from game.hexmath import Hex, neighbor, side_toward, step
 
 
 def test_ART_23_each_unit_rolls_once_per_turn() -> None:

@@ -17,29 +17,13 @@ from typing import Protocol
 
 from game.artillery.tohit import detection_breakdown
 from game.dice import DiceBase
-from game.hexmath import DIRECTION_NAMES, DIRECTIONS, Hex, line
+from game.hexmath import DIRECTION_NAMES, Hex, side_toward
 
 SheetPosition = tuple[int, int]
 
 
 class SheetGrid(Protocol):
     def hex_0909(self, position: SheetPosition) -> Hex: ...
-
-
-def side_toward(origin: Hex, toward: Hex) -> int:
-    """The hex side (1..6) of ``origin`` that the line to ``toward`` crosses.
-
-    The first step of the exact hex line is the neighbour behind that side;
-    the line's nudge settles a line through a corner the same way everywhere.
-    """
-    if origin == toward:
-        raise ValueError(f"no side points from {origin} to itself")
-    first = line(origin, toward)[1]
-    delta = Hex(first.q - origin.q, first.r - origin.r)
-    for direction, d in DIRECTIONS.items():
-        if d == delta:
-            return direction
-    raise AssertionError(f"hex line step {delta} is not a neighbour")  # pragma: no cover
 
 
 def announced_side(area: SheetGrid, target_hex: Hex, battery_sheet_position: SheetPosition) -> int:

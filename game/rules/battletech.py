@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 
 from game.dice import DiceBase, RollRecord, batch_roll
-from game.hexmath import DIRECTIONS, Hex, line
+from game.hexmath import DIRECTIONS, Hex, side_toward
 from game.rules.core import TargetNumber, probability_at_least, sum_distribution
 
 AttackDirection = Literal["front", "left", "right", "rear"]
@@ -389,12 +389,7 @@ def entering_side(target: Hex, attacker: Hex) -> int:
             f"an attack from the target's own hex {target} enters through no side; "
             "ART-27 attacks units in the hit hex from the edge or the attacker"
         )
-    first = line(target, attacker)[1]
-    step = Hex(first.q - target.q, first.r - target.r)
-    for direction, delta in DIRECTIONS.items():
-        if delta == step:
-            return direction
-    raise AssertionError(f"hex line step {step} is not a neighbour")  # pragma: no cover
+    return side_toward(target, attacker)
 
 
 def attack_direction_from(
