@@ -27,6 +27,7 @@ from game.rules.battlesystem import (
     Modifier,
     Scale,
     SightLine,
+    advantage_holder,
     armor_check,
     armor_checks_batch,
     armor_target,
@@ -460,6 +461,16 @@ def test_BS_10_melee_advantage_conditions():
     assert melee_advantage(unit(weapon="pike", status="shaken"), swords) is None
 
 
+def test_BS_10_advantage_goes_to_one_side_only():
+    """BS-10: when both units (or neither) qualify the round stays simultaneous."""
+    pikes, swords = unit(weapon="pike"), enemy(weapon="sword")
+    assert advantage_holder(pikes, swords) == "a"
+    assert advantage_holder(swords, pikes) == "a"
+    assert advantage_holder(pikes, swords, a_facing=False) is None
+    assert advantage_holder(pikes, enemy(weapon="pike")) is None
+    assert advantage_holder(pikes, swords, b_from_rear=True) is None
+
+
 def test_BS_10_advantage_strikes_first_and_a_routed_enemy_does_not_answer():
     """BS-10: the unit with advantage attacks first; if the enemy routs it does not attack."""
     a = unit(attack_dice="12", weapon="pike")
@@ -661,6 +672,8 @@ def test_BS_15_excess_hits_are_lost_beyond_the_figures_in_sight():
     target = unit("t", ranks=("OOOOOO",), hits_per_figure=2)
     out = take_hits(target, 9, "front", figures_in_sight=2)
     assert out.unit.figures == 4 and out.unit.carried_hits == 0 and out.hits_lost == 5
+    plan = plan_missile_fire(shooter(), target_at(north_of_centre(3)), figures_in_sight=0)
+    assert not plan.allowed and "in sight" in plan.reason
 
 
 # --- BS-16, BS-17, BS-18 -----------------------------------------------------------

@@ -923,6 +923,26 @@ def melee_advantage(
     return None
 
 
+def advantage_holder(
+    a: BattleUnit,
+    b: BattleUnit,
+    *,
+    a_facing: bool = True,
+    b_facing: bool = True,
+    a_from_rear: bool = False,
+    b_from_rear: bool = False,
+) -> str | None:
+    """BS-10: the unit_id of the unit with the melee advantage, or None when
+    neither or both qualify (then the round is simultaneous)."""
+    has_a = melee_advantage(a, b, facing_enemy=a_facing, all_from_rear=a_from_rear)
+    has_b = melee_advantage(b, a, facing_enemy=b_facing, all_from_rear=b_from_rear)
+    if has_a and not has_b:
+        return a.unit_id
+    if has_b and not has_a:
+        return b.unit_id
+    return None
+
+
 def melee_dice_multipliers(
     unit: BattleUnit,
     *,
@@ -1371,6 +1391,8 @@ def plan_missile_fire(
         return refuse("no magical volleys left (BS-14)")
     if target.figures == 0:
         return refuse("the target has no figures left")
+    if figures_in_sight is not None and figures_in_sight <= 0:
+        return refuse("no target figure is in sight (BS-15)")
     dist = range_to_target(shooter, target, scale)
     band = range_band(dist, shooter.missile_ranges, height_difference)
     if band is None:
