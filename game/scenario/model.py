@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from game.scenario.schema import (
@@ -17,8 +18,10 @@ from game.scenario.schema import (
     choice,
     flag,
     hex_name,
+    is_whole,
     locations,
-    notation,
+    nearest,
+    parsed,
     position,
     table,
     text,
@@ -150,19 +153,78 @@ VICTORY_TYPES: dict[str, dict[str, Field]] = {
 
 # --------------------------------------------------------------------------
 # System profiles (ART-35: each unit carries a profile from one system).
+# Names and choices follow the resolvers in game/rules (tests keep them in step);
+# location names are the resolver's with "_" for " " ("centre_torso").
 
 BATTLETECH_TYPES = ("mech", "vehicle", "infantry")
-# ART-32: mech locations; torsos also have rear armour.
-MECH_LOCATIONS = ("head", "ct", "lt", "rt", "la", "ra", "ll", "rl")
-MECH_REAR = ("ct_rear", "lt_rear", "rt_rear")
-VEHICLE_LOCATIONS = ("front", "left", "right", "rear")
-VEHICLE_OPTIONAL = ("turret",)
+# ART-32: mech locations; the torsos also have rear armour.
+MECH_LOCATIONS = (
+    "head",
+    "centre_torso",
+    "left_torso",
+    "right_torso",
+    "left_arm",
+    "right_arm",
+    "left_leg",
+    "right_leg",
+)
+MECH_TORSOS = ("centre_torso", "left_torso", "right_torso")
+VEHICLE_LOCATIONS = ("front", "left_side", "right_side", "rear")
+VEHICLE_OPTIONAL = ("turret",)  # a vehicle without a turret has no turret location
+WEIGHT_CLASSES = ("light", "medium", "heavy", "assault")  # the resolver's standard units
+BATTLESYSTEM_TROOPS = ("infantry", "cavalry")
+BATTLESYSTEM_WEAPONS = ("other", "spear", "pike", "polearm", "halberd", "lance")
+WARHAMMER_TYPES = ("infantry", "cavalry", "monster", "war_machine", "character")
+TOY_TYPES = ("warrior", "gun")
+GUN_TYPES = ("cannon", "howitzer", "mortar", "machine gun")
 
-_DIE = r"(?:4|6|8|10|12)"
-# BS-1, BS-6: attack die notations "8", "6*4", "[12]8", "12+8".
-ATTACK_DIE_PATTERN = rf"{_DIE}(?:[*+]{_DIE})?|\[{_DIE}\]{_DIE}"
-# TS-3: shooter profile "R/C - N [flags]", flags Н (indirect), Б (close range), ББ (piercing).
-SHOOTER_PATTERN = r"\d+/\d+\s*-\s*\d+(?:\s+(?:Н|Б|ББ))*"
+
+def _attack_dice(value: Any) -> None:
+    """BS-1, BS-6: attack dice notations, read by the BATTLESYSTEM resolver itself."""
+    from game.rules.battlesystem import parse_attack_dice
+
+    parse_attack_dice(value)
+
+
+def _shooter(value: Any) -> None:
+    """TS-3: the shooter profile ``R/C - N [flags]``, read by the toy-soldier resolver."""
+    from game.rules.toysoldiers import parse_profile
+
+    parse_profile(value)
+
+
+def _direct_fire_weapons(value: Any) -> None:
+    """ART-32a: direct-fire weapons by the BattleTech resolver's ids."""
+    from game.rules.battletech import DIRECT_FIRE_WEAPONS
+
+    _known_words(value, DIRECT_FIRE_WEAPONS, "weapon")
+
+
+def _gun_types(value: Any) -> None:
+    """TS-11: the gun types a warrior is qualified to crew."""
+    _known_words(value, GUN_TYPES, "gun type")
+
+
+def _known_words(value: Any, known: Any, what: str) -> None:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"must be a list of {what}s in quotes")
+    for word in value:
+        if word not in known:
+            raise ValueError(
+                f'unknown {what} "{word}"{nearest(word, known)} (known: {", ".join(known)})'
+            )
+
+
+def _range_bands(value: Any) -> None:
+    """Short, medium and long range in hexes, growing (BS-13)."""
+    if (
+        not isinstance(value, list)
+        or len(value) != 3
+        or not all(is_whole(v) and v >= 1 for v in value)
+    ):
+        raise ValueError("must be three whole numbers [short, medium, long]")
+    if not value[0] < value[1] < value[2]:
+        raise ValueError("short < medium < long")
 
 
 def _profile(system_types: tuple[str, ...], fields: dict[str, Field]) -> dict[str, Field]:
@@ -185,12 +247,17 @@ PROFILE_FIELDS: dict[str, dict[str, Field]] = {
             "tonnage": whole(1, 200, types=("mech", "vehicle")),
             "height": whole(1, 3, hint="levels the unit stands above its hex (MAP-5)"),
             "motive": choice("tracked", "wheeled", "hover", default="tracked", types=("vehicle",)),
+            "weight_class": choice(*WEIGHT_CLASSES, types=("mech", "vehicle")),
             "armour": locations(
-                {"mech": MECH_LOCATIONS + MECH_REAR, "vehicle": VEHICLE_LOCATIONS},
+                {"mech": MECH_LOCATIONS, "vehicle": VEHICLE_LOCATIONS},
                 0,
                 200,
                 required=True,
                 optional={"vehicle": VEHICLE_OPTIONAL},
+                unless="weight_class",
+            ),
+            "rear_armour": locations(
+                {"mech": MECH_TORSOS}, 0, 200, required=True, unless="weight_class"
             ),
             "structure": locations(
                 {"mech": MECH_LOCATIONS, "vehicle": VEHICLE_LOCATIONS},
@@ -198,32 +265,34 @@ PROFILE_FIELDS: dict[str, dict[str, Field]] = {
                 200,
                 required=True,
                 optional={"vehicle": VEHICLE_OPTIONAL},
+                unless="weight_class",
             ),
-            "troopers": whole(1, 30, types=("infantry",), required_for=("infantry",)),
+            "troopers": whole(1, 30, default=28, types=("infantry",)),
+            "weapons": parsed(_direct_fire_weapons, 'e.g. ["medium_laser", "srm2"]'),
         },
     ),
     "battlesystem": _profile(
-        ("infantry", "cavalry", "monster"),
+        BATTLESYSTEM_TROOPS,
         {
             "figures": whole(1, 500, required=True),
-            "ad": notation(
-                ATTACK_DIE_PATTERN,
-                'attack die in quotes: "4", "6", "8", "10", "12", or "6*4", "[12]8", "12+8" (BS-6)',
+            "frontage": whole(1, 100, hint="figures in the front rank"),
+            "ad": parsed(
+                _attack_dice,
+                'attack dice in quotes: "8", "6*4", "[12]8", "12+8" (BS-6)',
                 required=True,
             ),
             "ar": whole(2, 10, required=True, hint="armor rating (BS-8)"),
             "hits_per_figure": whole(1, 20, required=True),
             "move": whole(0, 30, required=True, hint="hexes per turn (MOV-2)"),
             "size": choice("small", "man", "large", default="man"),
-            "formation": choice("irregular", "regular", default="irregular"),
-            "weapon": choice("none", "spears", "pikes", "halberds", "lances", default="none"),
-            "missile_ranges": notation(
-                r"\d+/\d+/\d+", 'short/medium/long in hexes, e.g. "7/14/21"'
-            ),
+            "formation": choice("regular", "irregular", default="regular"),
+            "weapon": choice(*BATTLESYSTEM_WEAPONS, default="other"),
+            "missile_ranges": parsed(_range_bands, "in hexes, e.g. [7, 14, 21]"),
+            "magical_volleys": whole(0, 99, hint="BS-14"),
         },
     ),
     "warhammer": _profile(
-        ("infantry", "cavalry", "monster", "war_machine", "character"),
+        WARHAMMER_TYPES,
         {
             "models": whole(1, 200, required=True),
             "move": whole(0, 20, required=True, hint="hexes per turn (MOV-2)"),
@@ -235,7 +304,9 @@ PROFILE_FIELDS: dict[str, dict[str, Field]] = {
             "i": whole(1, 10),
             "a": whole(1, 10),
             "ld": whole(2, 10),
-            "save": whole(1, 6, hint="armour save, 5 for 5+ (WH-8); leave out for none"),
+            "armour": choice("none", "light", "heavy", default="none"),  # WH-8
+            "shield": flag(default=False),
+            "mount": flag(default=False),
             "ward": whole(2, 6, hint="ward save, never modified (WH-9)"),
             "weapon_strength": whole(1, 10),
             "weapon_range": whole(1, 72),
@@ -243,12 +314,14 @@ PROFILE_FIELDS: dict[str, dict[str, Field]] = {
         },
     ),
     "toysoldiers": _profile(
-        ("warrior", "gun", "vehicle"),
+        TOY_TYPES,
         {
-            "figures": whole(1, 100, required=True),
-            "armour": whole(0, 6, required=True),
-            "move": whole(0, 20, required=True, hint="steps (hexes) per turn (MOV-2)"),
-            "shooter": notation(SHOOTER_PATTERN, 'TS-3 profile, e.g. "4/3-2", "5/3-1 Н"'),
+            "figures": whole(1, 20, default=1),
+            "armour": whole(0, 6, default=0),
+            "move": whole(0, 20, required_for=("warrior",), hint="steps (hexes) per turn"),
+            "shooter": parsed(_shooter, "TS-3", required_for=("gun",)),
+            "gun_type": choice(*GUN_TYPES, types=("gun",), required_for=("gun",)),
+            "qualified": parsed(_gun_types, "TS-11", types=("warrior",)),
         },
     ),
 }
@@ -395,12 +468,21 @@ class Scenario:
         batteries = sum(1 for b in self.artillery if b.side == side)
         return predesignated_limit(batteries, self.sheet_count)
 
-    def build_area(self) -> PlayArea:
-        """The starting play area (game.board.area), with units' hexes resolvable on it."""
-        from game.board.area import PlayArea  # the board is only needed to play
+    def build_area(self, sheets_dir: str | Path | None = None) -> PlayArea:
+        """The starting play area (MAP-2) built from the layout's sheets.
 
+        ``sheets_dir`` is the folder the scenario was checked against (default
+        maps/sheets). Units' hexes resolve on it with ``area.hex_at(sheet, hex)``.
+        """
+        # The board's arrays are only needed to play, not to check a file.
+        from game.board.area import PlayArea
+        from game.board.sheet import available_sheets
+
+        catalogue = available_sheets(sheets_dir) if sheets_dir is not None else None
         return PlayArea.from_layout(
-            {p.position: p.sheet for p in self.layout}, home_edges=self.home_edges
+            {p.position: p.sheet for p in self.layout},
+            home_edges=self.home_edges,
+            sheets=catalogue,
         )
 
     # -- plain data ---------------------------------------------------------

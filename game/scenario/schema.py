@@ -14,8 +14,7 @@ five mistakes gets five lines, each naming the file, the key path and the fix.
 from __future__ import annotations
 
 import difflib
-import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,10 +75,11 @@ class Field:
     """One key of a table: what kind of value it holds and whether it is required.
 
     ``kind`` is one of ``whole``, ``text``, ``choice``, ``flag``, ``position``,
-    ``hex``, ``notation``, ``locations``, ``table`` (a sub-table checked by
-    its own schema, e.g. a unit's profile). ``types`` limits the key to some unit
-    types (empty: every type); ``required_for`` makes it required for some unit
-    types only.
+    ``hex``, ``locations``, ``table`` (a sub-table checked by
+    its own schema, e.g. a unit's profile), ``parsed`` (checked by a function
+    that raises ValueError, such as a resolver's own parser). ``types`` limits
+    the key to some unit types (empty: every type); ``required_for`` makes it
+    required for some unit types only, ``unless`` another key is given.
     """
 
     kind: str
@@ -87,13 +87,14 @@ class Field:
     low: int = 0
     high: int = 0
     choices: tuple[str, ...] = ()
-    pattern: str = ""
     hint: str = ""
     default: Any = None
     types: tuple[str, ...] = ()
     required_for: tuple[str, ...] = ()
     locations: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     optional_locations: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    unless: str = ""
+    parser: Callable[[Any], object] | None = None
 
 
 def whole(
@@ -125,10 +126,21 @@ def text(*, required: bool = False, default: str | None = None, hint: str = "") 
 
 
 def choice(
-    *values: str, required: bool = False, default: str | None = None, types: tuple[str, ...] = ()
+    *values: str,
+    required: bool = False,
+    default: str | None = None,
+    types: tuple[str, ...] = (),
+    required_for: tuple[str, ...] = (),
 ) -> Field:
     """One of a fixed set of words."""
-    return Field("choice", required=required, choices=values, default=default, types=types)
+    return Field(
+        "choice",
+        required=required,
+        choices=values,
+        default=default,
+        types=types,
+        required_for=required_for,
+    )
 
 
 def flag(*, default: bool = False) -> Field:
@@ -146,25 +158,6 @@ def hex_name(*, required: bool = False) -> Field:
     return Field("hex", required=required)
 
 
-def notation(
-    pattern: str,
-    hint: str,
-    *,
-    required: bool = False,
-    types: tuple[str, ...] = (),
-    required_for: tuple[str, ...] = (),
-) -> Field:
-    """Text in a rule notation, checked by a regular expression; ``hint`` shows examples."""
-    return Field(
-        "notation",
-        required=required,
-        pattern=pattern,
-        hint=hint,
-        types=types,
-        required_for=required_for,
-    )
-
-
 def locations(
     by_type: Mapping[str, tuple[str, ...]],
     low: int,
@@ -172,10 +165,12 @@ def locations(
     *,
     required: bool = False,
     optional: Mapping[str, tuple[str, ...]] | None = None,
+    unless: str = "",
 ) -> Field:
     """A table of hit location -> whole number; the locations depend on the unit type.
 
-    With ``required``, the key is required for the unit types of ``by_type``.
+    With ``required``, the key is required for the unit types of ``by_type``
+    (unless the key ``unless`` is given).
     Every location of ``by_type`` must be given; those of ``optional`` may be
     (a vehicle without a turret).
     """
@@ -187,6 +182,26 @@ def locations(
         required_for=tuple(by_type) if required else (),
         locations=dict(by_type),
         optional_locations=dict(optional or {}),
+        unless=unless,
+    )
+
+
+def parsed(
+    parser: Callable[[Any], object],
+    hint: str,
+    *,
+    required: bool = False,
+    types: tuple[str, ...] = (),
+    required_for: tuple[str, ...] = (),
+) -> Field:
+    """A value checked by ``parser``, which raises ValueError saying what is wrong."""
+    return Field(
+        "parsed",
+        required=required,
+        hint=hint,
+        types=types,
+        required_for=required_for,
+        parser=parser,
     )
 
 
@@ -224,18 +239,23 @@ def check_value(spec: Field, value: Any, where: str, report: Report, unit_type: 
                 # parse_xxyy's reason starts with the quoted value itself.
                 report.lines.append(f"{report.source}: {where} {exc}")
                 return False
-    elif spec.kind == "notation":
-        if not isinstance(value, str) or not re.fullmatch(spec.pattern, value.strip()):
-            problem = f"is not in the expected notation ({spec.hint})"
     elif spec.kind == "locations":
         return _check_locations(spec, value, where, report, unit_type)
+    elif spec.kind == "parsed":
+        assert spec.parser is not None
+        try:
+            spec.parser(value)
+        except ValueError as exc:
+            problem = f"{exc} ({spec.hint})" if spec.hint else str(exc)
+            report.add_value(where, value, problem)
+            return False
     elif spec.kind == "table":
         if not isinstance(value, dict):
             problem = "must be a table of key = value"
     else:  # a schema mistake, not a file mistake
         raise AssertionError(f"unknown field kind {spec.kind!r}")
     if problem:
-        if spec.hint and spec.kind != "notation":
+        if spec.hint:
             problem += f" ({spec.hint})"
         report.add_value(where, value, problem)
         return False
@@ -317,7 +337,11 @@ def check_table(
         for key, spec in schema.items():
             if key in values:
                 continue
-            needed = spec.required or (unit_type is not None and unit_type in spec.required_for)
+            needed = spec.required or (
+                unit_type is not None
+                and unit_type in spec.required_for
+                and not (spec.unless and spec.unless in values)
+            )
             if needed:
                 hint = f" ({spec.hint})" if spec.hint else ""
                 report.add(where, f'missing key "{key}"{hint}')
