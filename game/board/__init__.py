@@ -1,5 +1,15 @@
 """The board: map sheets, the play area made of sheets, and line of sight."""
 
+from game.board.area import (
+    EDGES,
+    HOME_EDGES,
+    AreaError,
+    PlayArea,
+    SheetPosition,
+    global_offset,
+    locate,
+    sheet_hex,
+)
 from game.board.sheet import (
     SHEET_COLS,
     SHEET_ROWS,
@@ -13,13 +23,21 @@ from game.board.sheet import (
 )
 
 __all__ = [
+    "EDGES",
+    "HOME_EDGES",
     "SHEET_COLS",
     "SHEET_ROWS",
+    "AreaError",
+    "PlayArea",
     "Sheet",
     "SheetError",
+    "SheetPosition",
     "available_sheets",
     "format_xxyy",
+    "global_offset",
     "load_sheet",
+    "locate",
     "parse_sheet",
     "parse_xxyy",
+    "sheet_hex",
 ]
