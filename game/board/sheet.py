@@ -35,6 +35,10 @@ from game.board.terrain import BUILDING, CATEGORIES, LETTER_OF, TERRAIN_LETTERS,
 
 SHEET_COLS = 15
 SHEET_ROWS = 17
+# Levels a sheet file may give a hex: far beyond any real sheet, and small
+# enough that level + building height never overflows the int16 arrays.
+LEVEL_MIN = -99
+LEVEL_MAX = 99
 SHEETS_DIR = Path(__file__).resolve().parents[2] / "maps" / "sheets"
 
 _TOKEN = re.compile(r"^(-?\d+)(?:([.wWr#])|~(\d))?(=)?$")
@@ -101,6 +105,8 @@ def sheet_from_dict(data: dict[str, Any], source: str) -> Sheet:
             raise SheetError(f'{source}: missing key "{key}"')
         if not isinstance(data[key], str):
             raise SheetError(f'{source}: "{key}" must be text')
+    if not isinstance(data.get("description", ""), str):
+        raise SheetError(f'{source}: "description" must be text')
     if data["category"] not in CATEGORIES:
         raise SheetError(
             f'{source}: category "{data["category"]}" is not one of {", ".join(CATEGORIES)}'
@@ -128,6 +134,11 @@ def sheet_from_dict(data: dict[str, Any], source: str) -> Sheet:
                     "(level, then one of . w W r ~N #, then an optional = for a road)"
                 )
             lvl, letter, water, has_road = m.groups()
+            if not LEVEL_MIN <= int(lvl) <= LEVEL_MAX:
+                raise SheetError(
+                    f"{source}: hex {format_xxyy(col, row)}: level {int(lvl)} is outside "
+                    f"{LEVEL_MIN}..{LEVEL_MAX}"
+                )
             level[row, col] = int(lvl)
             if water is not None:
                 terrain[row, col] = WATER
@@ -151,7 +162,8 @@ def sheet_from_dict(data: dict[str, Any], source: str) -> Sheet:
             raise SheetError(f'{source}: buildings."{name}" must be {{ cf = N, height = N }}')
         for key, low, high in (("cf", 1, 150), ("height", 1, 10)):
             value = spec.get(key)
-            if not isinstance(value, int) or not low <= value <= high:
+            # bool is an int in Python: `cf = true` must not pass as 1
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise SheetError(
                     f'{source}: buildings."{name}".{key} must be a whole number {low}-{high}'
                 )
@@ -188,6 +200,8 @@ def load_sheet(path: str | Path) -> Sheet:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise SheetError(f"{p}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise SheetError(f"{p}: not UTF-8 text (byte {exc.start})") from None
     sheet = parse_sheet(text, str(p))
     object.__setattr__(sheet, "path", p)
     return sheet
