@@ -10,6 +10,15 @@ from game.board.area import (
     locate,
     sheet_hex,
 )
+from game.board.los import (
+    DEFAULT_TARGET_HEIGHT,
+    DEFAULT_VIEWER_HEIGHT,
+    Sight,
+    in_sight,
+    line_of_sight,
+    visible_from,
+    visible_hexes,
+)
 from game.board.sheet import (
     SHEET_COLS,
     SHEET_ROWS,
@@ -23,6 +32,8 @@ from game.board.sheet import (
 )
 
 __all__ = [
+    "DEFAULT_TARGET_HEIGHT",
+    "DEFAULT_VIEWER_HEIGHT",
     "EDGES",
     "HOME_EDGES",
     "SHEET_COLS",
@@ -32,12 +43,17 @@ __all__ = [
     "Sheet",
     "SheetError",
     "SheetPosition",
+    "Sight",
     "available_sheets",
     "format_xxyy",
     "global_offset",
+    "in_sight",
+    "line_of_sight",
     "load_sheet",
     "locate",
     "parse_sheet",
     "parse_xxyy",
     "sheet_hex",
+    "visible_from",
+    "visible_hexes",
 ]

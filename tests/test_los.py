@@ -1,0 +1,328 @@
+"""Line of sight (MAP-5): the single-line rule and the whole-area numpy version agree."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game.board import los
+from game.board.area import PlayArea, sheet_hex
+from game.board.los import Sight, line_of_sight, line_steps, visible_from, visible_hexes
+from game.board.sheet import SHEET_COLS, SHEET_ROWS, Sheet, format_xxyy, parse_sheet
+from game.hexmath import Hex, distance, line
+
+
+def make_sheet(
+    sheet_id: str = "open",
+    cells: dict[str, str] | None = None,
+    buildings: dict[str, tuple[int, int]] | None = None,
+) -> Sheet:
+    """A sheet from generated file text: all ``0.`` except the XXYY -> token overrides."""
+    cells = cells or {}
+    rows = [
+        " ".join(cells.get(format_xxyy(c, r), "0.") for c in range(SHEET_COLS))
+        for r in range(SHEET_ROWS)
+    ]
+    text = [
+        f'id = "{sheet_id}"',
+        f'name = "{sheet_id}"',
+        'category = "mixed"',
+        "hexes = '''",
+        *rows,
+        "'''",
+        "[buildings]",
+    ]
+    for name, (cf, height) in (buildings or {}).items():
+        text.append(f'"{name}" = {{ cf = {cf}, height = {height} }}')
+    return parse_sheet("\n".join(text) + "\n", f"<{sheet_id}>")
+
+
+def random_sheet(seed: int, sheet_id: str) -> Sheet:
+    """Varied terrain: hills, depressions, light and heavy woods, buildings, water, roads."""
+    rng = np.random.default_rng(seed)
+    cells: dict[str, str] = {}
+    buildings: dict[str, tuple[int, int]] = {}
+    for c in range(SHEET_COLS):
+        for r in range(SHEET_ROWS):
+            name = format_xxyy(c, r)
+            level = int(rng.choice([-2, -1, 0, 0, 0, 1, 1, 2, 3, 4]))
+            kind = rng.choice([".", ".", ".", "w", "w", "W", "r", "~", "#"])
+            if kind == "~":
+                cells[name] = f"{level}~{int(rng.integers(1, 3))}"
+            elif kind == "#":
+                cells[name] = f"{level}#"
+                buildings[name] = (int(rng.integers(10, 90)), int(rng.integers(1, 5)))
+            else:
+                cells[name] = f"{level}{kind}{'=' if rng.random() < 0.1 else ''}"
+    return make_sheet(sheet_id, cells, buildings)
+
+
+def one_sheet_area(cells: dict[str, str], buildings: dict | None = None) -> PlayArea:
+    return PlayArea.from_layout({(0, 1): make_sheet("test", cells, buildings)})
+
+
+def at(area: PlayArea, name: str, pos: tuple[int, int] = (0, 1)) -> Hex:
+    return area.hex_at(pos, name)
+
+
+def between(area: PlayArea, a: str, b: str) -> list[str]:
+    """Names of the intervening hexes of the line from a to b (on sheet (0,1))."""
+    return [area.name_of(h)[1] for h in line(at(area, a), at(area, b))[1:-1]]
+
+
+# --- the rule, case by case -----------------------------------------------------------------
+
+
+def test_MAP_5_open_ground_is_visible() -> None:
+    """MAP-5: nothing between -> visible; the Sight carries the whole path."""
+    area = one_sheet_area({})
+    sight = line_of_sight(area, at(area, "0101"), at(area, "1517"))
+    assert sight and sight.visible
+    assert sight.blocking_hex is None
+    assert sight.woods_count == 0
+    assert sight.path[0] == at(area, "0101") and sight.path[-1] == at(area, "1517")
+    assert len(sight.path) == distance(at(area, "0101"), at(area, "1517")) + 1
+    assert "nothing between is higher than both ends" in sight.reason
+
+
+def test_MAP_5_a_hill_higher_than_both_eye_levels_blocks() -> None:
+    """MAP-5: hill at level 3 between a standing mech (eye 2) and a ground target (eye 1)."""
+    area = one_sheet_area({})
+    middle = between(area, "0801", "0813")[5]
+    area = one_sheet_area({middle: "3."})
+    sight = line_of_sight(area, at(area, "0801"), at(area, "0813"))
+    assert not sight
+    assert sight.blocking_hex == at(area, middle)
+    assert sight.reason == (
+        f"hill at level 3 in {middle} on sheet (0,1) is higher than both ends (eye levels 2 and 1)"
+    )
+
+
+def test_MAP_5_a_hill_as_high_as_the_higher_eye_does_not_block() -> None:
+    """MAP-5: 'higher than both': a level-2 hill does not block a viewer whose eye is at 2."""
+    area = one_sheet_area({"0807": "2."})
+    assert line_of_sight(area, at(area, "0801"), at(area, "0813"))
+    # A lower viewer (height 1) is blocked by the same hill.
+    low = line_of_sight(area, at(area, "0801"), at(area, "0813"), viewer_height=1)
+    assert not low and low.blocking_hex == at(area, "0807")
+
+
+def test_MAP_5_woods_add_up_to_three_and_block() -> None:
+    """MAP-5: light woods 1 + heavy woods 2 = 3 -> blocked at the hex that makes 3."""
+    area = one_sheet_area({"0605": "0w", "0606": "0W"})
+    sight = line_of_sight(area, at(area, "0603"), at(area, "0609"))
+    assert between(area, "0603", "0609") == ["0604", "0605", "0606", "0607", "0608"]
+    assert not sight
+    assert sight.woods_count == 3
+    assert sight.blocking_hex == at(area, "0606")
+    assert sight.reason == "woods add up to 3 (0605, 0606 on sheet (0,1))"
+
+
+def test_MAP_5_woods_below_three_do_not_block() -> None:
+    """MAP-5: two light woods count 2: still visible, and the count is reported."""
+    area = one_sheet_area({"0605": "0w", "0606": "0w"})
+    sight = line_of_sight(area, at(area, "0603"), at(area, "0609"))
+    assert sight
+    assert sight.woods_count == 2
+    assert sight.woods_hexes == (at(area, "0605"), at(area, "0606"))
+    assert "woods count 2 (0605, 0606 on sheet (0,1)), below 3" in sight.reason
+
+
+def test_MAP_5_woods_at_the_ends_do_not_count() -> None:
+    """MAP-5: only intervening hexes count: a viewer and target standing in heavy woods
+    on level ground see each other across open ground."""
+    area = one_sheet_area({"0603": "0W", "0609": "0W"})
+    assert line_of_sight(area, at(area, "0603"), at(area, "0609"), target_height=2)
+
+
+def test_MAP_5_woods_higher_than_both_eyes_block_outright() -> None:
+    """MAP-5: woods stand 2 levels: light woods on a level-1 hill (top 3) block alone."""
+    area = one_sheet_area({"0606": "1w"})
+    sight = line_of_sight(area, at(area, "0603"), at(area, "0609"))
+    assert not sight
+    assert sight.woods_count == 0
+    assert sight.reason.startswith("light woods at level 1 in 0606 on sheet (0,1) (top 3)")
+
+
+def test_MAP_5_a_building_blocks_by_its_height() -> None:
+    """MAP-5: a building 3 levels high blocks; a building 1 level high does not."""
+    tall = one_sheet_area({"0606": "0#"}, {"0606": (40, 3)})
+    sight = line_of_sight(tall, at(tall, "0603"), at(tall, "0609"))
+    assert not sight
+    assert sight.reason.startswith("a building 3 levels high at level 0 in 0606 on sheet (0,1)")
+    low = one_sheet_area({"0606": "0#"}, {"0606": (40, 1)})
+    assert line_of_sight(low, at(low, "0603"), at(low, "0609"))
+
+
+def test_MAP_5_a_viewer_on_a_hill_sees_over_a_lower_hill() -> None:
+    """MAP-5: viewer on level 4 (eye 6); a level-3 hill between is not higher than both ends."""
+    area = one_sheet_area({"0603": "4.", "0606": "3."})
+    assert line_of_sight(area, at(area, "0603"), at(area, "0609"))
+    # From the valley floor the same hill blocks.
+    flat = one_sheet_area({"0606": "3."})
+    assert not line_of_sight(flat, at(flat, "0603"), at(flat, "0609"))
+
+
+def test_MAP_5_a_tall_target_is_seen_over_a_hill() -> None:
+    """MAP-5: heights are parameters: a target 4 levels tall shows above a level-3 hill."""
+    area = one_sheet_area({"0606": "3."})
+    assert not line_of_sight(area, at(area, "0603"), at(area, "0609"))
+    assert line_of_sight(area, at(area, "0603"), at(area, "0609"), target_height=4)
+
+
+def test_MAP_5_blocking_hex_is_the_first_along_the_line() -> None:
+    """MAP-5: with two blocking hills the first one seen from the viewer is named."""
+    area = one_sheet_area({"0605": "5.", "0607": "4."})
+    sight = line_of_sight(area, at(area, "0603"), at(area, "0609"))
+    assert sight.blocking_hex == at(area, "0605")
+    back = line_of_sight(area, at(area, "0609"), at(area, "0603"))
+    assert back.blocking_hex == at(area, "0607")
+
+
+def test_MAP_5_adjacent_and_same_hex_are_always_visible() -> None:
+    """MAP-5: no intervening hex, nothing to block."""
+    area = one_sheet_area({"0606": "9."})
+    assert line_of_sight(area, at(area, "0606"), at(area, "0606"))
+    assert line_of_sight(area, at(area, "0605"), at(area, "0606"))
+
+
+def test_MAP_5_hexes_outside_the_area_are_open_level_0_ground() -> None:
+    """MAP-5 decision: a line across a notch of a grown area crosses open level-0 ground:
+    invisible to eyes below 0, no obstacle to eyes at 0 or above."""
+    pit = {format_xxyy(c, r): "-5." for c in range(SHEET_COLS) for r in range(SHEET_ROWS)}
+    area = PlayArea.from_layout(
+        {
+            (0, 0): make_sheet("pit", pit),
+            (0, 1): make_sheet("pit", pit),
+            (1, 1): make_sheet("p2", pit),
+        }
+    )
+    a = area.hex_at((0, 0), "1505")
+    b = area.hex_at((1, 1), "0512")
+    path = line(a, b)
+    outside = [h for h in path if not area.contains(h)]
+    assert outside, "the line must cut across the empty sheet position (1,0)"
+    sight = line_of_sight(area, a, b)
+    assert not sight
+    assert sight.blocking_hex == outside[0]
+    assert "open ground at level 0 in" in sight.reason and "outside the play area" in sight.reason
+    assert line_of_sight(area, a, b, viewer_height=5)
+    assert visible_from(area, a)[area.index_of(b)] == sight.visible
+    assert visible_from(area, a, viewer_height=5)[area.index_of(b)]
+
+
+def test_MAP_5_heights_must_be_whole_numbers() -> None:
+    area = one_sheet_area({})
+    with pytest.raises(ValueError, match="viewer_height must be a whole number"):
+        line_of_sight(area, at(area, "0101"), at(area, "0202"), viewer_height=1.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="max_range must be a whole number"):
+        visible_from(area, at(area, "0101"), max_range=-1)
+
+
+def test_MAP_5_sight_is_a_plain_answer() -> None:
+    area = one_sheet_area({})
+    sight = line_of_sight(area, (0, 17), (2, 17))
+    assert isinstance(sight, Sight)
+    assert sight.viewer == Hex(0, 17) and sight.viewer_eye == 2 and sight.target_eye == 1
+
+
+# --- the numpy version agrees -----------------------------------------------------------------
+
+
+@given(
+    st.integers(-60, 60),
+    st.integers(-60, 60),
+)
+def test_MAP_5_vectorized_line_steps_equal_hexmath_line(bq: int, br: int) -> None:
+    """MAP-5: the numpy line has the same exact rounding and nudge as hexmath.line."""
+    n = distance(Hex(0, 0), Hex(bq, br))
+    q, r, valid = line_steps(np.array([bq]), np.array([br]), max(n + 2, 1))
+    got = [Hex(int(a), int(b)) for a, b, v in zip(q[0], r[0], valid[0], strict=True) if v]
+    assert got == line(Hex(0, 0), Hex(bq, br))[1:-1]
+
+
+def test_MAP_5_vectorized_line_steps_on_ties() -> None:
+    """MAP-5: lines along hex edges (ties at every other step) agree too."""
+    ends = [Hex(2 * k, -k) for k in range(-8, 9)] + [Hex(k, k) for k in range(-8, 9)]
+    ends += [Hex(-k, 2 * k) for k in range(-8, 9)]
+    steps = 30
+    q, r, valid = line_steps(np.array([h.q for h in ends]), np.array([h.r for h in ends]), steps)
+    for row, end in enumerate(ends):
+        got = [Hex(int(a), int(b)) for a, b, v in zip(q[row], r[row], valid[row], strict=True) if v]
+        assert got == line(Hex(0, 0), end)[1:-1]
+
+
+def _agree(area: PlayArea, viewer: Hex, vh: int, th: int, max_range: int | None = None) -> None:
+    mask = visible_from(area, viewer, max_range=max_range, viewer_height=vh, target_height=th)
+    assert mask.dtype == bool and mask.shape == (len(area),)
+    for k, h in enumerate(area.hexes()):
+        expected = line_of_sight(area, viewer, h, vh, th).visible
+        if max_range is not None:
+            expected = expected and distance(viewer, h) <= max_range
+        assert bool(mask[k]) == expected, (viewer, h, vh, th)
+
+
+_SEEDS = st.integers(0, 2**31 - 1)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    _SEEDS,
+    st.sampled_from([{(0, 0), (1, 0)}, {(0, 0), (0, 1)}, {(-1, 0), (0, 0), (0, -1)}]),
+    st.integers(0, 10_000),
+    st.integers(1, 4),
+    st.integers(0, 3),
+)
+def test_MAP_5_visible_from_agrees_with_line_of_sight_on_random_terrain(
+    seed: int, positions: set, pick: int, vh: int, th: int
+) -> None:
+    """MAP-5: one rule: the numpy mask equals line_of_sight for every hex of random
+    terrain (hills, pits, light/heavy woods sums, buildings), random viewer and heights."""
+    layout = {pos: random_sheet(seed + k, f"r{k}") for k, pos in enumerate(sorted(positions))}
+    area = PlayArea.from_layout(layout)
+    viewer = area.hexes()[pick % len(area)]
+    _agree(area, viewer, vh, th)
+
+
+@settings(max_examples=6, deadline=None)
+@given(_SEEDS, st.integers(0, 10_000), st.integers(0, 25))
+def test_MAP_5_visible_from_agrees_within_a_range(seed: int, pick: int, max_range: int) -> None:
+    """MAP-5: with max_range, farther hexes are False and nearer ones follow the rule."""
+    area = PlayArea.from_layout(
+        {(0, 0): random_sheet(seed, "a"), (1, 0): random_sheet(seed + 1, "b")}
+    )
+    viewer = area.hexes()[pick % len(area)]
+    _agree(area, viewer, 2, 1, max_range)
+
+
+def test_MAP_5_visible_from_a_viewer_outside_the_area_agrees() -> None:
+    """MAP-5: a viewer off the area (ground level 0) takes the line-by-line path; same rule."""
+    area = PlayArea.from_layout({(0, 0): random_sheet(7, "a")})
+    for viewer in (sheet_hex((1, 0), 3, 4), sheet_hex((0, -1), 7, 16), Hex(-3, 2)):
+        assert not area.contains(viewer)
+        _agree(area, viewer, 2, 1)
+
+
+def test_MAP_5_the_line_by_line_path_agrees_with_the_tables(monkeypatch) -> None:
+    """MAP-5: the fallback used for huge areas gives the same mask as the tables."""
+    area = PlayArea.from_layout({(0, 0): random_sheet(3, "a"), (1, 0): random_sheet(4, "b")})
+    viewers = [area.hexes()[k] for k in (0, 17, 200, 400, 509)]
+    with_tables = [visible_from(area, v) for v in viewers]
+    monkeypatch.setattr(los, "TABLE_BUDGET", 0)
+    for v, expected in zip(viewers, with_tables, strict=True):
+        assert np.array_equal(visible_from(area, v), expected)
+
+
+def test_MAP_5_visible_from_follows_the_area_when_it_grows() -> None:
+    """MAP-5/MAP-6: after add_sheet the mask covers the new hexes and still agrees."""
+    area = PlayArea.from_layout({(0, 0): random_sheet(11, "a")})
+    viewer = area.hex_at((0, 0), "0808")
+    assert visible_from(area, viewer).shape == (len(area),)
+    area.add_sheet((-1, 0), random_sheet(12, "b"))
+    area.add_sheet((-1, -1), random_sheet(13, "c"))
+    _agree(area, viewer, 2, 1)
+    assert visible_hexes(area, viewer) == [
+        h for h, seen in zip(area.hexes(), visible_from(area, viewer).tolist(), strict=True) if seen
+    ]
