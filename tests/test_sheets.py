@@ -466,3 +466,14 @@ def test_MAP_4_token_forms() -> None:
     assert sheet.road[0, :7].tolist() == [False, False, True, True, True, False, False]
     assert [sheet.token(c, 0) for c in range(7)] == ["-2r", "0~3", "0~2=", "1.=", "2W=", "3w", "4#"]
     assert sheet.building_cf[0, 6] == 120 and sheet.building_height[0, 6] == 4
+
+
+def test_MAP_1_the_example_in_docs_sheets_md_is_a_good_sheet() -> None:
+    """MAP-1: the complete example of docs/sheets.md parses and keeps the conventions."""
+    doc = (SHEETS_DIR.parents[1] / "docs" / "sheets.md").read_text(encoding="utf-8")
+    example = doc.split("## A complete example", 1)[1].split("```toml\n", 1)[1].split("```")[0]
+    sheet = parse_sheet(example, "docs/sheets.md")
+    assert sheet.id == "example_crossing" and sheet.category == "flat"
+    assert sheet.building_cf[7, 8] == 40 and sheet.water_depth[13, 11] == 2
+    for group in components(sheet.road):
+        assert {(c, r) for c, r in group if c in (0, 14) or r in (0, 16)} == ROAD_EXITS
