@@ -798,3 +798,23 @@ def test_full_example_of_the_documentation_loads(tmp_path: Path) -> None:
     assert s.name == "Ridge Watch" and s.predesignated_limit("north") == 5
     assert s.units[0].profile["gunnery"] == 3 and s.units[0].profile["weight_class"] == "light"
     assert s.battery_position(s.artillery[0]) == (0, -4)
+
+
+def test_missing_keys_of_units_and_batteries_are_reported_not_raised(
+    tmp_path: Path, sheets: Path
+) -> None:
+    text = edit('hex = "0705"\n', "")
+    text = edit("along = 1\ndistance = 5\n", "distance = 5\n", text)
+    lines = problems(tmp_path, sheets, text)
+    only(lines, 'units[0]: missing key "hex"')
+    only(lines, 'artillery[0]: missing key "along"')
+
+
+def test_values_of_the_wrong_kind_are_reported_not_raised(tmp_path: Path, sheets: Path) -> None:
+    text = edit('template = "locust"', "template = [1, 2]")
+    text = edit('type = "destroy_artillery"', "type = []", text)
+    text = edit("position = [0, 1]", 'position = "0, 1"', text)
+    lines = problems(tmp_path, sheets, text)
+    only(lines, "units[0].profile.template [1, 2]: must be a template name in quotes")
+    only(lines, "victory[0].type []: must be one of destroy_artillery,")
+    only(lines, 'layout[2].position "0, 1": must be a sheet position [i, j] (two whole numbers)')

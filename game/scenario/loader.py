@@ -396,6 +396,11 @@ class _ScenarioCheck:
         inherited: dict[str, Any] = {}
         name = table.get("template")
         if name is not None:
+            if not isinstance(name, str):
+                self.report.add_value(
+                    f"{where}.template", name, "must be a template name in quotes"
+                )
+                return None
             if partial:
                 self.report.add(f"{where}.template", "a template cannot name another template")
                 return None
@@ -656,7 +661,7 @@ class _ScenarioCheck:
                 self.report.add_value(where, entry, "must be a table: write [[victory]]")
                 continue
             kind = entry.get("type")
-            if kind not in VICTORY_TYPES:
+            if not isinstance(kind, str) or kind not in VICTORY_TYPES:
                 if kind is None:
                     self.report.add(
                         where, f'missing key "type" (one of {", ".join(VICTORY_TYPES)})'

@@ -345,6 +345,7 @@ def check_table(
             if needed:
                 hint = f" ({spec.hint})" if spec.hint else ""
                 report.add(where, f'missing key "{key}"{hint}')
+                values[key] = _WRONG
             elif spec.default is not None and (
                 not spec.types or unit_type is None or unit_type in spec.types
             ):
