@@ -818,3 +818,26 @@ def test_values_of_the_wrong_kind_are_reported_not_raised(tmp_path: Path, sheets
     only(lines, "units[0].profile.template [1, 2]: must be a template name in quotes")
     only(lines, "victory[0].type []: must be one of destroy_artillery,")
     only(lines, 'layout[2].position "0, 1": must be a sheet position [i, j] (two whole numbers)')
+
+
+def test_sheet_file_that_is_not_utf8_is_reported_where_it_is_named(
+    tmp_path: Path, sheets: Path
+) -> None:
+    (sheets / "woods.toml").write_bytes(b"\xff" + sheet_text("woods").encode())
+    lines = problems(tmp_path, sheets, BASE)
+    only(lines, 'layout[2].sheet "woods": the sheet file does not load:', "not UTF-8 text")
+
+
+def test_MOV_2_enemy_units_never_share_a_hex(tmp_path: Path, sheets: Path) -> None:
+    """MOV-2: a unit may not end in a hex with an enemy unit; friends may stack."""
+    text = edit('sheet = [1, 1]\nhex = "0712"', 'sheet = [0, 0]\nhex = "0705"')
+    lines = problems(tmp_path, sheets, text)
+    assert lines == [
+        f'{tmp_path / "hunt.toml"}: units[1].hex "0705": units[0] of north already stands in '
+        "this hex of the sheet at [0, 0]; enemy units never share a hex (MOV-2)"
+    ]
+    friends = edit(
+        'side = "south"\nsheet = [1, 1]\nhex = "0712"',
+        'side = "north"\nsheet = [0, 0]\nhex = "0705"',
+    )
+    assert len(parse_scenario(friends, "hunt.toml", sheets).units) == 2

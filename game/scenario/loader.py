@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from game.board.sheet import SHEETS_DIR, SheetError, load_sheet, sheet_from_dict
+from game.board.sheet import SHEETS_DIR, SheetError, parse_sheet, sheet_from_dict
 from game.scenario.model import (
     ARTILLERY_FIELDS,
     FLANKS,
@@ -173,6 +173,7 @@ class _ScenarioCheck:
         self.home_edges: str | None = None
         self.side_names: tuple[str, ...] = ()
         self.positions: dict[Position, str] = {}  # layout position -> sheet id
+        self.occupied: dict[tuple[Position, str], tuple[str, str]] = {}  # -> (side, where)
 
     def run(self) -> Scenario | None:
         self._top_level()
@@ -243,8 +244,8 @@ class _ScenarioCheck:
         self.checked_sheets.add(sheet_id)
         path = self.sheets_dir / f"{sheet_id}.toml"
         try:
-            sheet = load_sheet(path)
-        except SheetError as exc:
+            sheet = parse_sheet(read_text(path), str(path))
+        except (SheetError, ScenarioError) as exc:
             self.report.add_value(where, sheet_id, f"the sheet file does not load: {exc}")
             return False
         if sheet.id != sheet_id:
@@ -488,7 +489,20 @@ class _ScenarioCheck:
                         profile=profile,
                     )
                 )
+                self._not_with_enemy(where, units[-1])
         return units
+
+    def _not_with_enemy(self, where: str, unit: Unit) -> None:
+        """MOV-2: a unit may not stand in a hex with an enemy unit."""
+        place = (unit.sheet, unit.hex)
+        other = self.occupied.setdefault(place, (unit.side, where))
+        if other[0] != unit.side:
+            self.report.add_value(
+                f"{where}.hex",
+                unit.hex,
+                f"{other[1]} of {other[0]} already stands in this hex of the sheet at "
+                f"{_show_pos(unit.sheet)}; enemy units never share a hex (MOV-2)",
+            )
 
     def _flank_rows(self, side: str) -> str:
         """Words for the rows (or columns) on ``side``'s side of the half-line (MAP-3)."""
