@@ -54,18 +54,18 @@ class ScenarioError(ValueError):
         self.lines = list(lines)
 
 
-# Top-level tables of a scenario file: name -> whether it is an array of tables.
-TOP_LEVEL: dict[str, bool] = {
-    "scenario": False,
-    "options": False,
-    "layout": True,
-    "sides": True,
-    "templates": False,
-    "units": True,
-    "artillery": True,
-    "predesignated": True,
-    "victory": True,
-}
+# Top-level tables of a scenario file, in the order docs/scenarios.md gives them.
+TOP_LEVEL = (
+    "scenario",
+    "options",
+    "layout",
+    "sides",
+    "templates",
+    "units",
+    "artillery",
+    "predesignated",
+    "victory",
+)
 
 
 def known_sheet_ids(sheets_dir: str | Path | None = None) -> list[str]:

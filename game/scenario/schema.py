@@ -38,6 +38,10 @@ class Report:
         """Record a problem with a value: ``FILE: PATH "value": PROBLEM``."""
         self.add(f"{where} {show(value)}", problem)
 
+    def add_reason(self, where: str, reason: str) -> None:
+        """Record a reason that already starts with the quoted value (``parse_xxyy``'s)."""
+        self.lines.append(f"{self.source}: {where} {reason}")
+
     def __bool__(self) -> bool:
         return bool(self.lines)
 
@@ -237,7 +241,7 @@ def check_value(spec: Field, value: Any, where: str, report: Report, unit_type: 
                 parse_xxyy(value)
             except ValueError as exc:
                 # parse_xxyy's reason starts with the quoted value itself.
-                report.lines.append(f"{report.source}: {where} {exc}")
+                report.add_reason(where, str(exc))
                 return False
     elif spec.kind == "locations":
         return _check_locations(spec, value, where, report, unit_type)
