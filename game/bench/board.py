@@ -1,0 +1,127 @@
+"""Board benchmark: line of sight and distances over a 20-sheet play area (5,100 hexes).
+
+Run: ``python -m game.bench board``. Figures printed:
+
+- every hex a viewer sees (``visible_from``), median of repeated runs, for a
+  viewer in the middle of the area and one in a corner (targets: 5 ms or less);
+- the same answers from ``line_of_sight`` called once per hex in the same run,
+  checked equal, and the ratio (target: 20x or more);
+- the first call, which builds the cached line tables;
+- the distance from one hex to every hex (numpy).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from game.bench.timing import fmt_ms, median_seconds
+from game.board import los
+from game.board.area import PlayArea
+from game.board.sheet import SHEET_COLS, SHEET_ROWS, Sheet, SheetError, available_sheets
+from game.board.terrain import BUILDING, CLEAR, HEAVY_WOODS, LIGHT_WOODS, ROUGH, WATER
+from game.hexmath import distances
+
+SHEETS_WIDE = 5
+SHEETS_TALL = 4
+
+
+def synthetic_sheet(seed: int) -> Sheet:
+    """Varied terrain without sheet files: rolling hills, woods, a lake, a village."""
+    rng = np.random.default_rng(seed)
+    shape = (SHEET_ROWS, SHEET_COLS)
+    rows, cols = np.mgrid[0:SHEET_ROWS, 0:SHEET_COLS]
+    level = np.zeros(shape, dtype=np.int16)
+    for _ in range(3):
+        cr, cc = rng.integers(0, SHEET_ROWS), rng.integers(0, SHEET_COLS)
+        height = int(rng.integers(1, 5))
+        reach = np.hypot(rows - cr, cols - cc) / rng.uniform(2.5, 5.0)
+        level = np.maximum(level, np.round(height * np.clip(1 - reach, 0, 1)).astype(np.int16))
+    noise = rng.random(shape)
+    terrain = np.full(shape, CLEAR, dtype=np.int8)
+    terrain[noise < 0.22] = LIGHT_WOODS
+    terrain[noise < 0.10] = HEAVY_WOODS
+    terrain[(noise > 0.95)] = ROUGH
+    lake = np.hypot(rows - rng.integers(0, 17), cols - rng.integers(0, 15)) < 2.2
+    terrain[lake] = WATER
+    level[lake] = 0
+    depth = np.where(lake, 1 + (rng.random(shape) < 0.4), 0).astype(np.int8)
+    village = (np.abs(rows - 8) <= 1) & (np.abs(cols - 7) <= 1) & (rng.random(shape) < 0.6)
+    village &= ~lake
+    terrain[village] = BUILDING
+    building_height = np.where(village, rng.integers(1, 4, shape), 0).astype(np.int8)
+    building_cf = np.where(village, 40, 0).astype(np.int16)
+    road = np.zeros(shape, dtype=bool)
+    road[8, :] = True
+    return Sheet(
+        id=f"synthetic-{seed}",
+        name=f"Synthetic {seed}",
+        category="mixed",
+        description="generated for the board benchmark",
+        level=level,
+        terrain=terrain,
+        water_depth=depth,
+        road=road,
+        building_cf=building_cf,
+        building_height=building_height,
+    )
+
+
+def benchmark_area() -> tuple[PlayArea, str]:
+    """A 5 x 4 sheet area from the shipped sheets, or synthetic ones if there are none."""
+    try:
+        shipped = list(available_sheets().values())
+    except SheetError as exc:
+        shipped = []
+        print(f"(shipped sheets unusable: {exc})")
+    positions = [(i, j) for j in range(SHEETS_TALL) for i in range(SHEETS_WIDE)]
+    if shipped:
+        layout = {pos: shipped[k % len(shipped)] for k, pos in enumerate(positions)}
+        source = f"{len(shipped)} shipped sheets, repeated"
+    else:
+        layout = {pos: synthetic_sheet(k) for k, pos in enumerate(positions)}
+        source = "synthetic sheets (no shipped sheets found)"
+    return PlayArea.from_layout(layout), source
+
+
+def main() -> None:
+    area, source = benchmark_area()
+    print(f"play area: {SHEETS_WIDE} x {SHEETS_TALL} sheets, {len(area)} hexes, from {source}")
+
+    viewers = {
+        "middle (2,1) 0809": area.hex_at((2, 1), "0809"),
+        "corner (0,0) 0101": area.hex_at((0, 0), "0101"),
+    }
+    start = time.perf_counter()
+    los.visible_from(area, viewers["middle (2,1) 0809"])
+    first = time.perf_counter() - start
+    print(f"first visible_from call (builds the cached line tables): {fmt_ms(first)}")
+
+    for label, viewer in viewers.items():
+        los.visible_from(area, viewer)  # warm: both column parities' tables
+        vector = median_seconds(lambda v=viewer: los.visible_from(area, v), repeat=40)
+        mask = los.visible_from(area, viewer)
+        hexes = area.hexes()
+        start = time.perf_counter()
+        one_by_one = np.array([los.line_of_sight(area, viewer, h).visible for h in hexes])
+        scalar = time.perf_counter() - start
+        agree = bool(np.array_equal(mask, one_by_one))
+        print(f"viewer {label}: sees {int(mask.sum())} of {len(area)} hexes")
+        print(f"  visible_from, all hexes (median of 40):   {fmt_ms(vector)}   (target <= 5 ms)")
+        print(f"  line_of_sight once per hex, same answers: {fmt_ms(scalar)}")
+        print(f"  ratio: {scalar / vector:.0f}x   (target >= 20x); answers agree: {agree}")
+        if not agree:
+            raise AssertionError(f"visible_from and line_of_sight disagree for viewer {label}")
+
+    viewer = viewers["middle (2,1) 0809"]
+    lines = median_seconds(lambda: los._visible_from_lines(area, viewer, None, 2, 1), repeat=5)
+    print(f"visible_from computing lines per call (no tables; huge areas): {fmt_ms(lines)}")
+    dist = median_seconds(lambda: distances(viewer, area.q, area.r), repeat=200)
+    print(f"distance from one hex to all {len(area)} hexes (numpy, median of 200): {fmt_ms(dist)}")
+    table_bytes = sum(t.deltas.nbytes for t in los._TABLES.values())
+    print(f"line tables in memory: {table_bytes / 1e6:.1f} MB")
+
+
+if __name__ == "__main__":
+    main()
