@@ -1,0 +1,192 @@
+"""The indirect artillery attack phase (ART-11 .. ART-19, ART-23, ART-24, ART-34).
+
+Order, fixed and logged: every shell due this turn that was fired in an
+earlier turn arrives, in firing order; then this turn's plots leave the guns
+(their adjusting-fire count is taken now, after the arrivals, which is what
+ART-18a's worked example needs); then any of them with flight time 0 (a
+battery on the target's own sheet) arrives at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from game.artillery.detection import announced_side, describe_side, detection_rolls
+from game.artillery.plots import Arrival, Plot, valid_spotters
+from game.artillery.scatter import resolve_shell
+from game.artillery.tohit import artillery_target_number, spotter_modifier
+from game.artillery.weapons import weapon as weapon_spec
+from game.state import shells
+from game.state.board import battery_sheet, reveal, seeing_units
+from game.state.model import Announcement, Event, GameState, Unit
+
+
+def run(state: GameState) -> None:
+    """Resolve the whole indirect artillery phase of the current turn."""
+    turn = state.turn
+    for plot in [p for p in state.queue.arriving(turn) if p.fired_turn < turn]:
+        arrive(state, plot)
+    _launch(state)
+    for plot in [p for p in state.queue.arriving(turn) if p.fired_turn == turn]:
+        arrive(state, plot)
+
+
+def _log(state: GameState, event: Event) -> Event:
+    state.log.append(event)
+    return event
+
+
+def _launch(state: GameState) -> None:
+    """This turn's shells leave the guns: adjusting fire (ART-17), ammunition, ART-4."""
+    turn = state.turn
+    fired_by: dict[str, int] = {}
+    for i, plot in enumerate(state.queue.plots):
+        if plot.fired_turn != turn:
+            continue
+        adjustments = state.queue.adjustments_for(plot.battery, plot.target, turn)
+        state.queue.plots[i] = replace(plot, adjustments=adjustments)
+        unit = state.units[plot.battery]
+        battery = unit.battery
+        assert battery is not None
+        left = battery.ammunition.get(plot.ammunition)
+        if left is not None:
+            battery.ammunition[plot.ammunition] = left - 1
+        fired_by[unit.id] = fired_by.get(unit.id, 0) + 1
+        if adjustments:
+            _log(
+                state,
+                Event(
+                    turn,
+                    state.phase,
+                    "adjust",
+                    f"{unit.name} piece {plot.piece} adjusts its fire at "
+                    f"{state.area.label(plot.target)}: -{adjustments} (ART-17)",
+                    side=plot.side,
+                ),
+            )
+    for unit_id in fired_by:
+        unit = state.units[unit_id]
+        # ART-4 decision: a hidden battery on the board is revealed when it fires
+        # while an enemy unit has its hex in line of sight.
+        if unit.hidden and unit.hex is not None:
+            watchers = seeing_units(state, state.other(unit.side), unit.hex)
+            if watchers:
+                reveal(state, unit, f"{watchers[0].name} sees it fire")
+
+
+def _best_spotter(state: GameState, spotter_ids: list[str]) -> Unit | None:
+    """The spotter whose skill (and own attacks, ART-18) helps this shot most."""
+    best: tuple[int, str] | None = None
+    for uid in spotter_ids:
+        u = state.units[uid]
+        score = spotter_modifier(u.gunnery) + (1 if u.attacked else 0)
+        if best is None or (score, uid) < best:
+            best = (score, uid)
+    return None if best is None else state.units[best[1]]
+
+
+def arrive(state: GameState, plot: Plot) -> None:
+    """One shell arrives: hit or scatter, damage, detection (ART-11 .. ART-31, ART-23)."""
+    turn = state.turn
+    unit = state.units[plot.battery]
+    battery = unit.battery
+    assert battery is not None
+    w = weapon_spec(battery.weapon)
+    seeing = [u.id for u in seeing_units(state, plot.side, plot.target)]
+    spotters = valid_spotters(plot.spotters_at_firing, seeing)
+    automatic = plot.automatic
+    if automatic is None and battery.auto_hit.covers(plot.target, plot.fired_turn):
+        automatic = "auto-hit hex"  # ART-19
+    tn = None
+    spotter = None
+    if automatic is None:
+        spotter = _best_spotter(state, spotters)
+        tn = artillery_target_number(
+            unit.gunnery,
+            spotter_gunnery=None if spotter is None else spotter.gunnery,
+            adjustments=plot.adjustments,
+            spotter_attacking=spotter is not None and spotter.attacked,
+        )
+    landing = resolve_shell(
+        state.dice, plot.target, tn, state.area.contains, automatic, purpose=f"{unit.name} shell"
+    )
+    rolls = state.dice.take_records()
+    if landing.hit:
+        battery.auto_hit.earn(plot.target, turn)  # ART-19
+    state.queue.record(
+        Arrival(
+            plot.id, plot.battery, plot.target, turn, landing.landing, landing.hit, bool(spotters)
+        )
+    )
+    label = state.area.label
+    head = (
+        f"{unit.name} ({w.name}) shell fired in turn {plot.fired_turn} at {label(plot.target)}: "
+        + landing.account(lambda h: label(h) if state.area.contains(h) else f"{h} (off the map)")
+    )
+    if tn is not None:
+        head += f" [to hit: {tn.breakdown()}]"
+    lines: list[str] = []
+    damage_data: list[dict] = []
+    if not landing.lost:
+        lines, damage_data = shells.apply(state, unit, w, landing.landing)
+    rolls += state.dice.take_records()
+    _log(
+        state,
+        Event(
+            turn,
+            state.phase,
+            "arrival",
+            "\n".join([head, *lines]),
+            rolls=rolls,
+            data={
+                "plot": plot.to_dict(),
+                "weapon": w.id,
+                "aimed": [plot.target.q, plot.target.r],
+                "landing": [landing.landing.q, landing.landing.r],
+                "path": [[h.q, h.r] for h in landing.path],
+                "hit": landing.hit,
+                "lost": landing.lost,
+                "roll": landing.roll,
+                "to_hit": tn.to_dict() if tn is not None else None,
+                "margin": landing.margin,
+                "direction": landing.direction,
+                "automatic": automatic,
+                "spotter": None if spotter is None else spotter.id,
+                "rings": list(w.rings()),
+                "damage": damage_data,
+            },
+        ),
+    )
+    _detection(state, plot, battery_sheet(state, unit))
+
+
+def _detection(state: GameState, plot: Plot, battery_position: tuple[int, int]) -> None:
+    """ART-23/ART-24: enemies who see the aimed hex roll once per turn; any success
+    announces the aimed hex's side toward hex 0909 of the battery's sheet."""
+    enemy = state.other(plot.side)
+    already = set(state.detected_this_turn)
+    candidates = [
+        (u.id, u.gunnery)
+        for u in seeing_units(state, enemy, plot.target)
+        if u.battery is None and u.id not in already
+    ]
+    if not candidates:
+        return
+    rolls = detection_rolls(state.dice, candidates, already)
+    state.detected_this_turn = sorted(already)
+    records = state.dice.take_records()
+    lines = [r.account() for r in rolls]
+    success = any(r.success for r in rolls)
+    data: dict = {"aimed": [plot.target.q, plot.target.r], "rolls": [r.unit for r in rolls]}
+    if success:
+        side = announced_side(state.area, plot.target, battery_position)
+        state.intel[enemy].announcements.append(Announcement(state.turn, plot.target, side))
+        lines.append(
+            f"{plot.side} must announce: from {state.area.label(plot.target)} "
+            f"{describe_side(side)} (ART-24)"
+        )
+        data["side"] = side
+    _log(
+        state,
+        Event(state.turn, state.phase, "detection", "\n".join(lines), rolls=records, data=data),
+    )

@@ -1,0 +1,151 @@
+"""Every player action as a small frozen command (design principle 3).
+
+Commands are plain data: ``to_dict``/``command_from_dict`` turn them into JSON
+for the game log, which is the replay. ``apply`` validates a command and
+either raises ``IllegalCommand`` with a reason a player understands or
+changes the state and returns events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, ClassVar
+
+from game.hexmath import Hex
+
+ORIGIN = Hex(0, 0)
+
+
+class IllegalCommand(ValueError):
+    """A command the rules do not allow now; the message says why."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """Base of all commands: every command names the side that gives it."""
+
+    side: str
+    kind: ClassVar[str] = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            data[f.name] = [value.q, value.r] if isinstance(value, Hex) else value
+        return data
+
+    def describe(self) -> str:
+        return f"{self.kind} {asdict(self)}"
+
+
+@dataclass(frozen=True)
+class Deploy(Command):
+    """ART-1/ART-2: place (or re-place) an off-board battery during set-up."""
+
+    battery: str = ""
+    direction: str = ""
+    along: int = 0
+    distance: int = 1
+    sheet: str = ""
+    xxyy: str = "0909"
+    kind: ClassVar[str] = "deploy"
+
+
+@dataclass(frozen=True)
+class Predesignate(Command):
+    """ART-20: add a pre-designated hex (or remove it with ``remove=True``)."""
+
+    hex: Hex = ORIGIN
+    remove: bool = False
+    kind: ClassVar[str] = "predesignate"
+
+
+@dataclass(frozen=True)
+class Move(Command):
+    """Move a unit to a hex, ending with a facing (MOV-1 .. MOV-3, MAP-6)."""
+
+    unit: str = ""
+    to: Hex = ORIGIN
+    facing: int = 1
+    kind: ClassVar[str] = "move"
+
+
+@dataclass(frozen=True)
+class Hold(Command):
+    """A unit stays where it is this movement phase (it may still turn in place with Move)."""
+
+    unit: str = ""
+    kind: ClassVar[str] = "hold"
+
+
+@dataclass(frozen=True)
+class PlaceSheet(Command):
+    """MAP-6/MAP-7: the picker places the new sheet at the pending position."""
+
+    sheet: str = ""
+    kind: ClassVar[str] = "place_sheet"
+
+
+@dataclass(frozen=True)
+class PlotFire(Command):
+    """ART-8: aim one piece of a battery at a hex, with an ammunition type (ART-10)."""
+
+    battery: str = ""
+    piece: int = 1
+    target: Hex = ORIGIN
+    ammunition: str = "standard"
+    kind: ClassVar[str] = "plot_fire"
+
+
+@dataclass(frozen=True)
+class Attack(Command):
+    """A direct attack by one unit on another, resolved by the units' system."""
+
+    unit: str = ""
+    target: str = ""
+    weapon: str = ""
+    kind: ClassVar[str] = "attack"
+
+
+@dataclass(frozen=True)
+class GunAction(Command):
+    """Toy soldiers: a warrior crews, repairs or captures a gun (TS-9 .. TS-11)."""
+
+    unit: str = ""
+    gun: str = ""
+    action: str = "crew"  # crew / repair / capture
+    kind: ClassVar[str] = "gun"
+
+
+@dataclass(frozen=True)
+class EndPhase(Command):
+    """The side is done with the current phase (set-up, targeting, attacks)."""
+
+    kind: ClassVar[str] = "end_phase"
+
+
+COMMAND_TYPES: dict[str, type[Command]] = {
+    c.kind: c
+    for c in (Deploy, Predesignate, Move, Hold, PlaceSheet, PlotFire, Attack, GunAction, EndPhase)
+}
+
+
+def command_from_dict(data: dict[str, Any]) -> Command:
+    """Rebuild a command from its ``to_dict`` form, with a clear error for junk."""
+    if not isinstance(data, dict) or "kind" not in data:
+        raise ValueError(f"a command is a mapping with a 'kind', not {data!r}")
+    kind = data["kind"]
+    cls = COMMAND_TYPES.get(kind)
+    if cls is None:
+        raise ValueError(f"unknown command kind {kind!r} (known: {', '.join(COMMAND_TYPES)})")
+    args: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name not in data:
+            if f.name == "side":
+                raise ValueError(f"{kind} command without a side")
+            continue
+        value = data[f.name]
+        if f.type in ("Hex", Hex):
+            value = Hex(int(value[0]), int(value[1]))
+        args[f.name] = value
+    return cls(**args)

@@ -1,0 +1,520 @@
+"""The turn sequence and the one way to change a game: ``apply`` (ART-33).
+
+A turn: initiative (2d6 per side, ties rerolled; the loser moves first);
+movement, units alternating; targeting (each side plots its artillery in
+secret); weapon attacks; the indirect artillery phase (every arrival in firing
+order, then detection rolls, then this turn's shells leave the guns); the end
+phase (victory, bookkeeping). The artillery and end phases run by themselves
+after the last side ends its attacks.
+
+``apply(state, command)`` validates the command completely before it changes
+anything, so an ``IllegalCommand`` leaves the state untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from game.artillery.flight import flight_time, range_refusal, sheet_distance
+from game.artillery.plots import Plot
+from game.artillery.predesignated import predesignation_refusal
+from game.artillery.weapons import ammunition as ammunition_spec
+from game.artillery.weapons import weapon as weapon_spec
+from game.board.sheet import available_sheets
+from game.hexmath import Hex, distance
+from game.scenario.model import FLANKS, battery_position
+from game.state import artillery_phase, combat, mobile, moving, victory
+from game.state.board import battery_sheet, log_event, reveal, seeing_units
+from game.state.commands import (
+    Attack,
+    Command,
+    Deploy,
+    EndPhase,
+    GunAction,
+    Hold,
+    IllegalCommand,
+    Move,
+    PlaceSheet,
+    PlotFire,
+    Predesignate,
+)
+from game.state.model import (
+    ATTACK,
+    MOVEMENT,
+    OVER,
+    SETUP,
+    TARGETING,
+    Event,
+    GameState,
+    OffBoard,
+    Unit,
+)
+from game.state.setup import lattice_hex
+
+
+def check_side(state: GameState, side: str) -> None:
+    """ValueError for a side that is not in this game."""
+    if side not in state.sides:
+        raise ValueError(f"{side!r} is not a side in this game (sides: {', '.join(state.sides)})")
+
+
+def acting_side(state: GameState) -> str | None:
+    """The side that must act now (None once the game is over)."""
+    if state.result is not None:
+        return None
+    if state.pending_sheet is not None:
+        return state.pending_sheet.picker
+    return state.active
+
+
+# --- apply ---------------------------------------------------------------------------
+
+
+def apply(state: GameState, command: Command) -> list[Event]:
+    """Validate and carry out one command; return the events it caused.
+
+    Raises ``IllegalCommand`` (and changes nothing) when the rules forbid it.
+    """
+    if command.side not in state.sides:
+        raise IllegalCommand(
+            f"{command.side!r} is not a side in this game (sides: {', '.join(state.sides)})"
+        )
+    if state.result is not None:
+        raise IllegalCommand(f"the game is over: {state.result.reason}")
+    actor = acting_side(state)
+    if command.side != actor:
+        if state.pending_sheet is not None:
+            raise IllegalCommand(f"{actor} must first place the new sheet")
+        raise IllegalCommand(f"it is {actor}'s turn to act in the {state.phase} phase")
+    handler = _HANDLERS.get((state.phase, type(command)))
+    if state.pending_sheet is not None:
+        handler = _place_sheet if isinstance(command, PlaceSheet) else None
+        if handler is None:
+            raise IllegalCommand("a new sheet must be placed before anything else happens")
+    if handler is None:
+        raise IllegalCommand(
+            f"a {command.kind.replace('_', ' ')} is not possible in the {state.phase} phase"
+        )
+    start = len(state.log)
+    handler(state, command)
+    state.commands.append(command.to_dict())
+    leftover = state.dice.take_records()
+    events = state.log[start:]
+    if leftover and events:
+        events[-1].rolls.extend(leftover)
+    return events
+
+
+# --- set-up (ART-1, ART-2, ART-20 .. ART-22) -------------------------------------------
+
+
+def _battery_of(state: GameState, side: str, battery_id: str) -> Unit:
+    unit = state.units.get(battery_id)
+    if unit is None or unit.battery is None:
+        raise IllegalCommand(f"{battery_id!r} is not an artillery unit")
+    if unit.side != side:
+        raise IllegalCommand(f"{unit.name} belongs to {unit.side}")
+    if unit.destroyed:
+        raise IllegalCommand(f"{unit.name} has been destroyed")
+    return unit
+
+
+def deployment_refusal(state: GameState, side: str, cmd: Deploy) -> str | None:
+    """Why an off-board position is illegal (ART-1, ART-2), or None."""
+    flanks = FLANKS[state.area.home_edges]
+    if cmd.direction != side and cmd.direction not in flanks:
+        return (
+            f"artillery stands behind its own home edge ({side}) or to the "
+            f"{flanks[0]} or {flanks[1]}, not to the {cmd.direction}"
+        )
+    if cmd.distance < 1:
+        return "the distance is at least 1 sheet beyond the edge"
+    if cmd.sheet not in available_sheets():
+        return f"no sheet {cmd.sheet!r} to stand on"
+    try:
+        lattice_hex((0, 0), cmd.xxyy)
+    except ValueError as exc:
+        return str(exc)
+    pos = battery_position(list(state.area.positions), cmd.direction, cmd.along, cmd.distance)
+    if state.area.has_sheet(pos):
+        return f"sheet position ({pos[0]},{pos[1]}) is in the play area"
+    if state.area.side_of_position(pos) != side:
+        return (
+            f"sheet position ({pos[0]},{pos[1]}) is not on {side}'s side of the half-line (ART-1)"
+        )
+    return None
+
+
+def _deploy(state: GameState, cmd: Command) -> None:
+    assert isinstance(cmd, Deploy)
+    unit = _battery_of(state, cmd.side, cmd.battery)
+    battery = unit.battery
+    assert battery is not None
+    if battery.offboard is None:
+        raise IllegalCommand(f"{unit.name} stands on the board")
+    reason = deployment_refusal(state, cmd.side, cmd)
+    if reason:
+        raise IllegalCommand(reason)
+    pos = battery_position(list(state.area.positions), cmd.direction, cmd.along, cmd.distance)
+    battery.offboard = OffBoard(
+        cmd.direction, cmd.along, cmd.distance, pos, cmd.sheet, cmd.xxyy, lattice_hex(pos, cmd.xxyy)
+    )
+    log_event(
+        state,
+        "deploy",
+        f"{unit.name} deployed {cmd.distance} sheets to the {cmd.direction} "
+        f"(sheet ({pos[0]},{pos[1]}), {cmd.sheet} {cmd.xxyy})",
+        side=cmd.side,
+    )
+
+
+def _predesignate(state: GameState, cmd: Command) -> None:
+    assert isinstance(cmd, Predesignate)
+    if not state.options.get("predesignated_hexes"):
+        raise IllegalCommand("this scenario does not allow pre-designated hexes (ART-20)")
+    chosen = state.predesignated.setdefault(cmd.side, [])
+    name = state.area.label(cmd.hex) if state.area.contains(cmd.hex) else str(cmd.hex)
+    if cmd.remove:
+        if cmd.hex not in chosen:
+            raise IllegalCommand(f"{name} is not one of your pre-designated hexes")
+        chosen.remove(cmd.hex)
+        log_event(state, "predesignate", f"pre-designated hex {name} removed", side=cmd.side)
+        return
+    if not state.area.contains(cmd.hex):
+        raise IllegalCommand("pre-designated hexes must lie in the play area (ART-20)")
+    if cmd.hex in chosen:
+        raise IllegalCommand(f"{name} is already pre-designated")
+    batteries = sum(1 for u in state.living(cmd.side) if u.battery is not None)
+    trial = [state.area.position_of(h) for h in [*chosen, cmd.hex]]
+    reason = predesignation_refusal(trial, batteries, state.area.sheet_count)
+    if reason:
+        raise IllegalCommand(f"{reason} (ART-22)")
+    chosen.append(cmd.hex)
+    log_event(state, "predesignate", f"pre-designated hex {name}", side=cmd.side)
+
+
+def _end_setup(state: GameState, cmd: Command) -> None:
+    log_event(state, "end_phase", f"{cmd.side} has finished setting up")
+    state.done.append(cmd.side)
+    if len(state.done) < 2:
+        state.active = state.other(cmd.side)
+        return
+    _start_turn(state)
+
+
+# --- turn start: initiative (ART-33) ----------------------------------------------------
+
+
+def _start_turn(state: GameState) -> None:
+    state.turn += 1
+    state.phase = MOVEMENT
+    state.done = []
+    state.detected_this_turn = []
+    for unit in state.units.values():
+        unit.moved = False
+        unit.movement_mode = "stood"
+        unit.hexes_moved = 0
+        unit.mp_spent = 0
+        unit.attacked = False
+        unit.weapons_fired = []
+    a, b = state.sides
+    rolls: list = []
+    while True:
+        ra = state.dice.roll(2, 6, f"{a} initiative")
+        rb = state.dice.roll(2, 6, f"{b} initiative")
+        rolls += [ra, rb]
+        if ra.total != rb.total:
+            break
+    winner, loser = (a, b) if ra.total > rb.total else (b, a)
+    state.initiative = {"winner": winner, "loser": loser, a: ra.total, b: rb.total}
+    log_event(
+        state,
+        "initiative",
+        f"Turn {state.turn}: initiative {a} {ra.total}, {b} {rb.total}; "
+        f"{winner} wins, {loser} moves first",
+        rolls=rolls,
+    )
+    state.dice.take_records()
+    movers = {s: sum(1 for u in state.living(s) if moving.can_move(u)) for s in state.sides}
+    order: list[str] = []
+    left = dict(movers)
+    turn_of = loser
+    while left[a] or left[b]:
+        if left[turn_of]:
+            order.append(turn_of)
+            left[turn_of] -= 1
+        turn_of = state.other(turn_of)
+    state.move_order = order
+    _next_mover(state)
+
+
+def _next_mover(state: GameState) -> None:
+    """Give the move to the next side in the alternation that still has a unit to move."""
+    while state.move_order:
+        side = state.move_order[0]
+        if any(moving.can_move(u) and not u.moved for u in state.living(side)):
+            state.active = side
+            return
+        state.move_order.pop(0)
+    _end_movement(state)
+
+
+def _end_movement(state: GameState) -> None:
+    state.phase = TARGETING
+    state.done = []
+    state.active = state.initiative["loser"]
+
+
+# --- movement (MOV-1 .. MOV-3, MAP-6) ------------------------------------------------------
+
+
+def _own_unit(state: GameState, side: str, unit_id: str) -> Unit:
+    unit = state.units.get(unit_id)
+    if unit is None:
+        raise IllegalCommand(f"there is no unit {unit_id!r}")
+    if unit.side != side:
+        raise IllegalCommand(f"{unit.name} belongs to {unit.side}")
+    if unit.destroyed:
+        raise IllegalCommand(f"{unit.name} has been destroyed")
+    return unit
+
+
+def _mover_unit(state: GameState, cmd: Move | Hold) -> Unit:
+    unit = _own_unit(state, cmd.side, cmd.unit)
+    if not moving.can_move(unit):
+        raise IllegalCommand(f"{unit.name} cannot move")
+    if unit.moved:
+        raise IllegalCommand(f"{unit.name} has already moved this turn")
+    return unit
+
+
+def _move(state: GameState, cmd: Command) -> None:
+    assert isinstance(cmd, Move)
+    unit = _mover_unit(state, cmd)
+    route = moving.route(state, unit, cmd.to, cmd.facing)
+    if isinstance(route, str):
+        raise IllegalCommand(route)
+    if route.exit_to is not None:
+        if not state.options.get("mobile_maps"):
+            raise IllegalCommand("the mobile-maps option is off: units cannot leave the play area")
+        mobile.begin_exit(state, unit, route)
+        if state.pending_sheet is not None and state.pending_sheet.picker is None:
+            mobile.place(state, mobile.draw_sheet(state))
+            finish_pending_move(state)
+        return
+    _finish_move(state, unit, cmd.to, cmd.facing, route.mp_spent, route.mode, route.hexes_moved)
+
+
+def _finish_move(
+    state: GameState, unit: Unit, to: Hex, facing: int, cost: int, mode: str, hexes: int
+) -> None:
+    start = unit.hex
+    unit.hex = to
+    unit.facing = facing
+    unit.moved = True
+    unit.mp_spent = cost
+    unit.movement_mode = mode
+    unit.hexes_moved = hexes
+    where = state.area.label(to)
+    text = f"{unit.name} moves to {where}" if start != to else f"{unit.name} turns in place"
+    extra = ""
+    if unit.battery is not None and cost > 0 and unit.battery.auto_hit.earned:
+        unit.battery.auto_hit.lose_all()  # ART-19
+        extra = "; its auto-hit hexes are lost"
+    hidden_mover = unit.hidden
+    log_event(
+        state,
+        "move",
+        f"{text} ({mode}, {cost} MP){extra}",
+        side=unit.side if hidden_mover else None,
+        data={"unit": unit.id, "to": [to.q, to.r], "facing": facing},
+    )
+    _reveal_adjacent(state, unit)
+    state.move_order.pop(0)
+    _next_mover(state)
+
+
+def _reveal_adjacent(state: GameState, mover: Unit) -> None:
+    """ART-4 decision: a hidden unit is revealed when an enemy ends its move adjacent."""
+    assert mover.hex is not None
+    for other in state.living():
+        if other.side == mover.side or other.hex is None:
+            continue
+        if other.hidden and distance(other.hex, mover.hex) <= 1:
+            reveal(state, other, f"{mover.name} finds it")
+        if mover.hidden and distance(other.hex, mover.hex) <= 1:
+            reveal(state, mover, f"it ended its move next to {other.name}")
+
+
+def _hold(state: GameState, cmd: Command) -> None:
+    assert isinstance(cmd, Hold)
+    unit = _mover_unit(state, cmd)
+    unit.moved = True
+    log_event(
+        state,
+        "hold",
+        f"{unit.name} holds its position",
+        side=unit.side if unit.hidden else None,
+        data={"unit": unit.id},
+    )
+    state.move_order.pop(0)
+    _next_mover(state)
+
+
+def _place_sheet(state: GameState, cmd: Command) -> None:
+    assert isinstance(cmd, PlaceSheet)
+    pending = state.pending_sheet
+    assert pending is not None
+    reason = mobile.placement_refusal(state, cmd.sheet)
+    if reason:
+        raise IllegalCommand(reason)
+    mobile.place(state, cmd.sheet)
+    finish_pending_move(state)
+
+
+def finish_pending_move(state: GameState) -> None:
+    """The new sheet lies in place: the unit that left the area enters it (MAP-6)."""
+    pending = state.pending_sheet
+    assert pending is not None
+    state.pending_sheet = None
+    unit = state.units[pending.unit]
+    _finish_move(
+        state, unit, pending.destination, pending.facing, pending.cost, pending.mode, pending.hexes
+    )
+
+
+# --- targeting (ART-8 .. ART-10) -------------------------------------------------------------
+
+
+def plot_refusal(state: GameState, cmd: PlotFire) -> str | None:
+    """Why a plot is illegal (ART-3, ART-8, ART-10), or None."""
+    unit = state.units.get(cmd.battery)
+    if unit is None or unit.battery is None:
+        return f"{cmd.battery!r} is not an artillery unit"
+    if unit.side != cmd.side:
+        return f"{unit.name} belongs to {unit.side}"
+    if unit.destroyed:
+        return f"{unit.name} has been destroyed"
+    battery = unit.battery
+    if not 1 <= cmd.piece <= battery.pieces:
+        return f"{unit.name} has pieces 1-{battery.pieces}, not {cmd.piece}"
+    for p in state.queue.plots:
+        if p.battery == unit.id and p.piece == cmd.piece and p.fired_turn == state.turn:
+            return f"piece {cmd.piece} of {unit.name} already has a target this turn"
+    if not state.area.contains(cmd.target):
+        return "artillery fires at hexes in the play area"
+    w = weapon_spec(battery.weapon)
+    try:
+        ammunition_spec(w, cmd.ammunition)
+    except ValueError as exc:
+        return str(exc)
+    left = battery.ammunition.get(cmd.ammunition)
+    if cmd.ammunition not in battery.ammunition or (left is not None and left <= 0):
+        return f"{unit.name} has no {cmd.ammunition} ammunition left"
+    target_pos = state.area.position_of(cmd.target)
+    _, xxyy = state.area.name_of(cmd.target)
+    return range_refusal(w, battery_sheet(state, unit), target_pos, xxyy)
+
+
+def _plot_fire(state: GameState, cmd: Command) -> None:
+    assert isinstance(cmd, PlotFire)
+    reason = plot_refusal(state, cmd)
+    if reason:
+        raise IllegalCommand(reason)
+    unit = state.units[cmd.battery]
+    battery = unit.battery
+    assert battery is not None
+    sheets = sheet_distance(battery_sheet(state, unit), state.area.position_of(cmd.target))
+    flight = flight_time(battery.weapon, sheets)
+    spotters = tuple(u.id for u in seeing_units(state, cmd.side, cmd.target))
+    automatic = (
+        "pre-designated hex" if cmd.target in state.predesignated.get(cmd.side, []) else None
+    )
+    plot = state.queue.add(
+        Plot(
+            id=0,
+            side=cmd.side,
+            battery=unit.id,
+            piece=cmd.piece,
+            fired_turn=state.turn,
+            target=cmd.target,
+            ammunition=cmd.ammunition,
+            arrival_turn=state.turn + flight,
+            spotters_at_firing=spotters,
+            automatic=automatic,
+        )
+    )
+    log_event(
+        state,
+        "plot",
+        f"{unit.name} piece {cmd.piece} plots {cmd.ammunition} at {state.area.label(cmd.target)}: "
+        f"{sheets} sheets, flight {flight} turn{'s' if flight != 1 else ''}, "
+        f"arrives in turn {plot.arrival_turn}"
+        + (f"; spotters {', '.join(spotters)}" if spotters else "; no spotter"),
+        side=cmd.side,
+        data={"plot": plot.id},
+    )
+
+
+def _end_targeting(state: GameState, cmd: Command) -> None:
+    log_event(state, "end_phase", f"{cmd.side} has finished targeting")
+    state.done.append(cmd.side)
+    if len(state.done) < 2:
+        state.active = state.other(cmd.side)
+        return
+    state.phase = ATTACK
+    state.done = []
+    state.active = state.initiative["loser"]
+    combat.begin_attack_phase(state)
+
+
+# --- weapon attacks -------------------------------------------------------------------------
+
+
+def _attack(state: GameState, cmd: Command) -> None:
+    assert isinstance(cmd, Attack)
+    unit = _own_unit(state, cmd.side, cmd.unit)
+    combat.attack(state, unit, cmd.target, cmd.weapon)
+
+
+def _gun_action(state: GameState, cmd: Command) -> None:
+    assert isinstance(cmd, GunAction)
+    unit = _own_unit(state, cmd.side, cmd.unit)
+    combat.gun_action(state, unit, cmd.gun, cmd.action)
+
+
+def _end_attacks(state: GameState, cmd: Command) -> None:
+    log_event(state, "end_phase", f"{cmd.side} has finished attacking")
+    state.done.append(cmd.side)
+    if len(state.done) < 2:
+        state.active = state.other(cmd.side)
+        return
+    artillery_phase.run(state)
+    _end_phase(state)
+
+
+def _end_phase(state: GameState) -> None:
+    """End phase: victory, then the next turn (ART-33)."""
+    result = victory.check(state)
+    if result is not None:
+        state.result = result
+        state.phase = OVER
+        state.active = None
+        log_event(state, "result", f"Game over in turn {state.turn}: {result.reason}")
+        return
+    _start_turn(state)
+
+
+_Handler = Callable[[GameState, Command], None]
+_HANDLERS: dict[tuple[str, type[Command]], _Handler] = {
+    (SETUP, Deploy): _deploy,
+    (SETUP, Predesignate): _predesignate,
+    (SETUP, EndPhase): _end_setup,
+    (MOVEMENT, Move): _move,
+    (MOVEMENT, Hold): _hold,
+    (TARGETING, PlotFire): _plot_fire,
+    (TARGETING, EndPhase): _end_targeting,
+    (ATTACK, Attack): _attack,
+    (ATTACK, GunAction): _gun_action,
+    (ATTACK, EndPhase): _end_attacks,
+}

@@ -1,0 +1,134 @@
+"""``legal_commands(state, side)``: what a side may do now (the AI and the soak
+tests choose from this list; every command in it passes ``apply``).
+
+Deployments are listed with each battery's declared sheet and hex (any other
+sheet or hex is legal too and checked by ``apply``); moves are listed with the
+best final facing of each reachable hex, plus every facing in place.
+"""
+
+from __future__ import annotations
+
+from game.artillery.flight import range_refusal
+from game.artillery.predesignated import predesignation_refusal
+from game.artillery.weapons import weapon as weapon_spec
+from game.scenario.model import FLANKS
+from game.state import combat, moving
+from game.state.board import battery_sheet
+from game.state.commands import (
+    Attack,
+    Command,
+    Deploy,
+    EndPhase,
+    Hold,
+    Move,
+    PlaceSheet,
+    PlotFire,
+    Predesignate,
+)
+from game.state.engine import acting_side, check_side, deployment_refusal
+from game.state.mobile import allowed_sheets
+from game.state.model import ATTACK, MOVEMENT, SETUP, TARGETING, GameState
+
+
+def legal_commands(state: GameState, side: str) -> list[Command]:
+    """Every command ``side`` may give now; empty when it is not its turn or the game is over."""
+    check_side(state, side)
+    if acting_side(state) != side:
+        return []
+    if state.pending_sheet is not None:
+        return [PlaceSheet(side, s) for s in allowed_sheets(state)]
+    if state.phase == SETUP:
+        return _setup(state, side)
+    if state.phase == MOVEMENT:
+        return _movement(state, side)
+    if state.phase == TARGETING:
+        return _targeting(state, side)
+    if state.phase == ATTACK:
+        return _attacks(state, side)
+    return []
+
+
+def _setup(state: GameState, side: str) -> list[Command]:
+    out: list[Command] = [EndPhase(side)]
+    i_min, i_max, j_min, j_max = state.area.sheet_bounds()
+    for unit in state.living(side):
+        if unit.battery is None or unit.battery.offboard is None:
+            continue
+        off = unit.battery.offboard
+        reach = weapon_spec(unit.battery.weapon).max_range_sheets
+        for direction in (side, *FLANKS[state.area.home_edges]):
+            span = (
+                range(i_min, i_max + 1)
+                if direction in ("north", "south")
+                else range(j_min, j_max + 1)
+            )
+            for along in span:
+                for dist in range(1, min(reach, 12) + 1):
+                    cmd = Deploy(side, unit.id, direction, along, dist, off.sheet, off.xxyy)
+                    if (direction, along, dist) == (off.direction, off.along, off.distance):
+                        continue
+                    if deployment_refusal(state, side, cmd) is None:
+                        out.append(cmd)
+    if state.options.get("predesignated_hexes"):
+        chosen = state.predesignated.get(side, [])
+        out += [Predesignate(side, h, remove=True) for h in chosen]
+        batteries = sum(1 for u in state.living(side) if u.battery is not None)
+        base = [state.area.position_of(h) for h in chosen]
+        for h in state.area.hexes():
+            if h in chosen:
+                continue
+            pos = state.area.position_of(h)
+            if predesignation_refusal([*base, pos], batteries, state.area.sheet_count) is None:
+                out.append(Predesignate(side, h))
+    return out
+
+
+def _movement(state: GameState, side: str) -> list[Command]:
+    out: list[Command] = []
+    for unit in state.living(side):
+        if unit.moved or not moving.can_move(unit):
+            continue
+        out.append(Hold(side, unit.id))
+        reach = moving.reach(state, unit)
+        for h, route in reach.items():
+            out.append(Move(side, unit.id, h, route.facing))
+        for facing in range(1, 7):
+            if facing != unit.facing and reach.route(unit.hex, facing) is not None:  # type: ignore[arg-type]
+                out.append(Move(side, unit.id, unit.hex, facing))  # type: ignore[arg-type]
+    return out
+
+
+def _targeting(state: GameState, side: str) -> list[Command]:
+    out: list[Command] = [EndPhase(side)]
+    hexes = state.area.hexes()
+    by_position: dict[tuple[int, int], list] = {}
+    for h in hexes:
+        by_position.setdefault(state.area.position_of(h), []).append(h)
+    for unit in state.living(side):
+        battery = unit.battery
+        if battery is None:
+            continue
+        busy = {
+            p.piece
+            for p in state.queue.plots
+            if p.battery == unit.id and p.fired_turn == state.turn
+        }
+        ammo = [a for a, n in battery.ammunition.items() if n is None or n > 0]
+        origin = battery_sheet(state, unit)
+        for piece in range(1, battery.pieces + 1):
+            if piece in busy:
+                continue
+            for pos, group in by_position.items():
+                if range_refusal(battery.weapon, origin, pos) is not None:
+                    continue
+                for h in group:
+                    out += [PlotFire(side, unit.id, piece, h, a) for a in ammo]
+    return out
+
+
+def _attacks(state: GameState, side: str) -> list[Command]:
+    out: list[Command] = [EndPhase(side)]
+    for unit in state.living(side):
+        for target, weapon in combat.attack_options(state, unit):
+            out.append(Attack(side, unit.id, target, weapon))
+    return out

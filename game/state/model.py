@@ -1,0 +1,453 @@
+"""The game state as plain, serializable data (design principle 2).
+
+Everything a game is lives in ``GameState``: the play area, the units (on and
+off the board), the fire queue, each side's secrets and intelligence, the turn
+and phase, the dice and the log. ``to_dict``/``from_dict`` round-trip it
+exactly and ``state_hash`` fingerprints it, so saves, replays and determinism
+checks all compare the same thing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.artillery.plots import AutoHitHexes, FireQueue
+from game.board.area import PlayArea
+from game.dice import Dice, RollRecord
+from game.hexmath import Hex
+
+SAVE_VERSION = 1
+
+# Phases that wait for commands; the artillery and end phases run by themselves.
+SETUP = "setup"
+MOVEMENT = "movement"
+TARGETING = "targeting"
+ATTACK = "attack"
+OVER = "over"
+PHASES = (SETUP, MOVEMENT, TARGETING, ATTACK, OVER)
+
+
+def hex_list(h: Hex | None) -> list[int] | None:
+    return None if h is None else [h.q, h.r]
+
+
+def hex_from(data: Any) -> Hex | None:
+    return None if data is None else Hex(int(data[0]), int(data[1]))
+
+
+@dataclass
+class OffBoard:
+    """Where an off-board battery stands (ART-1, ART-2): secret to its side."""
+
+    direction: str
+    along: int
+    distance: int
+    position: tuple[int, int]  # sheet-grid position outside the play area
+    sheet: str  # the declared sheet type
+    xxyy: str  # the declared hex on it
+    hex: Hex  # that hex on the global lattice
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "direction": self.direction,
+            "along": self.along,
+            "distance": self.distance,
+            "position": list(self.position),
+            "sheet": self.sheet,
+            "xxyy": self.xxyy,
+            "hex": hex_list(self.hex),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> OffBoard:
+        return cls(
+            str(d["direction"]),
+            int(d["along"]),
+            int(d["distance"]),
+            (int(d["position"][0]), int(d["position"][1])),
+            str(d["sheet"]),
+            str(d["xxyy"]),
+            Hex(*d["hex"]),
+        )
+
+
+@dataclass
+class Battery:
+    """The artillery part of a unit: weapon, pieces, ammunition, auto-hit hexes."""
+
+    weapon: str
+    pieces: int
+    offboard: OffBoard | None  # None once the battery stands on the board (MAP-10)
+    ammunition: dict[str, int | None] = field(default_factory=lambda: {"standard": None})
+    auto_hit: AutoHitHexes = field(default_factory=AutoHitHexes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "weapon": self.weapon,
+            "pieces": self.pieces,
+            "offboard": None if self.offboard is None else self.offboard.to_dict(),
+            "ammunition": dict(self.ammunition),
+            "auto_hit": self.auto_hit.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Battery:
+        return cls(
+            weapon=str(d["weapon"]),
+            pieces=int(d["pieces"]),
+            offboard=None if d["offboard"] is None else OffBoard.from_dict(d["offboard"]),
+            ammunition={
+                str(k): (None if v is None else int(v)) for k, v in d["ammunition"].items()
+            },
+            auto_hit=AutoHitHexes.from_dict(d["auto_hit"]),
+        )
+
+
+@dataclass
+class Unit:
+    """A unit of any system. ``hex`` is None while it stands off the board."""
+
+    id: str
+    side: str
+    name: str
+    system: str
+    kind: str
+    profile: dict[str, Any]
+    hex: Hex | None
+    facing: int
+    gunnery: int
+    height: int  # levels above its hex, for line of sight (MAP-5)
+    damage: dict[str, Any]  # the system's damage state as plain data
+    hidden: bool = False
+    destroyed: bool = False
+    battery: Battery | None = None
+    # This turn (MOV-3, ART-18, ART-32a):
+    moved: bool = False
+    movement_mode: str = "stood"  # stood / walked / ran
+    hexes_moved: int = 0
+    mp_spent: int = 0
+    attacked: bool = False
+    weapons_fired: list[str] = field(default_factory=list)
+
+    @property
+    def on_board(self) -> bool:
+        return self.hex is not None
+
+    @property
+    def alive(self) -> bool:
+        return not self.destroyed
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "side": self.side,
+            "name": self.name,
+            "system": self.system,
+            "kind": self.kind,
+            "profile": self.profile,
+            "hex": hex_list(self.hex),
+            "facing": self.facing,
+            "gunnery": self.gunnery,
+            "height": self.height,
+            "damage": self.damage,
+            "hidden": self.hidden,
+            "destroyed": self.destroyed,
+            "battery": None if self.battery is None else self.battery.to_dict(),
+            "moved": self.moved,
+            "movement_mode": self.movement_mode,
+            "hexes_moved": self.hexes_moved,
+            "mp_spent": self.mp_spent,
+            "attacked": self.attacked,
+            "weapons_fired": list(self.weapons_fired),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Unit:
+        return cls(
+            id=str(d["id"]),
+            side=str(d["side"]),
+            name=str(d["name"]),
+            system=str(d["system"]),
+            kind=str(d["kind"]),
+            profile=dict(d["profile"]),
+            hex=hex_from(d["hex"]),
+            facing=int(d["facing"]),
+            gunnery=int(d["gunnery"]),
+            height=int(d["height"]),
+            damage=dict(d["damage"]),
+            hidden=bool(d["hidden"]),
+            destroyed=bool(d["destroyed"]),
+            battery=None if d["battery"] is None else Battery.from_dict(d["battery"]),
+            moved=bool(d["moved"]),
+            movement_mode=str(d["movement_mode"]),
+            hexes_moved=int(d["hexes_moved"]),
+            mp_spent=int(d["mp_spent"]),
+            attacked=bool(d["attacked"]),
+            weapons_fired=[str(w) for w in d["weapons_fired"]],
+        )
+
+
+@dataclass
+class Announcement:
+    """ART-24: a detected direction, the only thing the detecting side learns."""
+
+    turn: int
+    aimed: Hex
+    side: int  # hex side 1..6 of the aimed hex toward the guns
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"turn": self.turn, "aimed": hex_list(self.aimed), "side": self.side}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Announcement:
+        return cls(int(d["turn"]), Hex(*d["aimed"]), int(d["side"]))
+
+
+@dataclass
+class Intel:
+    """What one side has learned: announced directions and units it has found."""
+
+    announcements: list[Announcement] = field(default_factory=list)
+    revealed: list[str] = field(default_factory=list)  # enemy unit ids found (ART-4)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "announcements": [a.to_dict() for a in self.announcements],
+            "revealed": list(self.revealed),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Intel:
+        return cls(
+            [Announcement.from_dict(a) for a in d["announcements"]],
+            [str(u) for u in d["revealed"]],
+        )
+
+
+@dataclass
+class Event:
+    """Something that happened, for the log. ``side`` None: both sides see it;
+    otherwise only that side does, and the other sees ``redacted`` if given."""
+
+    turn: int
+    phase: str
+    kind: str
+    text: str
+    side: str | None = None
+    redacted: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    rolls: list[RollRecord] = field(default_factory=list)
+
+    def visible_to(self, side: str) -> Event | None:
+        """The event as ``side`` may see it, or None when it sees nothing of it."""
+        if self.side is None or self.side == side:
+            return self
+        if self.redacted is None:
+            return None
+        return Event(self.turn, self.phase, self.kind, self.redacted, None, None, {}, [])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn,
+            "phase": self.phase,
+            "kind": self.kind,
+            "text": self.text,
+            "side": self.side,
+            "redacted": self.redacted,
+            "data": self.data,
+            "rolls": [r.to_dict() for r in self.rolls],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Event:
+        return cls(
+            int(d["turn"]),
+            str(d["phase"]),
+            str(d["kind"]),
+            str(d["text"]),
+            d["side"],
+            d["redacted"],
+            dict(d["data"]),
+            [RollRecord.from_dict(r) for r in d["rolls"]],
+        )
+
+
+@dataclass
+class PendingSheet:
+    """MAP-6/MAP-7: a unit is leaving the area; a sheet must be placed first."""
+
+    position: tuple[int, int]
+    picker: str | None  # None: drawn at random from the sheet table
+    unit: str
+    destination: Hex
+    facing: int
+    cost: int
+    mode: str
+    hexes: int
+    left_category: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "position": list(self.position),
+            "picker": self.picker,
+            "unit": self.unit,
+            "destination": hex_list(self.destination),
+            "facing": self.facing,
+            "cost": self.cost,
+            "mode": self.mode,
+            "hexes": self.hexes,
+            "left_category": self.left_category,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> PendingSheet:
+        return cls(
+            (int(d["position"][0]), int(d["position"][1])),
+            d["picker"],
+            str(d["unit"]),
+            Hex(*d["destination"]),
+            int(d["facing"]),
+            int(d["cost"]),
+            str(d["mode"]),
+            int(d["hexes"]),
+            str(d["left_category"]),
+        )
+
+
+@dataclass
+class Result:
+    """How the game ended: the winner (None for a draw) and why."""
+
+    winner: str | None
+    reason: str
+    turn: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"winner": self.winner, "reason": self.reason, "turn": self.turn}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Result:
+        return cls(d["winner"], str(d["reason"]), int(d["turn"]))
+
+
+@dataclass
+class GameState:
+    """One game. Change it only through ``game.state.apply``."""
+
+    scenario: dict[str, Any]  # the scenario as loaded (Scenario.to_dict), for saves
+    scenario_path: str
+    seed: int
+    area: PlayArea
+    units: dict[str, Unit]
+    sides: tuple[str, str]
+    turn: int = 0
+    phase: str = SETUP
+    active: str | None = None  # the side that must act now
+    done: list[str] = field(default_factory=list)  # sides that ended this phase
+    initiative: dict[str, Any] = field(default_factory=dict)
+    move_order: list[str] = field(default_factory=list)  # sides, one entry per unit to move
+    queue: FireQueue = field(default_factory=FireQueue)
+    predesignated: dict[str, list[Hex]] = field(default_factory=dict)
+    intel: dict[str, Intel] = field(default_factory=dict)
+    building_cf: dict[Hex, int] = field(default_factory=dict)  # current CF where changed
+    pending_sheet: PendingSheet | None = None
+    piles: dict[str, list[str]] = field(default_factory=dict)  # MAP-8
+    detected_this_turn: list[str] = field(default_factory=list)  # ART-23 once per turn
+    hold_counts: dict[str, int] = field(default_factory=dict)  # hold_hex victory
+    dice: Dice = field(default_factory=Dice)
+    log: list[Event] = field(default_factory=list)
+    commands: list[dict[str, Any]] = field(default_factory=list)
+    result: Result | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    turn_limit: int = 12
+
+    def other(self, side: str) -> str:
+        a, b = self.sides
+        if side == a:
+            return b
+        if side == b:
+            return a
+        raise ValueError(f"{side!r} is not a side in this game (sides: {a}, {b})")
+
+    def living(self, side: str | None = None) -> list[Unit]:
+        return [u for u in self.units.values() if u.alive and (side is None or u.side == side)]
+
+    def units_at(self, h: Hex) -> list[Unit]:
+        return [u for u in self.units.values() if u.alive and u.hex == h]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": SAVE_VERSION,
+            "scenario": self.scenario,
+            "scenario_path": self.scenario_path,
+            "seed": self.seed,
+            "area": self.area.to_dict(),
+            "units": [u.to_dict() for u in self.units.values()],
+            "sides": list(self.sides),
+            "turn": self.turn,
+            "phase": self.phase,
+            "active": self.active,
+            "done": list(self.done),
+            "initiative": self.initiative,
+            "move_order": list(self.move_order),
+            "queue": self.queue.to_dict(),
+            "predesignated": {s: [hex_list(h) for h in v] for s, v in self.predesignated.items()},
+            "intel": {s: i.to_dict() for s, i in self.intel.items()},
+            "building_cf": [[h.q, h.r, cf] for h, cf in sorted(self.building_cf.items())],
+            "pending_sheet": None if self.pending_sheet is None else self.pending_sheet.to_dict(),
+            "piles": {s: list(p) for s, p in self.piles.items()},
+            "detected_this_turn": list(self.detected_this_turn),
+            "hold_counts": dict(self.hold_counts),
+            "dice": self.dice.to_dict(),
+            "log": [e.to_dict() for e in self.log],
+            "commands": list(self.commands),
+            "result": None if self.result is None else self.result.to_dict(),
+            "options": dict(self.options),
+            "turn_limit": self.turn_limit,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> GameState:
+        return cls(
+            scenario=d["scenario"],
+            scenario_path=str(d["scenario_path"]),
+            seed=int(d["seed"]),
+            area=PlayArea.from_dict(d["area"]),
+            units={u["id"]: Unit.from_dict(u) for u in d["units"]},
+            sides=(str(d["sides"][0]), str(d["sides"][1])),
+            turn=int(d["turn"]),
+            phase=str(d["phase"]),
+            active=d["active"],
+            done=[str(s) for s in d["done"]],
+            initiative=dict(d["initiative"]),
+            move_order=[str(s) for s in d["move_order"]],
+            queue=FireQueue.from_dict(d["queue"]),
+            predesignated={s: [Hex(*h) for h in v] for s, v in d["predesignated"].items()},
+            intel={s: Intel.from_dict(i) for s, i in d["intel"].items()},
+            building_cf={Hex(q, r): int(cf) for q, r, cf in d["building_cf"]},
+            pending_sheet=(
+                None if d["pending_sheet"] is None else PendingSheet.from_dict(d["pending_sheet"])
+            ),
+            piles={s: [str(x) for x in p] for s, p in d["piles"].items()},
+            detected_this_turn=[str(u) for u in d["detected_this_turn"]],
+            hold_counts={str(k): int(v) for k, v in d["hold_counts"].items()},
+            dice=Dice.from_dict(d["dice"]),
+            log=[Event.from_dict(e) for e in d["log"]],
+            commands=list(d["commands"]),
+            result=None if d["result"] is None else Result.from_dict(d["result"]),
+            options=dict(d["options"]),
+            turn_limit=int(d["turn_limit"]),
+        )
+
+
+def canonical_json(data: Any) -> str:
+    """Stable JSON: sorted keys, no spaces; the form hashed and saved."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def state_hash(state: GameState) -> str:
+    """A fingerprint of everything in the state (SHA-256 of its canonical JSON)."""
+    return hashlib.sha256(canonical_json(state.to_dict()).encode("utf-8")).hexdigest()

@@ -1,0 +1,167 @@
+"""Saves, game logs and replays (design principle 5).
+
+A save is the whole state as versioned JSON with its hash, written atomically
+(a temporary file in the same folder, flushed to disk, then renamed over the
+old one), so a crash never leaves half a save. A corrupt, truncated, altered
+or newer-version file raises ``SaveError`` and loads nothing.
+
+A game log is (scenario, seed, commands): ``replay`` rebuilds the game from it
+and must reach the same ``state_hash``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from game.scenario import ScenarioError, scenario_from_dict
+from game.state.commands import IllegalCommand, command_from_dict
+from game.state.engine import apply
+from game.state.model import SAVE_VERSION, GameState, canonical_json, state_hash
+from game.state.setup import new_game
+
+SAVE_FORMAT = "barrage-save"
+LOG_FORMAT = "barrage-log"
+
+
+class SaveError(ValueError):
+    """A save or log file cannot be loaded; the message names the file and the problem."""
+
+
+def _write_atomically(path: str | Path, text: str) -> None:
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def save_game(state: GameState, path: str | Path) -> None:
+    """Write the whole game to ``path`` atomically."""
+    data = {
+        "format": SAVE_FORMAT,
+        "version": SAVE_VERSION,
+        "hash": state_hash(state),
+        "state": state.to_dict(),
+    }
+    _write_atomically(path, canonical_json(data))
+
+
+def _read_json(path: str | Path, what: str) -> dict[str, Any]:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SaveError(f"{p}: no such {what} file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SaveError(f"{p}: cannot read the {what}: {exc}") from None
+    if not text.strip():
+        raise SaveError(f"{p}: the {what} file is empty")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        cut = " (the file looks truncated)" if exc.pos >= len(text.rstrip()) - 1 else ""
+        raise SaveError(
+            f"{p}: the {what} is damaged: not valid JSON at line {exc.lineno}, "
+            f"column {exc.colno}{cut}"
+        ) from None
+    if not isinstance(data, dict):
+        raise SaveError(f"{p}: the {what} is damaged: expected a JSON object")
+    return data
+
+
+def _check_header(p: Path, data: dict[str, Any], fmt: str, what: str) -> None:
+    if data.get("format") != fmt:
+        raise SaveError(f"{p}: not a Barrage {what} (format {data.get('format')!r})")
+    version = data.get("version")
+    if not isinstance(version, int):
+        raise SaveError(f"{p}: the {what} has no version number")
+    if version > SAVE_VERSION:
+        raise SaveError(
+            f"{p}: the {what} is version {version}, newer than this game "
+            f"(version {SAVE_VERSION}); update the game to open it"
+        )
+    if version < 1:
+        raise SaveError(f"{p}: the {what} has an impossible version {version}")
+
+
+def load_game(path: str | Path) -> GameState:
+    """Read a save; SaveError (and nothing loaded) for any problem."""
+    p = Path(path)
+    data = _read_json(p, "save")
+    _check_header(p, data, SAVE_FORMAT, "save")
+    try:
+        state = GameState.from_dict(data["state"])
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise SaveError(f"{p}: the save is damaged: {type(exc).__name__}: {exc}") from None
+    if state_hash(state) != data.get("hash"):
+        raise SaveError(f"{p}: the save is damaged: its contents do not match its checksum")
+    return state
+
+
+def game_log(state: GameState) -> dict[str, Any]:
+    """The replayable record of a game: scenario, seed, commands, final hash."""
+    return {
+        "format": LOG_FORMAT,
+        "version": SAVE_VERSION,
+        "scenario_path": state.scenario_path,
+        "scenario": state.scenario,
+        "seed": state.seed,
+        "commands": list(state.commands),
+        "hash": state_hash(state),
+    }
+
+
+def save_log(state: GameState, path: str | Path) -> None:
+    """Write the game log atomically (autosave writes this every turn)."""
+    _write_atomically(path, canonical_json(game_log(state)))
+
+
+def load_log(path: str | Path) -> dict[str, Any]:
+    p = Path(path)
+    data = _read_json(p, "game log")
+    _check_header(p, data, LOG_FORMAT, "game log")
+    for key in ("scenario", "seed", "commands"):
+        if key not in data:
+            raise SaveError(f"{p}: the game log has no {key!r}")
+    return data
+
+
+def replay(log: dict[str, Any] | str | Path, upto: int | None = None) -> GameState:
+    """Rebuild a game from its log (a dict or a log file); ``upto`` stops after
+    that many commands. SaveError when the log does not replay."""
+    source = "game log"
+    if not isinstance(log, dict):
+        source = str(log)
+        log = load_log(log)
+    try:
+        scenario = scenario_from_dict(log["scenario"], log.get("scenario_path") or source)
+    except ScenarioError as exc:
+        raise SaveError(f"{source}: its scenario does not load: {exc}") from None
+    state = new_game(scenario, int(log["seed"]))
+    state.scenario_path = str(log.get("scenario_path", ""))
+    commands = log["commands"] if upto is None else log["commands"][:upto]
+    for n, raw in enumerate(commands):
+        try:
+            apply(state, command_from_dict(raw))
+        except (IllegalCommand, ValueError) as exc:
+            raise SaveError(f"{source}: command {n + 1} does not replay: {exc}") from None
+    return state
+
+
+def autosave(state: GameState, folder: str | Path) -> Path:
+    """Write the game log and a full save into ``folder`` (called every turn)."""
+    folder = Path(folder)
+    save_game(state, folder / "autosave.json")
+    save_log(state, folder / "autosave.log.json")
+    return folder / "autosave.json"

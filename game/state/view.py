@@ -1,0 +1,146 @@
+"""The one gate of hidden information: ``player_view(state, side)`` (ART-4, ART-9, ART-24).
+
+A view holds only what one side may know. Never in it for the other side:
+off-board positions (direction, distance, sheet, hex), plots and ammunition
+before arrival, pre-designated hexes, hidden units, auto-hit hexes, the sheet
+pile, and the dice state. Events are redacted per side. The UI and the AI see
+nothing else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.board.area import PlayArea
+from game.state.engine import acting_side
+from game.state.mobile import allowed_sheets
+from game.state.model import Event, GameState, Unit
+
+
+def _own_unit(unit: Unit) -> dict[str, Any]:
+    return unit.to_dict()
+
+
+def _enemy_unit(unit: Unit) -> dict[str, Any]:
+    """What the enemy may see of a unit on the board: no ammunition, no auto-hit hexes."""
+    data = unit.to_dict()
+    if unit.battery is not None:
+        data["battery"] = {"weapon": unit.battery.weapon, "pieces": unit.battery.pieces}
+    for secret in ("weapons_fired", "mp_spent"):
+        data.pop(secret, None)
+    return data
+
+
+@dataclass
+class PlayerView:
+    """Everything one side may know, as plain data plus the (public) play area."""
+
+    side: str
+    enemy: str
+    turn: int
+    phase: str
+    acting: str | None
+    turn_limit: int
+    area: PlayArea
+    units: dict[str, dict[str, Any]]
+    plots: list[dict[str, Any]]  # own shells in flight
+    arrivals: list[dict[str, Any]]  # every arrived shell: public once it lands
+    predesignated: list[list[int]]
+    announcements: list[dict[str, Any]]
+    revealed: list[str]
+    initiative: dict[str, Any]
+    building_cf: list[list[int]]
+    log: list[Event]
+    pending_sheet: dict[str, Any] | None
+    pile: list[str]
+    options: dict[str, Any]
+    result: dict[str, Any] | None
+    scenario_name: str = ""
+    briefing: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def own_units(self) -> list[dict[str, Any]]:
+        return [u for u in self.units.values() if u["side"] == self.side]
+
+    def enemy_units(self) -> list[dict[str, Any]]:
+        return [u for u in self.units.values() if u["side"] != self.side]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "side": self.side,
+            "enemy": self.enemy,
+            "turn": self.turn,
+            "phase": self.phase,
+            "acting": self.acting,
+            "turn_limit": self.turn_limit,
+            "area": self.area.to_dict(),
+            "units": self.units,
+            "plots": self.plots,
+            "arrivals": self.arrivals,
+            "predesignated": self.predesignated,
+            "announcements": self.announcements,
+            "revealed": self.revealed,
+            "initiative": self.initiative,
+            "building_cf": self.building_cf,
+            "log": [e.to_dict() for e in self.log],
+            "pending_sheet": self.pending_sheet,
+            "pile": self.pile,
+            "options": self.options,
+            "result": self.result,
+            "scenario_name": self.scenario_name,
+            "briefing": self.briefing,
+        }
+
+
+def player_view(state: GameState, side: str) -> PlayerView:
+    """What ``side`` may know of the game now."""
+    enemy = state.other(side)
+    units: dict[str, dict[str, Any]] = {}
+    for unit in state.units.values():
+        if unit.side == side:
+            units[unit.id] = _own_unit(unit)
+        elif unit.hex is not None and not unit.hidden:
+            units[unit.id] = _enemy_unit(unit)
+    arrived = {a.plot_id: a for a in state.queue.arrivals}
+    plots_by_id = {p.id: p for p in state.queue.plots}
+    arrivals = []
+    for a in state.queue.arrivals:
+        record = a.to_dict()
+        plot = plots_by_id[a.plot_id]
+        record.update(side=plot.side, fired_turn=plot.fired_turn, ammunition=plot.ammunition)
+        arrivals.append(record)
+    plots = [p.to_dict() for p in state.queue.plots if p.side == side and p.id not in arrived]
+    pending = None
+    if state.pending_sheet is not None:
+        ps = state.pending_sheet
+        pending = {"position": list(ps.position), "picker": ps.picker, "unit": ps.unit}
+        if ps.picker == side:
+            pending["allowed"] = allowed_sheets(state)
+    intel = state.intel[side]
+    log = [seen for e in state.log if (seen := e.visible_to(side)) is not None]
+    public_options = {k: v for k, v in state.options.items()}
+    return PlayerView(
+        side=side,
+        enemy=enemy,
+        turn=state.turn,
+        phase=state.phase,
+        acting=acting_side(state),
+        turn_limit=state.turn_limit,
+        area=state.area,
+        units=units,
+        plots=plots,
+        arrivals=arrivals,
+        predesignated=[[h.q, h.r] for h in state.predesignated.get(side, [])],
+        announcements=[a.to_dict() for a in intel.announcements],
+        revealed=list(intel.revealed),
+        initiative=dict(state.initiative),
+        building_cf=[[h.q, h.r, cf] for h, cf in sorted(state.building_cf.items())],
+        log=log,
+        pending_sheet=pending,
+        pile=list(state.piles.get(side, [])),
+        options=public_options,
+        result=None if state.result is None else state.result.to_dict(),
+        scenario_name=str(state.options.get("name", "")),
+        briefing=str(state.scenario.get("scenario", {}).get("briefing", "")),
+    )
