@@ -209,7 +209,7 @@ _PAD = _STRIDE // 2
 _NEVER_BLOCKS = -20_000 * _PACK
 # Largest relative-line table kept per column parity (entries); a larger area
 # makes ``visible_from`` compute its lines per call instead (same answers).
-TABLE_BUDGET = 16_000_000
+TABLE_BUDGET = 8_000_000
 
 
 class _Table:
@@ -279,8 +279,11 @@ def _table(half_w: int, half_h: int, parity: int) -> _Table:
     table = _TABLES.get(parity)
     if table is None or table.half_w < half_w or table.half_h < half_h:
         if table is not None:
-            half_w, half_h = max(half_w, table.half_w), max(half_h, table.half_h)
             del _TABLES[parity]
+            # Keep covering what the old table covered, when that stays in budget.
+            wide, tall = max(half_w, table.half_w), max(half_h, table.half_h)
+            if _table_entries(wide, tall) <= TABLE_BUDGET:
+                half_w, half_h = wide, tall
         table = _TABLES[parity] = _Table(half_w, half_h, parity)
     return table
 
@@ -387,7 +390,8 @@ def visible_from(
         window = table.deltas[ox + x_lo : ox + x_hi, oy + y_lo : oy + y_hi, :steps]
         packed = g.code.take(window + np.int32(x * _STRIDE + y))
         top = packed.max(axis=2) // _PACK
-        # Woods sum below _PACK (2 per hex, lines < 512 hexes), so it is the remainder.
+        # Tops and padding add whole multiples of _PACK (summed in int64); the woods
+        # sum stays below _PACK (2 per hex, lines under 512 hexes): the remainder.
         woods = packed.sum(axis=2) % _PACK
         seen = (top <= threshold) & (woods < WOODS_COUNT_BLOCKS)
     if max_range is not None:
