@@ -477,3 +477,16 @@ def test_MAP_1_the_example_in_docs_sheets_md_is_a_good_sheet() -> None:
     assert sheet.building_cf[7, 8] == 40 and sheet.water_depth[13, 11] == 2
     for group in components(sheet.road):
         assert {(c, r) for c, r in group if c in (0, 14) or r in (0, 16)} == ROAD_EXITS
+
+
+def test_MAP_9_docs_list_every_shipped_sheet_under_its_category() -> None:
+    """MAP-9: the category table of docs/sheets.md names every shipped sheet."""
+    doc = (SHEETS_DIR.parents[1] / "docs" / "sheets.md").read_text(encoding="utf-8")
+    rows = {
+        line.split("|")[1].strip().strip("`"): line
+        for line in doc.splitlines()
+        if line.startswith("| `") and line.split("|")[1].strip().strip("`") in CATEGORIES
+    }
+    assert sorted(rows) == sorted(CATEGORIES)
+    for sheet in SHEETS.values():
+        assert f"`{sheet.id}` ({sheet.name})" in rows[sheet.category], sheet.id
