@@ -13,10 +13,12 @@ PER_SHEET_CAP = 5
 
 
 def predesignated_limit(field_artillery_units: int, sheets_in_play: int) -> int:
-    """ART-22 decision: 5 * units * ceil(sheets / 4) hexes per side in all."""
+    """ART-22 decision: 5 * units * ceil(sheets / 4) hexes per side in all, and
+    since no sheet holds more than 5, never more than 5 * sheets."""
     if field_artillery_units < 0 or sheets_in_play < 0:
         raise ValueError("unit and sheet counts cannot be negative")
-    return PER_UNIT_PER_FOUR_SHEETS * field_artillery_units * math.ceil(sheets_in_play / 4)
+    by_units = PER_UNIT_PER_FOUR_SHEETS * field_artillery_units * math.ceil(sheets_in_play / 4)
+    return min(by_units, PER_SHEET_CAP * sheets_in_play)
 
 
 def predesignation_refusal(

@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from game.artillery.flight import sheet_distance
+from game.artillery.predesignated import PER_SHEET_CAP as PREDESIGNATED_PER_SHEET
 from game.board.sheet import SHEETS_DIR, SheetError, parse_sheet, sheet_from_dict
 from game.scenario.model import (
     ARTILLERY_FIELDS,
@@ -21,7 +23,6 @@ from game.scenario.model import (
     LAYOUT_FIELDS,
     OPTIONS_FIELDS,
     PREDESIGNATED_FIELDS,
-    PREDESIGNATED_PER_SHEET,
     PROFILE_FIELDS,
     SCENARIO_FIELDS,
     SIDE_FIELDS,
@@ -40,7 +41,6 @@ from game.scenario.model import (
     VictoryCondition,
     battery_position,
     predesignated_limit,
-    sheet_distance,
     side_of_position,
 )
 from game.scenario.schema import Report, check_table, is_good, nearest, show

@@ -8,11 +8,12 @@ turning them into lattice hexes is the play area's job (``build_area``).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from game.artillery.predesignated import predesignated_limit
+from game.artillery.weapons import WEAPONS
 from game.scenario.schema import (
     Field,
     choice,
@@ -46,25 +47,11 @@ FLANKS: dict[str, tuple[str, str]] = {
 EDGE_NAMES = ("north", "south", "west", "east")
 
 # ART-3: every artillery weapon the game knows, with its maximum range in sheets.
-WEAPON_RANGES: dict[str, int] = {
-    "arrow_iv_is": 8,
-    "arrow_iv_clan": 9,
-    "thumper": 21,
-    "sniper": 18,
-    "long_tom": 30,
-    "cruise_50": 50,
-    "cruise_70": 90,
-    "cruise_90": 120,
-    "cruise_120": 150,
-}
+WEAPON_RANGES: dict[str, int] = {w.id: w.max_range_sheets for w in WEAPONS.values()}
 
 SHEET_TABLE_RULES = ("free", "similar", "pile")  # MAP-9 free/similar, MAP-8 pile
 CONTROLLERS = ("any", "human", "ai")
 FACING_HINT = "1 N, 2 NE, 3 SE, 4 S, 5 SW, 6 NW"
-
-# ART-22: pre-designated hexes per field artillery unit per four sheets, and per sheet.
-PREDESIGNATED_PER_UNIT = 5
-PREDESIGNATED_PER_SHEET = 5
 
 # --------------------------------------------------------------------------
 # Schemas of the file's tables (docs/scenarios.md). One line per key.
@@ -608,14 +595,3 @@ def battery_position(
     if direction == "east":
         return (i_max + distance, along)
     raise ValueError(f"direction {direction!r} is not one of {', '.join(EDGE_NAMES)}")
-
-
-def sheet_distance(a: Position, b: Position) -> int:
-    """ART-5: distance in sheets between two sheet positions, ``max(|di|, |dj|)``."""
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
-
-
-def predesignated_limit(batteries: int, sheets: int) -> int:
-    """ART-22: ``5 * units * ceil(sheets / 4)`` pre-designated hexes, at most 5 per sheet."""
-    by_units = PREDESIGNATED_PER_UNIT * batteries * math.ceil(sheets / 4)
-    return min(by_units, PREDESIGNATED_PER_SHEET * sheets)
