@@ -1,0 +1,1136 @@
+"""Movement on the hex board (MOV-1, MOV-2, MOV-3, MAP-6) as pure functions.
+
+The rules as implemented, with every decision, are in ``docs/movement.md``.
+In short:
+
+- BattleTech-style units (mechs, vehicles, hover vehicles, infantry) spend MP
+  entering hexes (MOV-1): clear and road 1, rough 2, light woods 2, heavy woods
+  3, water depth 1 2, depth 2 or more 4 (mechs only), building 2, plus 1 per
+  level changed; along a road (road hex to road hex, bridges included) every
+  hex costs 1 plus the level change. Mechs turn one hexside for 1 MP, move
+  forward into the hex in front or backward into the hex behind at the same
+  cost; a move with a backward step stays within walking MP. Infantry pay 1 per
+  hex and turn freely.
+- Other systems' figures (MOV-2) move their allowance in hexes; woods, rough
+  and water count double; facing is free.
+- Units pass through friendly units, never through enemy units, and end in
+  neither.
+- ``reachable`` answers every hex a unit can reach this phase at once (a
+  Dijkstra search over hex and facing with a bucket queue, over per-area cost
+  tables cached by area revision); ``route_to``/``path_cost`` answer one hex;
+  ``validate_move`` says in players' words why a move is illegal.
+- A route records what MOV-3 needs: stood, walked or ran, hexes entered
+  (ART-32a) and MP spent (ART-19).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from game.board.area import PlayArea, SheetPosition
+from game.board.terrain import (
+    BUILDING,
+    CLEAR,
+    HEAVY_WOODS,
+    LIGHT_WOODS,
+    ROUGH,
+    TERRAIN_NAMES,
+    WATER,
+)
+from game.hexmath import DIRECTION_NAMES, DIRECTIONS, Hex, neighbor
+
+# --- movement classes ---------------------------------------------------------------
+
+MECH = "mech"
+VEHICLE = "vehicle"  # tracked and wheeled vehicles alike (MOV-1 gives them one set of costs)
+HOVER = "hover"
+INFANTRY = "infantry"
+FIGURE = "figure"  # BATTLESYSTEM, Warhammer and toy-soldier units (MOV-2)
+MOVEMENT_CLASSES = (MECH, VEHICLE, HOVER, INFANTRY, FIGURE)
+
+CLASS_PLURAL: dict[str, str] = {
+    MECH: "mechs",
+    VEHICLE: "vehicles",
+    HOVER: "hover vehicles",
+    INFANTRY: "infantry",
+    FIGURE: "figures",
+}
+
+# MOV-1: mechs change at most 2 levels per hex, vehicles 1. Decision: infantry
+# and figures climb like mechs (2); the cost tables below rely on no limit
+# exceeding 2.
+LEVEL_LIMIT: dict[str, int] = {MECH: 2, VEHICLE: 1, HOVER: 1, INFANTRY: 2, FIGURE: 2}
+# Which classes pay for facing changes and may move backward (MOV-1); infantry
+# and figures turn freely (decision, docs/movement.md).
+FACING_CLASSES = frozenset({MECH, VEHICLE, HOVER})
+# Decision: stepping off the play area (MAP-6) costs this many MP whatever the
+# class: the new sheet is not known yet, so it counts as clear level-0 ground.
+EXIT_COST = 1
+
+# Route modes, the words of the engine's unit state and ART-32a.
+STOOD = "stood"
+WALKED = "walked"
+RAN = "ran"
+
+# Step actions.
+FORWARD = "forward"
+BACKWARD = "backward"
+TURN_RIGHT = "turn right"
+TURN_LEFT = "turn left"
+MOVE = "move"  # a step of a unit that turns freely (infantry, figures)
+
+
+class MovementError(ValueError):
+    """A movement question is malformed (bad mover, start hex, facing...); says why."""
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
+
+def _check_facing(value: object, what: str = "facing") -> int:
+    if not _whole(value) or int(value) not in DIRECTIONS:  # type: ignore[call-overload]
+        raise MovementError(
+            f"{what} must be a direction 1..6 (1 north, 2 north-east, ... clockwise), not {value!r}"
+        )
+    return int(value)  # type: ignore[call-overload]
+
+
+@dataclass(frozen=True)
+class Mover:
+    """What movement needs to know about a unit; the engine's unit stays out of it.
+
+    ``mp`` is walking MP for BattleTech-style classes (MOV-1) and the move
+    allowance in hexes for figures (MOV-2). ``may_run`` defaults by class:
+    mechs, vehicles and hover vehicles run (``ceil(walk * 1.5)``), infantry and
+    figures do not. ``height`` is the unit's height in levels (MAP-5 line of
+    sight), default 2 for mechs and 1 otherwise; movement carries it for the
+    callers and does not use it.
+    """
+
+    movement_class: str
+    mp: int
+    name: str = "the unit"
+    may_run: bool | None = None
+    height: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.movement_class not in MOVEMENT_CLASSES:
+            raise MovementError(
+                f'movement class "{self.movement_class}" must be one of '
+                f"{', '.join(MOVEMENT_CLASSES)} (tracked and wheeled vehicles are "
+                f'"{VEHICLE}")'
+            )
+        if not _whole(self.mp) or self.mp < 0:
+            raise MovementError(
+                f"{self.name}: MP must be a whole number 0 or more, not {self.mp!r}"
+            )
+        object.__setattr__(self, "mp", int(self.mp))
+        if self.may_run is None:
+            object.__setattr__(self, "may_run", self.movement_class in FACING_CLASSES)
+        elif not isinstance(self.may_run, bool):
+            raise MovementError(f"{self.name}: may_run must be True or False, not {self.may_run!r}")
+        if self.may_run and self.movement_class == FIGURE:
+            raise MovementError(
+                f"{self.name}: figures move their allowance in hexes (MOV-2); they have "
+                "no running MP"
+            )
+        if self.height is None:
+            object.__setattr__(self, "height", 2 if self.movement_class == MECH else 1)
+        elif not _whole(self.height) or self.height < 1:
+            raise MovementError(
+                f"{self.name}: height must be a whole number of levels, 1 or more, "
+                f"not {self.height!r}"
+            )
+
+    @property
+    def walk_mp(self) -> int:
+        return self.mp
+
+    @property
+    def run_mp(self) -> int:
+        """MOV-1: ``ceil(walk * 1.5)`` for a unit that may run, its walking MP otherwise."""
+        return (3 * self.mp + 1) // 2 if self.may_run else self.mp
+
+    @property
+    def turns_freely(self) -> bool:
+        """Infantry and figures change facing for nothing and have no backward moves."""
+        return self.movement_class not in FACING_CLASSES
+
+    def allowance_text(self) -> str:
+        """``"5 walking / 8 running MP"``, ``"3 MP"`` or ``"6 hexes"``, for messages."""
+        if self.movement_class == FIGURE:
+            return f"{self.mp} {'hex' if self.mp == 1 else 'hexes'}"
+        if self.may_run:
+            return f"{self.mp} walking / {self.run_mp} running MP"
+        return f"{self.mp} MP"
+
+
+def mover_for(
+    system: str, profile: Mapping[str, Any], name: str = "the unit", height: int | None = None
+) -> Mover:
+    """The ``Mover`` of a scenario unit profile (``game.scenario`` profile tables).
+
+    BattleTech profiles: ``type`` mech / vehicle (``motive`` tracked, wheeled
+    or hover) / infantry with ``walk`` MP. Other systems: figures with
+    ``move`` hexes (a toy-soldier gun without ``move`` cannot move).
+    """
+    if not isinstance(profile, Mapping):
+        raise MovementError(f"{name}: a profile is a mapping, not {type(profile).__name__}")
+    if system == "battletech":
+        kind = profile.get("type")
+        if kind == "mech":
+            movement_class = MECH
+        elif kind == "vehicle":
+            movement_class = HOVER if profile.get("motive") == "hover" else VEHICLE
+        elif kind == "infantry":
+            movement_class = INFANTRY
+        else:
+            raise MovementError(
+                f'{name}: BattleTech type "{kind}" has no movement class (mech, vehicle, infantry)'
+            )
+        if "walk" not in profile:
+            raise MovementError(f'{name}: a BattleTech profile needs "walk" (walking MP, MOV-1)')
+        mp = profile["walk"]
+    elif system in ("battlesystem", "warhammer", "toysoldiers"):
+        movement_class = FIGURE
+        mp = profile.get("move", 0)
+    else:
+        raise MovementError(
+            f'{name}: system "{system}" is not one of battletech, battlesystem, '
+            "warhammer, toysoldiers"
+        )
+    if height is None:
+        height = profile.get("height")
+    return Mover(movement_class, mp, name=name, height=height)
+
+
+# --- the cost of entering one hex ----------------------------------------------------
+
+
+class _Rule(NamedTuple):
+    cost: int  # 0: closed
+    text: str  # the breakdown ("light woods 2 + 1 level = 3") or why it is closed
+    closed_by_level: bool = False
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _entry_rule(
+    movement_class: str, terrain: int, depth: int, along_road: bool, levels: int
+) -> _Rule:
+    """MOV-1/MOV-2: entering a hex of ``terrain`` (water ``depth``), ``levels`` up or down.
+
+    The one statement of the terrain costs: the per-area tables are built from
+    it, and ``entry_cost`` explains single steps with it.
+    """
+    plural = CLASS_PLURAL[movement_class]
+    limit = LEVEL_LIMIT[movement_class]
+    if levels > limit:
+        return _Rule(
+            0,
+            f"that is a change of {_plural(levels, 'level')}; {plural} change at most "
+            f"{_plural(limit, 'level')} per hex",
+            closed_by_level=True,
+        )
+    water_text = f"water of depth {depth}"
+    is_water = terrain == WATER and depth > 0  # depth-0 water is crossed like clear ground
+    if along_road:
+        base, what = 1, ("bridge" if terrain == WATER else "road")
+    elif movement_class == INFANTRY:
+        # MOV-1: infantry pay 1 MP per hex whatever the terrain, and no level cost.
+        return _Rule(1, "1 (infantry: every hex costs 1)")
+    elif movement_class == FIGURE:
+        if terrain in (LIGHT_WOODS, HEAVY_WOODS, ROUGH) or is_water:
+            what = water_text if is_water else TERRAIN_NAMES[terrain]
+            return _Rule(2, f"{what} 2 (double)")
+        what = "clear" if terrain == WATER else TERRAIN_NAMES[terrain]
+        return _Rule(1, f"{what} 1")
+    elif terrain == HEAVY_WOODS and movement_class in (VEHICLE, HOVER):
+        return _Rule(0, f"heavy woods are closed to {plural}")
+    elif is_water and movement_class == HOVER:
+        base, what = 1, f"{water_text} (hover)"
+    elif is_water and movement_class == VEHICLE:
+        return _Rule(0, f"{water_text} is closed to {plural} (only hover vehicles cross water)")
+    elif is_water:
+        base, what = (2 if depth == 1 else 4), water_text
+    elif terrain == WATER:
+        base, what = 1, "water of depth 0 (as clear)"
+    else:
+        base = {CLEAR: 1, ROUGH: 2, LIGHT_WOODS: 2, HEAVY_WOODS: 3, BUILDING: 2}[terrain]
+        what = TERRAIN_NAMES[terrain]
+    if movement_class in (INFANTRY, FIGURE):
+        # Along a road: 1 per hex, and these classes pay nothing for levels.
+        return _Rule(1, f"{what} 1")
+    if levels:
+        return _Rule(base + levels, f"{what} {base} + {_plural(levels, 'level')} = {base + levels}")
+    return _Rule(base, f"{what} {base}")
+
+
+_TERRAIN_CODES = tuple(sorted(TERRAIN_NAMES))
+_DEPTH_CATEGORIES = 3  # 0, 1, 2 or more
+_LEVEL_CATEGORIES = 4  # 0, 1, 2, 3 or more (more than every class's limit)
+if max(LEVEL_LIMIT.values()) >= _LEVEL_CATEGORIES - 1:  # pragma: no cover - table invariant
+    raise AssertionError("a level limit of 3 or more needs more level categories")
+
+
+def _class_table(movement_class: str) -> np.ndarray:
+    """Entry costs (0: closed) by [terrain, depth category, along road, level change]."""
+    table = np.zeros(
+        (max(_TERRAIN_CODES) + 1, _DEPTH_CATEGORIES, 2, _LEVEL_CATEGORIES), dtype=np.int16
+    )
+    for terrain in _TERRAIN_CODES:
+        for depth in range(_DEPTH_CATEGORIES):
+            for road in (0, 1):
+                for levels in range(_LEVEL_CATEGORIES):
+                    table[terrain, depth, road, levels] = _entry_rule(
+                        movement_class, terrain, depth, bool(road), levels
+                    ).cost
+    return table
+
+
+_CLASS_TABLES: dict[str, np.ndarray] = {c: _class_table(c) for c in MOVEMENT_CLASSES}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """The cost of one step into a hex (MOV-1/MOV-2): ``cost`` None when it is closed."""
+
+    cost: int | None
+    text: str  # "light woods 2 + 1 level = 3", or why the hex is closed
+
+    @property
+    def open(self) -> bool:
+        return self.cost is not None
+
+
+def entry_cost(area: PlayArea, from_hex: Hex, to_hex: Hex, mover: Mover) -> Entry:
+    """MOV-1/MOV-2: what ``mover`` pays to step from ``from_hex`` into the adjacent ``to_hex``.
+
+    A step off the play area is the MAP-6 exit cost (1 MP); use ``reachable``
+    with ``exits=True`` to know whether mobile maps allow it.
+    """
+    _check_mover(mover)
+    a = _as_hex(from_hex, "from_hex")
+    b = _as_hex(to_hex, "to_hex")
+    if b not in [neighbor(a, d) for d in DIRECTIONS]:
+        raise MovementError(f"{b} is not adjacent to {a}: a step enters a neighbouring hex")
+    ia = area.index_of(a)
+    if ia < 0:
+        raise MovementError(f"{area.label(a)}: a step starts inside the play area")
+    ib = area.index_of(b)
+    if ib < 0:
+        return Entry(EXIT_COST, f"off the play area {EXIT_COST} (the next sheet counts as clear)")
+    rule = _step_rule(area, ia, ib, mover.movement_class)
+    return Entry(rule.cost if rule.cost else None, rule.text)
+
+
+def _step_rule(area: PlayArea, ia: int, ib: int, movement_class: str) -> _Rule:
+    """The rule for a step between two area hexes given by their array indices."""
+    return _entry_rule(
+        movement_class,
+        int(area.terrain[ib]),
+        int(area.water_depth[ib]),
+        bool(area.road[ia] and area.road[ib]),
+        abs(int(area.level[ib]) - int(area.level[ia])),
+    )
+
+
+def turn_cost(from_facing: int, to_facing: int, mover: Mover) -> int:
+    """MOV-1: 1 MP per hexside of facing change (0..3); free for infantry and figures."""
+    a = _check_facing(from_facing, "from_facing")
+    b = _check_facing(to_facing, "to_facing")
+    if mover.turns_freely:
+        return 0
+    d = (b - a) % 6
+    return min(d, 6 - d)
+
+
+# --- per-area tables -------------------------------------------------------------------
+
+# Unreached states hold _UNREACHED. The search packs (target state, cost,
+# candidate position) into one int64 sort key: 22, 20 and 21 bits.
+_UNREACHED = np.int32(1 << 30)
+_TARGET_SHIFT = 41
+_COST_SHIFT = 21
+_COST_MASK = (1 << 20) - 1
+_POS_MASK = (1 << 21) - 1
+_MAX_STATES = 1 << 22
+
+
+@dataclass
+class _Graph:
+    """The moves of one movement class on one area, as a static graph of states.
+
+    Units that pay for facing: state ``b * 6N + f * N + j`` for area hex ``j``,
+    facing ``f + 1`` and ``b`` 1 once the move has had a backward step; actions
+    0 forward, 1 backward, 2 turn right, 3 turn left. Units that turn freely:
+    state ``j``, action ``d`` a step in direction ``d + 1``. ``out[s, k]`` is the
+    state action ``k`` leads to (``size``, a sentinel, when it is not allowed)
+    and ``weight[s, k]`` its MP. Exits (MAP-6) are listed apart: from state
+    ``exit_src``, action ``exit_action`` leaves into ``exit_hexes[exit_hex]``,
+    facing ``exit_facing``; ``exit_walk`` marks the ones within walking MP only.
+    """
+
+    size: int
+    hexes: int
+    layered: bool
+    out: np.ndarray
+    weight: np.ndarray
+    exit_src: np.ndarray
+    exit_action: np.ndarray
+    exit_walk: np.ndarray
+    exit_hex: np.ndarray
+    exit_facing: np.ndarray
+    exit_hexes: list[Hex]
+
+    @property
+    def walk_layer(self) -> int:
+        """States from here on need the whole move within walking MP."""
+        return 6 * self.hexes if self.layered else self.size
+
+
+@dataclass
+class _Tables:
+    revision: int
+    size: int
+    q: list[int]
+    r: list[int]
+    neighbours: np.ndarray  # (N, 6): area index of the neighbour in direction d + 1, or -1
+    exit_ok: np.ndarray  # (N, 6): that neighbour is off the area, in an exit position
+    graphs: dict[str, _Graph] = field(default_factory=dict)
+
+
+_TABLES: weakref.WeakKeyDictionary[PlayArea, _Tables] = weakref.WeakKeyDictionary()
+_DQ = np.array([DIRECTIONS[d].q for d in range(1, 7)], dtype=np.int64)
+_DR = np.array([DIRECTIONS[d].r for d in range(1, 7)], dtype=np.int64)
+
+
+def _tables(area: PlayArea, movement_class: str) -> _Tables:
+    t = _TABLES.get(area)
+    if t is None or t.revision != area.revision:
+        t = _build_tables(area)
+        _TABLES[area] = t
+    if movement_class not in t.graphs:
+        t.graphs[movement_class] = _build_graph(area, t, movement_class)
+    return t
+
+
+def _build_tables(area: PlayArea) -> _Tables:
+    q = area.q.astype(np.int64)
+    r = area.r.astype(np.int64)
+    n = len(q)
+    nq = q[:, None] + _DQ[None, :]
+    nr = r[:, None] + _DR[None, :]
+    neighbours = area.indices_of(nq.ravel(), nr.ravel()).reshape(n, 6)
+    # MAP-6: a unit leaves across an edge of its sheet into the free position
+    # beyond it; a step across a sheet corner into a diagonal position is no exit.
+    exit_ok = np.zeros((n, 6), dtype=bool)
+    for i, d in zip(*np.nonzero(neighbours < 0), strict=True):
+        pos = area.position_of(Hex(int(nq[i, d]), int(nr[i, d])))
+        di = abs(pos[0] - int(area.sheet_i[i]))
+        dj = abs(pos[1] - int(area.sheet_j[i]))
+        exit_ok[i, d] = di + dj == 1 and not area.has_sheet(pos)
+    neighbours.flags.writeable = False
+    exit_ok.flags.writeable = False
+    return _Tables(
+        revision=area.revision,
+        size=n,
+        q=area.q.tolist(),
+        r=area.r.tolist(),
+        neighbours=neighbours,
+        exit_ok=exit_ok,
+    )
+
+
+def _enter_costs(area: PlayArea, nb: np.ndarray, movement_class: str) -> np.ndarray:
+    """(N, 6) MP to step from each hex into its neighbour in each direction; 0: no step."""
+    n = nb.shape[0]
+    inside = nb >= 0
+    dst = np.where(inside, nb, 0)
+    src = np.repeat(np.arange(n)[:, None], 6, axis=1)
+    levels = np.abs(area.level[dst].astype(np.int64) - area.level[src].astype(np.int64))
+    costs = _CLASS_TABLES[movement_class][
+        area.terrain[dst].astype(np.int64),
+        np.minimum(area.water_depth[dst].astype(np.int64), _DEPTH_CATEGORIES - 1),
+        (area.road[src] & area.road[dst]).astype(np.int64),
+        np.minimum(levels, _LEVEL_CATEGORIES - 1),
+    ]
+    return np.where(inside, costs, 0).astype(np.int32)
+
+
+def _build_graph(area: PlayArea, t: _Tables, movement_class: str) -> _Graph:
+    n = t.size
+    nb = t.neighbours
+    enter = _enter_costs(area, nb, movement_class)
+    j = np.arange(n, dtype=np.int64)
+    q = np.asarray(t.q, dtype=np.int64)
+    r = np.asarray(t.r, dtype=np.int64)
+    exits: list[tuple[np.ndarray, int, bool, np.ndarray, np.ndarray, int]] = []
+    if movement_class in FACING_CLASSES:
+        size = 12 * n
+        out = np.full((size + 1, 4), size, dtype=np.int64)
+        weight = np.zeros((size + 1, 4), dtype=np.int32)
+        for b in (0, 1):
+            for f in range(6):
+                rows = b * 6 * n + f * n + j
+                back = (f + 3) % 6
+                for action, d, layer in ((0, f, b), (1, back, 1)):
+                    ok = enter[:, d] > 0
+                    out[rows[ok], action] = layer * 6 * n + f * n + nb[ok, d]
+                    weight[rows[ok], action] = enter[ok, d]
+                    ex = t.exit_ok[:, d]
+                    exits.append((rows[ex], action, bool(layer), q[ex] + _DQ[d], r[ex] + _DR[d], f))
+                for action, f2 in ((2, (f + 1) % 6), (3, (f + 5) % 6)):
+                    out[rows, action] = b * 6 * n + f2 * n + j
+                    weight[rows, action] = 1
+    else:
+        size = n
+        out = np.full((size + 1, 6), size, dtype=np.int64)
+        weight = np.zeros((size + 1, 6), dtype=np.int32)
+        for d in range(6):
+            ok = enter[:, d] > 0
+            out[j[ok], d] = nb[ok, d]
+            weight[j[ok], d] = enter[ok, d]
+            ex = t.exit_ok[:, d]
+            exits.append((j[ex], d, False, q[ex] + _DQ[d], r[ex] + _DR[d], d))
+    exit_hexes: list[Hex] = []
+    exit_ids: dict[Hex, int] = {}
+    columns: list[list[int]] = [[], [], [], [], []]
+    for src, action, walk_only, eq, er, f in exits:
+        for s, hq, hr in zip(src.tolist(), eq.tolist(), er.tolist(), strict=True):
+            h = Hex(hq, hr)
+            if h not in exit_ids:
+                exit_ids[h] = len(exit_hexes)
+                exit_hexes.append(h)
+            for col, value in zip(columns, (s, action, walk_only, exit_ids[h], f + 1), strict=True):
+                col.append(int(value))
+    if size >= _MAX_STATES or out.shape[1] * n >= _POS_MASK:
+        raise MovementError(
+            f"a play area of {n} hexes is too large for the movement search "
+            f"(at most {_MAX_STATES // 12 - 1} hexes)"
+        )
+    for arr in (out, weight):
+        arr.flags.writeable = False
+    return _Graph(
+        size=size,
+        hexes=n,
+        layered=movement_class in FACING_CLASSES,
+        out=out,
+        weight=weight,
+        exit_src=np.array(columns[0], dtype=np.int64),
+        exit_action=np.array(columns[1], dtype=np.int64),
+        exit_walk=np.array(columns[2], dtype=bool),
+        exit_hex=np.array(columns[3], dtype=np.int64),
+        exit_facing=np.array(columns[4], dtype=np.int64),
+        exit_hexes=exit_hexes,
+    )
+
+
+# --- routes ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of a route: the hex and facing after it and the MP spent so far."""
+
+    action: str  # forward, backward, turn right, turn left, move
+    hex: Hex
+    facing: int
+    mp: int
+
+
+@dataclass(frozen=True)
+class Route:
+    """The best way to one hex (and facing) this phase, with what MOV-3 records."""
+
+    start: Hex
+    hex: Hex
+    facing: int
+    mp_spent: int
+    mode: str  # MOV-3: stood, walked or ran
+    path: tuple[Hex, ...]  # the hexes passed, start first, destination last
+    steps: tuple[Step, ...]
+    exit_to: SheetPosition | None = None  # MAP-6: the free sheet position an exit leads into
+
+    @property
+    def cost(self) -> int:
+        return self.mp_spent
+
+    @property
+    def hexes_moved(self) -> int:
+        """MOV-3/ART-32a: hexes entered (turning in place enters none)."""
+        return sum(1 for s in self.steps if s.action in (FORWARD, BACKWARD, MOVE))
+
+    @property
+    def ran(self) -> bool:
+        return self.mode == RAN
+
+    @property
+    def backward(self) -> bool:
+        """The route has a backward step (it then stays within walking MP)."""
+        return any(s.action == BACKWARD for s in self.steps)
+
+    @property
+    def is_exit(self) -> bool:
+        return self.exit_to is not None
+
+    @property
+    def spends_mp(self) -> bool:
+        """ART-19: an artillery unit that spends MP loses its auto-hit hexes."""
+        return self.mp_spent > 0
+
+
+def _mode(cost: int, mover: Mover) -> str:
+    if cost == 0:
+        return STOOD
+    return WALKED if cost <= mover.walk_mp else RAN
+
+
+# --- the search ----------------------------------------------------------------------------
+
+_ACTIONS = (FORWARD, BACKWARD, TURN_RIGHT, TURN_LEFT)
+
+
+class Reach(Mapping[Hex, Route]):
+    """Every hex ``mover`` can end its move in, with the best ``Route`` to it.
+
+    A mapping hex -> Route in order of cost (ties in area order), exits (MAP-6)
+    last; routes are built on first access. ``route(hex, facing)`` answers a
+    particular final facing; ``costs()`` and ``cost_array()`` give costs
+    without building routes.
+    """
+
+    def __init__(
+        self,
+        area: PlayArea,
+        start: Hex,
+        facing: int,
+        mover: Mover,
+        budget: int,
+        tables: _Tables,
+        graph: _Graph,
+        dist: np.ndarray,
+        pred: np.ndarray,
+        action: np.ndarray,
+        friendly: set[int],
+        exits: dict[tuple[Hex, int], tuple[int, int, int]],
+    ) -> None:
+        self.area = area
+        self.start = start
+        self.facing = facing
+        self.mover = mover
+        self.budget = budget
+        self._t = tables
+        self._g = graph
+        self._dist = dist
+        self._pred = pred
+        self._action = action
+        self._exits = exits
+        self._revision = area.revision
+        n = graph.hexes
+        per_hex = dist[: graph.size].reshape(-1, n)  # one row per (backward flag, facing)
+        best_row = per_hex.argmin(axis=0)  # ties: no backward step first, then facing 1..6
+        best = per_hex[best_row, np.arange(n)]
+        start_index = area.index_of(start)
+        ends = (best >= 0) & (best <= budget)
+        for i in friendly:
+            if i != start_index:
+                ends[i] = False
+        idx = np.flatnonzero(ends)
+        self._order = idx[np.argsort(best[idx], kind="stable")]
+        self._cost_array = np.where(ends, best, -1).astype(np.int32)
+        self._best_state = best_row * n + np.arange(n)
+        self._exit_best: dict[Hex, tuple[int, int]] = {}
+        for (h, f), (cost, _, _) in sorted(exits.items(), key=lambda kv: kv[1][0]):
+            if h not in self._exit_best or cost < self._exit_best[h][0]:
+                self._exit_best[h] = (cost, f)
+        self._routes: dict[tuple[Hex, int | None], Route] = {}
+
+    def _index(self, h: Hex) -> int:
+        """The area index of ``h`` when the unit may end there, else -1."""
+        if self.area.revision != self._revision:
+            raise MovementError(
+                "the play area has changed since this search (a sheet was added): search again"
+            )
+        i = self.area.index_of(h)
+        return i if i >= 0 and self._cost_array[i] >= 0 else -1
+
+    # Mapping
+    def __getitem__(self, h: Hex) -> Route:
+        h = _as_hex(h, "hex")
+        route = self._routes.get((h, None))
+        if route is None:
+            i = self._index(h)
+            if i >= 0:
+                route = self._build(int(self._best_state[i]), None)
+            elif h in self._exit_best:
+                route = self._build_exit(h, self._exit_best[h][1], None)
+            else:
+                raise KeyError(h)
+            self._routes[(h, None)] = route
+        return route
+
+    def __iter__(self) -> Iterator[Hex]:
+        q, r = self._t.q, self._t.r
+        for i in self._order.tolist():
+            yield Hex(q[i], r[i])
+        yield from self._exit_best
+
+    def __len__(self) -> int:
+        return int(self._order.size) + len(self._exit_best)
+
+    def __contains__(self, h: object) -> bool:
+        try:
+            h = _as_hex(h, "hex")
+        except MovementError:
+            return False
+        return self._index(h) >= 0 or h in self._exit_best
+
+    def cost(self, h: Hex) -> int | None:
+        """MP of the cheapest route to ``h`` (any facing), None when out of reach."""
+        h = _as_hex(h, "hex")
+        i = self._index(h)
+        if i >= 0:
+            return int(self._cost_array[i])
+        if h in self._exit_best:
+            return self._exit_best[h][0]
+        return None
+
+    def costs(self) -> dict[Hex, int]:
+        """Every reachable hex with the MP of its cheapest route."""
+        q, r = self._t.q, self._t.r
+        order = self._order.tolist()
+        values = self._cost_array[self._order].tolist()
+        out = {Hex(q[i], r[i]): c for i, c in zip(order, values, strict=True)}
+        out.update({h: v[0] for h, v in self._exit_best.items()})
+        return out
+
+    def cost_array(self) -> np.ndarray:
+        """Costs over the area arrays (``area.q``, ``area.r``): -1 where the unit cannot end."""
+        return self._cost_array.copy()
+
+    def exits(self) -> dict[Hex, Route]:
+        """MAP-6: the reachable hexes off the play area, with the sheet position each enters."""
+        return {h: self[h] for h in self._exit_best}
+
+    def route(self, h: Hex, facing: int | None = None) -> Route | None:
+        """The best route to ``h`` ending with ``facing`` (None: any facing); None if out
+        of reach or if ``h`` is not a legal place to end (a friendly unit is there)."""
+        h = _as_hex(h, "hex")
+        if facing is None:
+            return self.get(h)
+        facing = _check_facing(facing)
+        key = (h, facing)
+        if key in self._routes:
+            return self._routes[key]
+        route: Route | None = None
+        i = self._index(h)
+        if i >= 0:
+            if not self._g.layered:
+                route = self._build(int(self._best_state[i]), facing)
+            else:
+                n = self._g.hexes
+                states = [(b * 6 + facing - 1) * n + i for b in (0, 1)]
+                reached = [s for s in states if 0 <= self._dist[s] <= self.budget]
+                if reached:
+                    route = self._build(min(reached, key=lambda s: self._dist[s]), None)
+        elif h in self._exit_best:
+            if not self._g.layered:
+                route = self._build_exit(h, self._exit_best[h][1], facing)
+            elif (h, facing) in self._exits:
+                route = self._build_exit(h, facing, None)
+        if route is not None:
+            self._routes[key] = route
+        return route
+
+    # Route building
+    def _state(self, s: int) -> tuple[Hex, int]:
+        """The hex and facing of a state (facing 0 for units that turn freely)."""
+        n = self._g.hexes
+        i = s % n
+        facing = (s // n) % 6 + 1 if self._g.layered else 0
+        return Hex(self._t.q[i], self._t.r[i]), facing
+
+    def _unwind(self, s: int) -> list[Step]:
+        """Steps from the start to state ``s``, following predecessors."""
+        steps: list[Step] = []
+        while self._pred[s] >= 0:
+            h, facing = self._state(s)
+            a = int(self._action[s])
+            if self._g.layered:
+                steps.append(Step(_ACTIONS[a], h, facing, int(self._dist[s])))
+            else:
+                steps.append(Step(MOVE, h, a + 1, int(self._dist[s])))
+            s = int(self._pred[s])
+        steps.reverse()
+        return steps
+
+    def _finish(
+        self, steps: list[Step], facing: int, cost: int, exit_to: SheetPosition | None
+    ) -> Route:
+        path = [self.start]
+        for st in steps:
+            if st.hex != path[-1]:
+                path.append(st.hex)
+        return Route(
+            start=self.start,
+            hex=path[-1],
+            facing=facing,
+            mp_spent=cost,
+            mode=_mode(cost, self.mover),
+            path=tuple(path),
+            steps=tuple(steps),
+            exit_to=exit_to,
+        )
+
+    def _build(self, s: int, facing: int | None) -> Route:
+        steps = self._unwind(s)
+        if self._g.layered:
+            final = self._state(s)[1]
+        else:
+            # Infantry and figures face where they last stepped, or any way asked for free.
+            final = facing if facing is not None else (steps[-1].facing if steps else self.facing)
+        return self._finish(steps, final, int(self._dist[s]), None)
+
+    def _build_exit(self, h: Hex, f: int, facing: int | None) -> Route:
+        cost, from_state, a = self._exits[(h, f)]
+        steps = self._unwind(from_state)
+        if self._g.layered:
+            steps.append(Step(_ACTIONS[a], h, f, cost))
+            final = f
+        else:
+            steps.append(Step(MOVE, h, f, cost))
+            final = facing if facing is not None else f
+        return self._finish(steps, final, cost, self.area.position_of(h))
+
+
+def _as_hex(h: object, what: str) -> Hex:
+    try:
+        q, r = h  # type: ignore[misc]
+        if not (_whole(q) and _whole(r)):
+            raise TypeError
+    except (TypeError, ValueError):
+        raise MovementError(f"{what} must be a hex (q, r), not {h!r}") from None
+    return Hex(int(q), int(r))
+
+
+def _check_mover(mover: object) -> None:
+    if not isinstance(mover, Mover):
+        raise MovementError(f"mover must be a Mover, not {type(mover).__name__}")
+
+
+def _indices(area: PlayArea, hexes: Iterable[Hex] | None, what: str) -> set[int]:
+    if hexes is None:
+        return set()
+    out: set[int] = set()
+    for h in hexes:
+        idx = area.index_of(_as_hex(h, what))
+        if idx >= 0:
+            out.add(idx)
+    return out
+
+
+def reachable(
+    area: PlayArea,
+    start: Hex,
+    facing: int,
+    mover: Mover,
+    mp: int | None = None,
+    enemy_hexes: Iterable[Hex] | None = None,
+    friendly_hexes: Iterable[Hex] | None = None,
+    exits: bool = False,
+) -> Reach:
+    """MOV-1/MOV-2/MOV-3/MAP-6: every hex ``mover`` can end its move in, with its best route.
+
+    ``mp`` is the MP (hexes, for figures) to spend; None: the mover's whole
+    allowance (running MP when it may run). Routes within walking MP are
+    "walked", beyond it "ran". Enemy hexes are never entered; friendly hexes
+    are passed through but not ended in (pass the hexes full under the
+    scenario's stacking limit). With ``exits`` (mobile maps, MAP-6) the hexes
+    just off the play area beyond a sheet edge are reachable for 1 MP, the
+    move ending there, each route naming the free sheet position it enters.
+    """
+    _check_mover(mover)
+    start = _as_hex(start, "start")
+    facing = _check_facing(facing)
+    if mp is None:
+        budget = mover.run_mp
+    elif not _whole(mp) or mp < 0:
+        raise MovementError(f"mp must be a whole number 0 or more, or None, not {mp!r}")
+    else:
+        budget = int(mp)
+    if area.index_of(start) < 0:
+        raise MovementError(
+            f"{mover.name} starts in {area.label(start)}: a move starts in the play area"
+        )
+    enemy = _indices(area, enemy_hexes, "an enemy hex")
+    friendly = _indices(area, friendly_hexes, "a friendly hex")
+    return _search(area, start, facing, mover, budget, enemy, friendly, exits)
+
+
+def _search(
+    area: PlayArea,
+    start: Hex,
+    facing: int,
+    mover: Mover,
+    budget: int | None,
+    enemy: set[int],
+    friendly: set[int],
+    exits: bool,
+) -> Reach:
+    """Dijkstra by cost levels (costs are small whole numbers); ``budget`` None: no limit.
+
+    At each cost ``c`` every state reached for exactly ``c`` is final; its
+    moves are tried all at once with numpy. A state keeps the first route
+    found at its cost: the cheapest candidate, among equals the one from the
+    lowest-numbered state, then action order (forward, backward, turn right,
+    turn left; directions 1..6 for units that turn freely). So the same
+    question always gets the same routes.
+    """
+    t = _tables(area, mover.movement_class)
+    g = t.graphs[mover.movement_class]
+    s0_index = area.index_of(start)
+    cap = _COST_MASK - 8 if budget is None else min(budget, _COST_MASK - 8)
+    walk = min(mover.walk_mp, cap)
+    layer = g.walk_layer
+    dist = np.full(g.size + 1, _UNREACHED, dtype=np.int32)
+    dist[g.size] = -1  # the sentinel: never entered
+    states_per_hex = g.size // g.hexes
+    for i in enemy:
+        if i != s0_index:
+            dist[i + g.hexes * np.arange(states_per_hex)] = -1  # never entered
+    s0 = (facing - 1) * g.hexes + s0_index if g.layered else s0_index
+    dist[s0] = 0
+    pred = np.full(g.size + 1, -1, dtype=np.int64)
+    action = np.zeros(g.size + 1, dtype=np.int8)
+    # No limit is checked while searching: a state reached for more than the
+    # budget, or a state after a backward step reached for more than walking MP,
+    # is never expanded (nothing it leads to is any cheaper) and is dropped below.
+    width = g.out.shape[1]
+    c = 0
+    top = 0
+    while c <= top:
+        front = np.flatnonzero((dist if c <= walk else dist[:layer]) == c)
+        c += 1
+        if front.size == 0:
+            continue
+        target = g.out[front]
+        cost = g.weight[front] + (c - 1)
+        # Candidates in (state, action) order: their position is the tie-break.
+        pos = np.flatnonzero(cost < dist[target])
+        if pos.size == 0:
+            continue
+        target = target.ravel()[pos]
+        cost = cost.ravel()[pos]
+        if pos.size > 1:
+            # Per target the cheapest candidate, the first on ties: one sort of packed keys.
+            key = (target << _TARGET_SHIFT) | (cost.astype(np.int64) << _COST_SHIFT) | pos
+            key.sort()
+            first = np.ones(key.size, dtype=bool)
+            first[1:] = (key[1:] >> _TARGET_SHIFT) != (key[:-1] >> _TARGET_SHIFT)
+            key = key[first]
+            target = key >> _TARGET_SHIFT
+            cost = (key >> _COST_SHIFT) & _COST_MASK
+            pos = key & _POS_MASK
+        dist[target] = cost
+        pred[target] = front[pos // width]
+        action[target] = pos % width
+        top = min(cap, max(top, int(cost.max())))
+    dist[dist > cap] = _UNREACHED
+    walk_layer = dist[layer : g.size]
+    walk_layer[walk_layer > walk] = _UNREACHED
+    found: dict[tuple[Hex, int], tuple[int, int, int]] = {}
+    if exits and g.exit_src.size:
+        before = dist[g.exit_src]
+        spent = before + EXIT_COST
+        allowed = (
+            (before >= 0) & (before < _UNREACHED) & (spent <= np.where(g.exit_walk, walk, cap))
+        )
+        for k in np.flatnonzero(allowed).tolist():
+            key = (g.exit_hexes[int(g.exit_hex[k])], int(g.exit_facing[k]))
+            value = (int(spent[k]), int(g.exit_src[k]), int(g.exit_action[k]))
+            if key not in found or value[0] < found[key][0]:
+                found[key] = value
+    return Reach(area, start, facing, mover, cap, t, g, dist, pred, action, friendly, found)
+
+
+# --- one destination ---------------------------------------------------------------------
+
+
+def route_to(
+    area: PlayArea,
+    start: Hex,
+    facing: int,
+    mover: Mover,
+    dest: Hex,
+    dest_facing: int | None = None,
+    mp: int | None = None,
+    enemy_hexes: Iterable[Hex] | None = None,
+    friendly_hexes: Iterable[Hex] | None = None,
+    exits: bool = False,
+) -> Route | None:
+    """The best route to ``dest`` (ending with ``dest_facing`` when given) within ``mp``
+    (default: the whole allowance); None when there is none (``validate_move`` says why)."""
+    reach = reachable(area, start, facing, mover, mp, enemy_hexes, friendly_hexes, exits)
+    return reach.route(_as_hex(dest, "dest"), dest_facing)
+
+
+def path_cost(
+    area: PlayArea,
+    start: Hex,
+    facing: int,
+    mover: Mover,
+    dest: Hex,
+    dest_facing: int | None = None,
+    mp: int | None = None,
+    enemy_hexes: Iterable[Hex] | None = None,
+    friendly_hexes: Iterable[Hex] | None = None,
+    exits: bool = False,
+) -> int | None:
+    """MP of the best route to ``dest`` (``route_to``), None when out of reach."""
+    route = route_to(
+        area, start, facing, mover, dest, dest_facing, mp, enemy_hexes, friendly_hexes, exits
+    )
+    return None if route is None else route.mp_spent
+
+
+@dataclass(frozen=True)
+class MoveCheck:
+    """The answer of ``validate_move``: truthy when legal, with the route or the reason."""
+
+    legal: bool
+    reason: str
+    route: Route | None = None
+
+    def __bool__(self) -> bool:
+        return self.legal
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _name(area: PlayArea, h: Hex) -> str:
+    if area.sheet_count == 1 and area.contains(h):
+        return area.name_of(h)[1]
+    return area.label(h)
+
+
+def validate_move(
+    area: PlayArea,
+    start: Hex,
+    facing: int,
+    mover: Mover,
+    dest: Hex,
+    dest_facing: int | None = None,
+    mp: int | None = None,
+    enemy_hexes: Iterable[Hex] | None = None,
+    friendly_hexes: Iterable[Hex] | None = None,
+    exits: bool = False,
+) -> MoveCheck:
+    """MOV-1/MOV-2/MAP-6: is moving to ``dest`` (facing ``dest_facing``) legal this phase?
+
+    Legal: ``MoveCheck(True, "...", route)``. Illegal: the reason in players'
+    words, e.g. "The Hunchback cannot enter 0704: heavy woods are closed to
+    vehicles" or "0912 is 9 MP away; the Hunchback has 5 walking / 8 running MP".
+    """
+    enemy_list = list(enemy_hexes or ())
+    friendly_list = list(friendly_hexes or ())
+    reach = reachable(area, start, facing, mover, mp, enemy_list, friendly_list, exits)
+    dest = _as_hex(dest, "dest")
+    if dest_facing is not None:
+        dest_facing = _check_facing(dest_facing, "dest_facing")
+    route = reach.route(dest, dest_facing)
+    where = _name(area, dest)
+    who = _capital(mover.name)
+    if route is not None:
+        return MoveCheck(True, f"{who} {route.mode} to {where} for {route.mp_spent} MP", route)
+    start = reach.start
+    inside = area.contains(dest)
+    if not inside:
+        if not exits:
+            return MoveCheck(
+                False, f"{_capital(where)}: mobile maps are off, so units stay in the play area"
+            )
+        if not _is_exit_hex(area, dest, mover):
+            return MoveCheck(
+                False,
+                f"{_capital(where)}: a unit leaves the play area by stepping across a sheet "
+                "edge into the free sheet position beyond it (MAP-6)",
+            )
+    enemy = _indices(area, enemy_list, "an enemy hex")
+    friendly = _indices(area, friendly_list, "a friendly hex")
+    di = area.index_of(dest)
+    if inside and dest != start and di in enemy:
+        return MoveCheck(False, f"{who} cannot end in {where}: an enemy unit is there")
+    if inside and dest != start and di in friendly:
+        return MoveCheck(
+            False, f"{who} cannot end in {where}: a friendly unit is already there (one per hex)"
+        )
+    if reach.budget == 0 and mp is None:
+        return MoveCheck(False, f"{who} cannot move: it has 0 MP")
+    if inside:
+        closure = _closed_all_round(area, dest, mover)
+        if closure is not None:
+            return MoveCheck(False, f"{who} cannot enter {where}{closure}")
+    free = _search(area, start, reach.facing, mover, None, enemy, set(), exits)
+    needed = free.route(dest, dest_facing)
+    target = where if dest_facing is None else f"{where} facing {DIRECTION_NAMES[dest_facing]}"
+    if needed is not None:
+        if mover.movement_class == FIGURE:
+            return MoveCheck(
+                False,
+                f"{_capital(target)} is {needed.mp_spent} hexes' move away (woods, rough and "
+                f"water count double); {mover.name} may move {mover.allowance_text()}",
+            )
+        has = mover.allowance_text() if mp is None else f"{reach.budget} MP to spend"
+        note = " (a move with a backward step stays within walking MP)" if needed.backward else ""
+        return MoveCheck(
+            False, f"{_capital(target)} is {needed.mp_spent} MP away; {mover.name} has {has}{note}"
+        )
+    unblocked = _search(area, start, reach.facing, mover, None, set(), set(), exits)
+    if unblocked.route(dest, dest_facing) is not None:
+        return MoveCheck(False, f"{who} cannot reach {where}: enemy units block every way there")
+    return MoveCheck(
+        False,
+        f"{who} cannot reach {where}: no way there is open to "
+        f"{CLASS_PLURAL[mover.movement_class]} (closed terrain or cliffs all round)",
+    )
+
+
+def _is_exit_hex(area: PlayArea, h: Hex, mover: Mover) -> bool:
+    """MAP-6: ``h`` is off the area, one step across a sheet edge from an area hex."""
+    t = _tables(area, mover.movement_class)
+    for d in DIRECTIONS:
+        i = area.index_of(neighbor(h, d))
+        # The step from that hex into h goes the opposite way.
+        if i >= 0 and t.exit_ok[i, (d + 2) % 6]:
+            return True
+    return False
+
+
+def _closed_all_round(area: PlayArea, h: Hex, mover: Mover) -> str | None:
+    """Why no neighbour of ``h`` lets ``mover`` in (terrain first, then levels); None if
+    some neighbour does."""
+    ib = area.index_of(h)
+    rules = []
+    for d in DIRECTIONS:
+        ia = area.index_of(neighbor(h, d))
+        if ia >= 0:
+            rules.append((_step_rule(area, ia, ib, mover.movement_class), ia))
+    if not rules or any(rule.cost for rule, _ in rules):
+        return None
+    for rule, _ in rules:
+        if not rule.closed_by_level:
+            return f": {rule.text}"
+    level = int(area.level[ib])
+    rule, _ = min(rules, key=lambda ri: abs(level - int(area.level[ri[1]])))
+    return f" from any side: {rule.text}"
