@@ -5,13 +5,15 @@ lower roll s misses by TN - s and scatters that many hexes in each of the six
 directions with probability P(s) / 6 (ART-11, ART-12). A landing hex outside
 the play area is lost and deals nothing. Expected damage in a hex is the sum
 over landing hexes of P(landing) times the ring damage at that distance
-(ART-25). Everything is exact fractions until the final floats.
+(ART-25). The landing probabilities are exact fractions until the final
+floats; the expected damage sums those floats times the whole ring damages.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Protocol
 
 import numpy as np
@@ -63,50 +65,122 @@ def landing_distribution(aimed: Hex, to_hit_number: int | None) -> dict[Hex, Fra
     return out
 
 
+@dataclass(frozen=True)
+class _Pattern:
+    """Where one shell at to-hit number TN can land, relative to the aimed hex."""
+
+    dq: np.ndarray
+    dr: np.ndarray
+    exact: tuple[Fraction, ...]
+    p: np.ndarray  # float64 of ``exact``
+    hit: Fraction
+
+
+@lru_cache(maxsize=32)
+def _pattern(to_hit_number: int | None) -> _Pattern:
+    dist = landing_distribution(Hex(0, 0), to_hit_number)
+    keys = list(dist)
+    exact = tuple(dist[h] for h in keys)
+    return _Pattern(
+        np.fromiter((h.q for h in keys), np.int32, len(keys)),
+        np.fromiter((h.r for h in keys), np.int32, len(keys)),
+        exact,
+        np.array([float(p) for p in exact], dtype=np.float64),
+        dist.get(Hex(0, 0), Fraction(0)),
+    )
+
+
+@dataclass(frozen=True)
+class _Spread:
+    """Ring damage at every hex around the landings: ``damage = matrix @ landing_p``."""
+
+    cq: np.ndarray  # hexes relative to the aimed hex that any landing's rings reach
+    cr: np.ndarray
+    matrix: np.ndarray  # (cells, landings) ring damage of each landing at each cell
+
+
+@lru_cache(maxsize=32)
+def _spread(to_hit_number: int | None, w: Weapon) -> _Spread:
+    pattern = _pattern(to_hit_number)
+    table = np.array([ring_damage(w, d) for d in range(w.ring_radius + 2)], np.float64)
+    reach = int(distances(Hex(0, 0), pattern.dq, pattern.dr).max()) + w.ring_radius
+    span = np.arange(-reach, reach + 1, dtype=np.int32)
+    gq, gr = np.meshgrid(span, span, indexing="ij")
+    gq, gr = gq.ravel(), gr.ravel()
+    d = np.abs(gq[:, None] - pattern.dq[None, :])
+    dr = np.abs(gr[:, None] - pattern.dr[None, :])
+    ds = np.abs((gq + gr)[:, None] - (pattern.dq + pattern.dr)[None, :])
+    d = np.minimum((d + dr + ds) // 2, w.ring_radius + 1)
+    matrix = table[d]
+    keep = matrix.any(axis=1)
+    return _Spread(gq[keep].copy(), gr[keep].copy(), np.ascontiguousarray(matrix[keep]))
+
+
+def _indices(area: AreaLike, q: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """Index of each hex in the area arrays, -1 outside (the play area's own grid
+    lookup when it has one)."""
+    lookup = getattr(area, "indices_of", None)
+    if lookup is not None:
+        return np.asarray(lookup(q, r))
+    where = {(int(a), int(b)): i for i, (a, b) in enumerate(zip(area.q, area.r, strict=True))}
+    out = np.full(len(q), -1, dtype=np.int64)
+    for k, (a, b) in enumerate(zip(q.tolist(), r.tolist(), strict=True)):
+        if area.contains(Hex(a, b)):
+            out[k] = where.get((a, b), -1)
+    return out
+
+
 def forecast(
     area: AreaLike,
     target_hex: Hex,
     to_hit_number: int | None,
     weapon_: str | Weapon,
 ) -> Forecast:
-    """The exact forecast of one shell aimed at ``target_hex`` (None: auto-hit)."""
+    """The exact forecast of one shell aimed at ``target_hex`` (None: auto-hit).
+
+    The landing pattern and the ring damage of every landing around it depend
+    only on the to-hit number and the weapon, not on where the shot is aimed,
+    so they are worked out once and kept; a forecast then looks up which
+    landings fall on the area and sums their rings with one matrix product.
+    """
     w = weapon(weapon_)
-    dist = landing_distribution(target_hex, to_hit_number)
-    landing: dict[Hex, float] = {}
-    lost = Fraction(0)
-    for h, p in dist.items():
-        if area.contains(h):
-            landing[h] = float(p)
-        else:
-            lost += p
-    hit_p = float(dist.get(target_hex, Fraction(0)))
+    target_hex = Hex(int(target_hex[0]), int(target_hex[1]))
+    pattern = _pattern(to_hit_number)
+    lq = pattern.dq + target_hex.q
+    lr = pattern.dr + target_hex.r
+    on = _indices(area, lq, lr) >= 0
+    p_on = np.where(on, pattern.p, 0.0)
+    landing = {
+        Hex(q, r): p
+        for q, r, p, keep in zip(
+            lq.tolist(), lr.tolist(), pattern.p.tolist(), on.tolist(), strict=True
+        )
+        if keep
+    }
+    off = np.nonzero(~on)[0].tolist()
+    lost = float(sum((pattern.exact[k] for k in off), Fraction(0)))
     damage = np.zeros(len(area.q), dtype=np.float64)
+    expected: dict[Hex, float] = {}
     if landing:
-        reach = max(distances(target_hex, *_arrays(landing))) + w.ring_radius
-        near = np.nonzero(distances(target_hex, area.q, area.r) <= reach)[0]
-        table = np.array([ring_damage(w, d) for d in range(w.ring_radius + 2)], np.float64)
-        nq, nr = area.q[near], area.r[near]
-        acc = np.zeros(len(near), dtype=np.float64)
-        for h, p in landing.items():
-            d = np.minimum(distances(h, nq, nr), w.ring_radius + 1)
-            acc += p * table[d]
-        damage[near] = acc
-    hit_idx = np.nonzero(damage > 0)[0]
-    expected = {Hex(int(area.q[i]), int(area.r[i])): float(damage[i]) for i in hit_idx.tolist()}
+        spread = _spread(to_hit_number, w)
+        values = spread.matrix @ p_on
+        cq = spread.cq + target_hex.q
+        cr = spread.cr + target_hex.r
+        idx = _indices(area, cq, cr)
+        hit = np.nonzero((idx >= 0) & (values > 0))[0]
+        damage[idx[hit]] = values[hit]
+        expected = {
+            Hex(q, r): v
+            for q, r, v in zip(
+                cq[hit].tolist(), cr[hit].tolist(), values[hit].tolist(), strict=True
+            )
+        }
     return Forecast(
         aimed=target_hex,
         to_hit_number=to_hit_number,
-        hit_probability=hit_p,
+        hit_probability=float(pattern.hit),
         landing=landing,
-        lost=float(lost),
+        lost=lost,
         expected_damage=expected,
         damage_array=damage,
-    )
-
-
-def _arrays(hexes: dict[Hex, float]) -> tuple[np.ndarray, np.ndarray]:
-    keys = list(hexes)
-    return (
-        np.fromiter((h.q for h in keys), np.int32, len(keys)),
-        np.fromiter((h.r for h in keys), np.int32, len(keys)),
     )
