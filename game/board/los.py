@@ -210,6 +210,8 @@ _NEVER_BLOCKS = -20_000 * _PACK
 # Largest relative-line table kept per column parity (entries); a larger area
 # makes ``visible_from`` compute its lines per call instead (same answers).
 TABLE_BUDGET = 8_000_000
+# Gathered entries per slab of columns in ``visible_from`` (fits in cache).
+_SLAB_ENTRIES = 32_768
 
 
 class _Table:
@@ -382,18 +384,26 @@ def visible_from(
     if max_range is not None:
         steps = min(steps, max_range - 1)
     threshold = np.maximum(g.level[x_lo:x_hi, y_lo:y_hi] + int(target_height), viewer_eye)
-    if steps <= 0:
-        seen = np.ones(dist.shape, dtype=bool)
-    else:
+    seen = np.ones(dist.shape, dtype=bool)
+    if steps > 0:
         table = _table(half_w, half_h, vcol & 1)
         ox, oy = table.half_w - x, table.half_h - y
-        window = table.deltas[ox + x_lo : ox + x_hi, oy + y_lo : oy + y_hi, :steps]
-        packed = g.code.take(window + np.int32(x * _STRIDE + y))
-        top = packed.max(axis=2) // _PACK
-        # Tops and padding add whole multiples of _PACK (summed in int64); the woods
-        # sum stays below _PACK (2 per hex, lines under 512 hexes): the remainder.
-        woods = packed.sum(axis=2) % _PACK
-        seen = (top <= threshold) & (woods < WOODS_COUNT_BLOCKS)
+        base = np.int32(x * _STRIDE + y)
+        # Slabs of columns small enough to stay in cache, each only as deep as
+        # its own longest line.
+        width = max(1, _SLAB_ENTRIES // ((y_hi - y_lo) * steps))
+        for a in range(0, x_hi - x_lo, width):
+            b = min(a + width, x_hi - x_lo)
+            depth = min(steps, int(dist[a:b].max()) - 1)
+            if depth <= 0:
+                continue
+            window = table.deltas[ox + x_lo + a : ox + x_lo + b, oy + y_lo : oy + y_hi, :depth]
+            packed = g.code.take(window + base)
+            top = packed.max(axis=2) // _PACK
+            # Tops and padding add whole multiples of _PACK (summed in int64); the
+            # woods sum stays below _PACK (2 per hex, lines under 512 hexes).
+            woods = packed.sum(axis=2) % _PACK
+            seen[a:b] = (top <= threshold[a:b]) & (woods < WOODS_COUNT_BLOCKS)
     if max_range is not None:
         seen &= dist <= max_range
     full = np.zeros((g.width, g.height), dtype=bool)
