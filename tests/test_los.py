@@ -326,3 +326,13 @@ def test_MAP_5_visible_from_follows_the_area_when_it_grows() -> None:
     assert visible_hexes(area, viewer) == [
         h for h, seen in zip(area.hexes(), visible_from(area, viewer).tolist(), strict=True) if seen
     ]
+
+
+@pytest.mark.parametrize("slab", [1, 300, 5_000])
+def test_MAP_5_visible_from_agrees_whatever_the_slab_size(monkeypatch, slab: int) -> None:
+    """MAP-5: gathering column slab by column slab gives the same mask as line_of_sight."""
+    monkeypatch.setattr(los, "_SLAB_ENTRIES", slab)
+    area = PlayArea.from_layout({(0, 0): random_sheet(21, "a"), (1, 0): random_sheet(22, "b")})
+    for viewer in (area.hex_at((0, 0), "0101"), area.hex_at((1, 0), "0809")):
+        _agree(area, viewer, 2, 1)
+        _agree(area, viewer, 1, 0, max_range=9)
