@@ -1,0 +1,816 @@
+"""Movement on the hex board (MOV-1, MOV-2, MOV-3, MAP-6): costs, reach, routes, reasons.
+
+Sheets are built here from generated sheet text, so no test depends on the
+shipped map files. A plain heap Dijkstra written from the scalar rule
+(``entry_cost``/``turn_cost``) checks the fast search on random sheets.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+import numpy as np
+import pytest
+
+from game.board.area import PlayArea
+from game.board.movement import (
+    BACKWARD,
+    FIGURE,
+    FORWARD,
+    HOVER,
+    INFANTRY,
+    MECH,
+    MOVE,
+    MOVEMENT_CLASSES,
+    RAN,
+    STOOD,
+    TURN_LEFT,
+    TURN_RIGHT,
+    VEHICLE,
+    WALKED,
+    MovementError,
+    Mover,
+    entry_cost,
+    mover_for,
+    path_cost,
+    reachable,
+    route_to,
+    turn_cost,
+    validate_move,
+)
+from game.board.sheet import SHEET_COLS, SHEET_ROWS, Sheet, format_xxyy, parse_sheet
+from game.board.terrain import WATER
+from game.hexmath import DIRECTIONS, Hex, distance, neighbor
+
+N, NE, SE, S, SW, NW = 1, 2, 3, 4, 5, 6
+
+
+def make_sheet(
+    cells: dict[str, str] | None = None,
+    buildings: dict[str, tuple[int, int]] | None = None,
+    sheet_id: str = "test",
+) -> Sheet:
+    """A sheet from generated file text: all ``0.`` except the XXYY -> token overrides."""
+    cells = cells or {}
+    rows = [
+        " ".join(cells.get(format_xxyy(c, r), "0.") for c in range(SHEET_COLS))
+        for r in range(SHEET_ROWS)
+    ]
+    text = [
+        f'id = "{sheet_id}"',
+        f'name = "{sheet_id}"',
+        'category = "mixed"',
+        "hexes = '''",
+        *rows,
+        "'''",
+        "[buildings]",
+    ]
+    for name, (cf, height) in (buildings or {}).items():
+        text.append(f'"{name}" = {{ cf = {cf}, height = {height} }}')
+    return parse_sheet("\n".join(text) + "\n", f"<{sheet_id}>")
+
+
+def one_sheet(cells: dict[str, str] | None = None, **kw) -> PlayArea:
+    return PlayArea.from_layout({(0, 0): make_sheet(cells, **kw)}, sheets={})
+
+
+def at(area: PlayArea, name: str, pos: tuple[int, int] = (0, 0)) -> Hex:
+    return area.hex_at(pos, name)
+
+
+def step_cost(token: str, mover: Mover, from_token: str = "0.", buildings=None) -> int | None:
+    """MP to step from 0808 (``from_token``) north into 0807 (``token``)."""
+    area = one_sheet({"0808": from_token, "0807": token}, buildings=buildings)
+    return entry_cost(area, at(area, "0808"), at(area, "0807"), mover).cost
+
+
+MECH5 = Mover(MECH, 5, name="the Hunchback")
+TANK4 = Mover(VEHICLE, 4, name="the Bulldog")
+HOVER6 = Mover(HOVER, 6, name="the Savannah Master")
+FOOT3 = Mover(INFANTRY, 3, name="the rifle platoon")
+ORCS4 = Mover(FIGURE, 4, name="the Orc Boyz")
+
+
+# --- a reference search written from the scalar rule --------------------------------------
+
+
+def reference_costs(
+    area: PlayArea, start: Hex, facing: int, mover: Mover, budget: int, enemy=()
+) -> dict[tuple[Hex, int], int]:
+    """Cheapest MP per (hex, facing) by a plain heap Dijkstra over (hex, facing, backed)."""
+    enemy = set(enemy)
+    free = mover.movement_class in (INFANTRY, FIGURE)
+    best: dict[tuple[Hex, int, bool], int] = {(start, facing, False): 0}
+    heap = [(0, start, facing, False)]
+    while heap:
+        c, h, f, backed = heapq.heappop(heap)
+        if best.get((h, f, backed), 1 << 30) < c:
+            continue
+        moves = []
+        if free:
+            for d in DIRECTIONS:
+                moves.append((neighbor(h, d), d, False, 0))
+        else:
+            moves.append((neighbor(h, f), f, backed, 0))
+            moves.append((neighbor(h, (f + 2) % 6 + 1), f, True, 0))
+            for f2 in (f % 6 + 1, (f + 4) % 6 + 1):
+                moves.append((h, f2, backed, 1))
+        for h2, f2, b2, turn in moves:
+            if turn:
+                w = turn
+            else:
+                if not area.contains(h2) or h2 in enemy:
+                    continue
+                e = entry_cost(area, h, h2, mover)
+                if e.cost is None:
+                    continue
+                w = e.cost
+            nc = c + w
+            if nc > budget or (b2 and nc > mover.walk_mp):
+                continue
+            if nc < best.get((h2, f2, b2), 1 << 30):
+                best[(h2, f2, b2)] = nc
+                heapq.heappush(heap, (nc, h2, f2, b2))
+    out: dict[tuple[Hex, int], int] = {}
+    for (h, f, _), c in best.items():
+        if free:
+            for f_any in DIRECTIONS:  # facing is free for these classes
+                out[(h, f_any)] = min(out.get((h, f_any), 1 << 30), c)
+        else:
+            out[(h, f)] = min(out.get((h, f), 1 << 30), c)
+    return out
+
+
+def per_hex(costs: dict[tuple[Hex, int], int]) -> dict[Hex, int]:
+    out: dict[Hex, int] = {}
+    for (h, _), c in costs.items():
+        out[h] = min(out.get(h, 1 << 30), c)
+    return out
+
+
+def random_sheet(seed: int) -> Sheet:
+    rng = np.random.default_rng(seed)
+    tokens = ["0.", "0.", "0.", "0w", "0W", "0r", "0~1", "0~2", "0#", "1.", "2.", "1w", "3.", "0="]
+    cells = {}
+    buildings = {}
+    for c in range(SHEET_COLS):
+        for r in range(SHEET_ROWS):
+            tok = tokens[int(rng.integers(len(tokens)))]
+            if rng.random() < 0.15 and "~" not in tok and "#" not in tok and "=" not in tok:
+                tok += "="
+            name = format_xxyy(c, r)
+            cells[name] = tok
+            if "#" in tok:
+                buildings[name] = (40, 2)
+    return make_sheet(cells, buildings, sheet_id=f"random{seed}")
+
+
+# --- MOV-1 terrain costs -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("token", "cost"),
+    [
+        ("0.", 1),
+        ("0=", 1),
+        ("0r", 2),
+        ("0w", 2),
+        ("0W", 3),
+        ("0~0", 1),
+        ("0~1", 2),
+        ("0~2", 4),
+        ("0~3", 4),
+        ("0#", 2),
+    ],
+)
+def test_MOV_1_terrain_costs_for_mechs(token: str, cost: int) -> None:
+    """MOV-1: clear/road 1, rough 2, light woods 2, heavy woods 3, water depth 1 2,
+    depth 2+ 4, building 2 (depth-0 water counts as clear)."""
+    buildings = {"0807": (40, 2)} if "#" in token else None
+    assert step_cost(token, MECH5, buildings=buildings) == cost
+    area = one_sheet({"0807": token}, buildings=buildings)
+    # Facing the hex: no other way in is cheaper than walking straight in.
+    assert reachable(area, at(area, "0808"), N, MECH5).cost(at(area, "0807")) == cost
+
+
+@pytest.mark.parametrize(
+    ("token", "tank", "hover"),
+    [
+        ("0.", 1, 1),
+        ("0r", 2, 2),
+        ("0w", 2, 2),
+        ("0W", None, None),
+        ("0~0", 1, 1),
+        ("0~1", None, 1),
+        ("0~2", None, 1),
+        ("0~3", None, 1),
+        ("0#", 2, 2),
+    ],
+)
+def test_MOV_1_vehicles_refused_heavy_woods_and_water_hover_crosses_water(
+    token: str, tank: int | None, hover: int | None
+) -> None:
+    """MOV-1: vehicles never enter heavy woods or water deeper than 0; hover vehicles
+    cross water of any depth for 1 MP but are vehicles in the woods."""
+    buildings = {"0807": (40, 2)} if "#" in token else None
+    assert step_cost(token, TANK4, buildings=buildings) == tank
+    assert step_cost(token, HOVER6, buildings=buildings) == hover
+
+
+def test_MOV_1_closed_hexes_say_why() -> None:
+    """MOV-1: the step rule names the closed terrain and the class."""
+    area = one_sheet({"0807": "0W", "0708": "0~2"})
+    start = at(area, "0808")
+    woods = entry_cost(area, start, at(area, "0807"), TANK4)
+    assert not woods.open
+    assert woods.text == "heavy woods are closed to vehicles"
+    water = entry_cost(area, start, at(area, "0708"), TANK4)
+    assert water.text == "water of depth 2 is closed to vehicles (only hover vehicles cross water)"
+    assert entry_cost(area, start, at(area, "0708"), HOVER6).text == "water of depth 2 (hover) 1"
+    assert entry_cost(area, start, at(area, "0807"), MECH5).text == "heavy woods 3"
+
+
+def test_MOV_1_hover_crosses_a_lake_that_stops_tanks() -> None:
+    """MOV-1: a lake across the way: hover vehicles go straight over it, tanks go round."""
+    lake = {format_xxyy(c, 6): "0~2" for c in range(0, 12)}
+    area = one_sheet(lake)
+    start, goal = at(area, "0309"), at(area, "0305")
+    over = route_to(area, start, N, Mover(HOVER, 8), goal)
+    assert over is not None
+    assert over.mp_spent == 4
+    assert over.path == (start, *(at(area, f"030{r}") for r in (8, 7, 6, 5)))
+    assert route_to(area, start, N, Mover(VEHICLE, 8), goal) is None
+    around = route_to(area, start, N, Mover(VEHICLE, 8), goal, mp=40)
+    assert around is not None
+    assert all(area.terrain[area.index_of(h)] != WATER for h in around.path)
+    assert around.mp_spent > 10
+
+
+# --- MOV-1 levels ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mover", "costs"),
+    [
+        (MECH5, {1: 2, 2: 3, 3: None}),
+        (TANK4, {1: 2, 2: None, 3: None}),
+        (HOVER6, {1: 2, 2: None, 3: None}),
+        (FOOT3, {1: 1, 2: 1, 3: None}),
+        (ORCS4, {1: 1, 2: 1, 3: None}),
+    ],
+    ids=["mech", "vehicle", "hover", "infantry", "figure"],
+)
+def test_MOV_1_level_changes_cost_and_limits(mover: Mover, costs: dict) -> None:
+    """MOV-1: +1 MP per level climbed or descended; mechs change at most 2 levels per
+    hex, vehicles 1. Decision: infantry and figures pay nothing for levels but climb
+    at most 2 per hex."""
+    for levels, cost in costs.items():
+        assert step_cost(f"{levels}.", mover) == cost, f"up {levels}"
+        assert step_cost("0.", mover, from_token=f"{levels}.") == cost, f"down {levels}"
+    # Levels add to the terrain cost.
+    if mover.movement_class == MECH:
+        assert step_cost("1w", mover) == 3
+        assert step_cost("2W", mover) == 5
+        assert entry_cost(*_pair("2W"), mover).text == "heavy woods 3 + 2 levels = 5"
+        assert entry_cost(*_pair("3."), mover).text == (
+            "that is a change of 3 levels; mechs change at most 2 levels per hex"
+        )
+
+
+def _pair(token: str) -> tuple[PlayArea, Hex, Hex]:
+    area = one_sheet({"0807": token})
+    return area, at(area, "0808"), at(area, "0807")
+
+
+def test_MOV_1_water_level_is_its_surface() -> None:
+    """MOV-1: a water hex's level is its surface: depth costs the water rate, not levels."""
+    assert step_cost("0~2", MECH5) == 4
+    assert step_cost("-1~1", MECH5) == 3  # 1 level down to the surface, then depth 1
+
+
+# --- MOV-1 infantry --------------------------------------------------------------------------
+
+
+def test_MOV_1_infantry_pay_one_mp_per_hex_whatever_the_terrain() -> None:
+    """MOV-1: infantry pay 1 MP for every hex (woods, rough, water of any depth,
+    buildings, levels up to 2), turn freely and have no running MP."""
+    for token in ("0.", "0r", "0w", "0W", "0~1", "0~3", "2.", "-2~2", "1W"):
+        assert step_cost(token, FOOT3) == 1, token
+    assert step_cost("0#", FOOT3, buildings={"0807": (40, 2)}) == 1
+    assert FOOT3.run_mp == 3 and not FOOT3.may_run
+    assert turn_cost(N, S, FOOT3) == 0
+    rng = np.random.default_rng(7)
+    cells = {
+        format_xxyy(c, r): ["0.", "0W", "0~3", "0r", "1w"][int(rng.integers(5))]
+        for c in range(SHEET_COLS)
+        for r in range(SHEET_ROWS)
+    }
+    area = one_sheet(cells)
+    start = at(area, "0809")
+    reach = reachable(area, start, S, FOOT3)
+    # Levels here never differ by more than 1: every hex within 3 costs its distance.
+    for h, cost in reach.costs().items():
+        assert cost == distance(start, h)
+    assert len(reach) == 37
+    assert reach[at(area, "0806")].mode == WALKED
+
+
+# --- MOV-1 facing ------------------------------------------------------------------------------
+
+
+def test_MOV_1_facing_changes_cost_one_mp_per_hexside() -> None:
+    """MOV-1: each hexside of facing change costs 1 MP (figures and infantry: free)."""
+    assert [turn_cost(N, f, MECH5) for f in (1, 2, 3, 4, 5, 6)] == [0, 1, 2, 3, 2, 1]
+    assert turn_cost(SW, NE, TANK4) == 3
+    assert turn_cost(NW, NE, HOVER6) == 2
+    assert turn_cost(N, S, ORCS4) == 0
+    area = one_sheet()
+    start = at(area, "0808")
+    reach = reachable(area, start, N, MECH5)
+    about_face = reach.route(start, S)
+    assert about_face is not None
+    assert about_face.mp_spent == 3
+    assert [s.action for s in about_face.steps] == [TURN_RIGHT] * 3 or [
+        s.action for s in about_face.steps
+    ] == [TURN_LEFT] * 3
+    assert about_face.hexes_moved == 0 and about_face.mode == WALKED
+    # Forward to the north-east: one turn, one step.
+    ne = reach.route(neighbor(start, NE))
+    assert ne is not None and ne.mp_spent == 2
+    assert [s.action for s in ne.steps] == [TURN_RIGHT, FORWARD]
+
+
+def test_MOV_1_backward_movement_costs_the_same_and_stays_within_walking_mp() -> None:
+    """MOV-1 decision (BattleTech backward movement): a unit may step into the hex
+    behind it at the forward cost, keeping its facing; a move with a backward step
+    may not use running MP."""
+    area = one_sheet()
+    start = at(area, "0808")
+    mech = Mover(MECH, 4, name="the Wolfhound")  # 4 walking, 6 running
+    reach = reachable(area, start, N, mech)
+    behind = [at(area, f"08{r:02d}") for r in range(9, 15)]
+    back3 = reach[behind[2]]
+    assert back3.mp_spent == 3 and back3.facing == N and back3.mode == WALKED
+    assert [s.action for s in back3.steps] == [BACKWARD] * 3
+    assert reach.cost(behind[3]) == 4  # backward, still within walking MP
+    assert reach.route(behind[3], N).backward
+    # Five hexes behind: backward would need 5 > 4 walking MP; turning round costs 8 > 6.
+    assert behind[4] not in reach
+    check = validate_move(area, start, N, mech, behind[4])
+    assert check.reason == "0813 is 8 MP away; the Wolfhound has 4 walking / 6 running MP"
+    # Facing south at the hex 2 behind: turn 3 + forward 2 = 5 (ran) beats nothing cheaper.
+    south = reach.route(behind[1], S)
+    assert south is not None and south.mp_spent == 5 and south.mode == RAN
+    # Backward then turning: the hex south-east of the start, via a left turn and a step back.
+    se = reach[neighbor(start, SE)]
+    assert se.mp_spent == 2
+    assert [s.action for s in se.steps] == [TURN_LEFT, BACKWARD]
+    assert se.facing == NW
+
+
+# --- MOV-1 running -------------------------------------------------------------------------------
+
+
+def test_MOV_1_running_mp_is_walking_times_one_and_a_half_rounded_up() -> None:
+    """MOV-1: running MP = ceil(walk * 1.5)."""
+    assert [Mover(MECH, w).run_mp for w in range(9)] == [0, 2, 3, 5, 6, 8, 9, 11, 12]
+    assert Mover(VEHICLE, 5).run_mp == 8
+    assert Mover(HOVER, 7).run_mp == 11
+    assert Mover(MECH, 5, may_run=False).run_mp == 5
+    assert Mover(INFANTRY, 3).run_mp == 3
+    assert Mover(FIGURE, 6).run_mp == 6
+
+
+def test_MOV_3_routes_record_walked_or_ran_hexes_and_mp() -> None:
+    """MOV-3: stood still (0 MP), walked (within walking MP), ran (beyond it); hexes
+    entered (ART-32a); MP spent (ART-19: any MP spent loses auto-hit hexes)."""
+    area = one_sheet()
+    start = at(area, "0808")
+    reach = reachable(area, start, N, MECH5)
+    stay = reach[start]
+    assert (stay.mode, stay.mp_spent, stay.hexes_moved, stay.spends_mp) == (STOOD, 0, 0, False)
+    assert stay.path == (start,) and stay.steps == ()
+    turn = reach.route(start, NE)
+    assert (turn.mode, turn.mp_spent, turn.hexes_moved, turn.spends_mp) == (WALKED, 1, 0, True)
+    five = reach[at(area, "0803")]
+    assert (five.mode, five.mp_spent, five.hexes_moved) == (WALKED, 5, 5)
+    run = reach[at(area, "0801")]
+    assert (run.mode, run.mp_spent, run.hexes_moved, run.ran) == (RAN, 7, 7, True)
+    assert [s.mp for s in run.steps] == [1, 2, 3, 4, 5, 6, 7]
+    assert run.path[0] == start and run.path[-1] == at(area, "0801") and len(run.path) == 8
+    # Figures: one move, never a run.
+    orcs = reachable(area, start, N, ORCS4)
+    assert orcs[at(area, "0804")].mode == WALKED
+    assert orcs[at(area, "0804")].hexes_moved == 4
+    assert max(orcs.costs().values()) == 4
+
+
+# --- reachable hexes on a mixed sheet -----------------------------------------------------
+
+MIXED = {
+    "0807": "0w",
+    "0806": "0r",
+    "0805": "1.",
+    "0804": "1W",
+    "0803": "0~1",
+    "0708": "0W",
+    "0709": "2.",
+}
+
+
+def test_MOV_1_reachable_costs_on_a_mixed_sheet() -> None:
+    """MOV-1: exact costs north of 0808 through light woods, rough, a hill and heavy
+    woods, for a mech (5/8) and a tank (4/6)."""
+    area = one_sheet(MIXED)
+    start = at(area, "0808")
+    mech = reachable(area, start, N, MECH5)
+    assert mech.cost(at(area, "0807")) == 2  # light woods
+    assert mech.cost(at(area, "0806")) == 4  # + rough
+    assert mech.cost(at(area, "0805")) == 6  # + clear, 1 level up
+    assert at(area, "0804") not in mech  # + heavy woods: 9 > 8
+    assert mech[at(area, "0805")].mode == RAN
+    assert mech.cost(at(area, "0809")) == 1  # straight back
+    assert mech.cost(at(area, "0909")) == 2  # turn left, step back
+    assert mech.cost(at(area, "0708")) == 4  # turn left, heavy woods
+    assert mech.cost(at(area, "0709")) == 4  # turn right... step back 2 levels up: 1 + 3
+    tank = reachable(area, start, N, TANK4)
+    assert tank.cost(at(area, "0807")) == 2
+    assert tank.cost(at(area, "0806")) == 4
+    assert tank.cost(at(area, "0805")) == 6
+    assert at(area, "0708") not in tank  # heavy woods
+    assert at(area, "0709") not in tank  # 2 levels up
+    # The fast search agrees with the reference everywhere.
+    for mover in (MECH5, TANK4):
+        expected = per_hex(reference_costs(area, start, N, mover, mover.run_mp))
+        assert reachable(area, start, N, mover).costs() == expected
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+@pytest.mark.parametrize("movement_class", MOVEMENT_CLASSES)
+def test_MOV_1_MOV_2_search_matches_a_reference_dijkstra(seed: int, movement_class: str) -> None:
+    """MOV-1/MOV-2: on random sheets (all terrains, levels, roads, buildings) every
+    (hex, facing) cost equals a plain Dijkstra built from the single-step rule."""
+    area = PlayArea.from_layout({(0, 0): random_sheet(seed), (1, 0): random_sheet(seed + 10)})
+    mover = Mover(movement_class, 6)
+    rng = np.random.default_rng(seed)
+    hexes = area.hexes()
+    start = hexes[int(rng.integers(len(hexes)))]
+    facing = int(rng.integers(1, 7))
+    enemy = [hexes[int(k)] for k in rng.integers(len(hexes), size=6) if hexes[int(k)] != start]
+    expected = reference_costs(area, start, facing, mover, mover.run_mp, enemy)
+    reach = reachable(area, start, facing, mover, enemy_hexes=enemy)
+    assert reach.costs() == per_hex(expected)
+    for (h, f), cost in expected.items():
+        route = reach.route(h, f)
+        assert route is not None and route.mp_spent == cost
+        # Every route replays: each step is legal and costs what it says.
+        spent, here, facing_now = 0, start, facing
+        for st in route.steps:
+            if st.action in (TURN_LEFT, TURN_RIGHT):
+                spent += turn_cost(facing_now, st.facing, mover)
+            else:
+                spent += entry_cost(area, here, st.hex, mover).cost
+                assert st.hex not in enemy
+            here, facing_now = st.hex, st.facing
+            assert st.mp == spent
+        assert here == h and spent == cost
+
+
+# --- roads and bridges --------------------------------------------------------------------
+
+ROADS = {
+    # A road north through heavy woods, then over a bridge across deep water.
+    "0809": "0=",
+    "0808": "0W=",
+    "0807": "0W=",
+    "0806": "0~2=",
+    "0805": "0~2=",
+    "0804": "1=",
+    "0803": "0.",
+    "0708": "0W",
+    "0706": "0~2",
+    "0906": "0~2",
+    "0905": "0~2",
+    "0705": "0~2",
+}
+
+
+def test_MOV_1_road_movement_ignores_the_terrain() -> None:
+    """MOV-1 decision (BattleTech): entering a road hex from a road hex costs 1 plus
+    the level change whatever the terrain; a bridge carries units over water."""
+    area = one_sheet(ROADS)
+    start = at(area, "0809")
+    tank = reachable(area, start, N, TANK4)
+    assert [tank.cost(at(area, f"080{r}")) for r in (8, 7, 6, 5, 4)] == [1, 2, 3, 4, 6]
+    assert tank[at(area, "0804")].mode == RAN
+    assert entry_cost(area, at(area, "0807"), at(area, "0806"), TANK4).text == "bridge 1"
+    assert entry_cost(area, at(area, "0805"), at(area, "0804"), TANK4).text == (
+        "road 1 + 1 level = 2"
+    )
+    # Off the road the terrain counts again: into the bridge hex from the side is water.
+    side = entry_cost(area, at(area, "0707"), at(area, "0806"), TANK4)
+    assert not side.open and "water of depth 2" in side.text
+    assert not entry_cost(area, at(area, "0808"), at(area, "0708"), TANK4).open
+    # A mech along the road pays 1 per hex too, not heavy woods 3 and water 4.
+    mech = reachable(area, start, N, MECH5)
+    assert mech.cost(at(area, "0805")) == 4
+    # Figures use roads the same way: no doubling on the road.
+    orcs = reachable(area, start, N, ORCS4)
+    assert orcs.cost(at(area, "0805")) == 4
+    assert entry_cost(area, at(area, "0808"), at(area, "0708"), ORCS4).cost == 2
+
+
+# --- MOV-2 figures --------------------------------------------------------------------------------
+
+
+def test_MOV_2_figures_move_their_allowance_woods_rough_water_double() -> None:
+    """MOV-2: figures move their allowance in hexes; woods, rough and water (any depth)
+    count double; buildings and levels (up to 2) cost nothing extra; facing is free."""
+    expected = {"0.": 1, "0w": 2, "0W": 2, "0r": 2, "0~1": 2, "0~3": 2, "2.": 1, "0~0": 1}
+    for token, cost in expected.items():
+        assert step_cost(token, ORCS4) == cost, token
+    assert step_cost("0#", ORCS4, buildings={"0807": (40, 2)}) == 1
+    assert step_cost("3.", ORCS4) is None
+    area = one_sheet({"0807": "0w", "0806": "0W", "0707": "0r"})
+    start = at(area, "0808")
+    reach = reachable(area, start, S, ORCS4)
+    assert reach.cost(at(area, "0807")) == 2
+    assert reach.cost(at(area, "0806")) == 4
+    assert at(area, "0804") not in reach  # through the woods 6, round them 5 hexes
+    assert path_cost(area, start, S, ORCS4, at(area, "0804"), mp=6) == 5
+    route = reach[at(area, "0807")]
+    assert route.facing == N  # faces where it last stepped; any facing is free
+    assert [s.action for s in route.steps] == [MOVE]
+    assert reach.route(at(area, "0807"), SW).facing == SW
+    assert reach.route(at(area, "0807"), SW).mp_spent == 2
+    with pytest.raises(MovementError, match="no running MP"):
+        Mover(FIGURE, 4, may_run=True)
+
+
+# --- other units --------------------------------------------------------------------------
+
+
+def test_MOV_2_enemy_hexes_are_never_entered_friendly_ones_only_passed() -> None:
+    """MOV-2 (all classes, decision): a unit never enters an enemy's hex, passes
+    through friendly units but does not end its move in their hexes."""
+    # A corridor of clear hexes along column 08 between heavy woods (3 MP each).
+    cells = {format_xxyy(c, r): "0W" for c in (6, 8) for r in range(17)}
+    area = one_sheet(cells)
+    start = at(area, "0810")
+    ahead = [at(area, f"080{r}") for r in (9, 8, 7, 6)]
+    free = reachable(area, start, N, MECH5)
+    assert free.cost(ahead[3]) == 4
+    blocked = reachable(area, start, N, MECH5, enemy_hexes=[ahead[1]])
+    assert ahead[1] not in blocked
+    assert ahead[2] not in blocked  # round through the woods: 1 + 3 + 3 + ... > 8
+    assert blocked.cost(ahead[0]) == 1
+    friendly = reachable(area, start, N, MECH5, friendly_hexes=[ahead[1], start])
+    assert ahead[1] not in friendly  # may not end there
+    assert friendly.cost(ahead[3]) == 4  # but passes through
+    assert friendly[ahead[3]].path[2] == ahead[1]
+    assert start in friendly  # its own hex is no obstacle
+    assert friendly.cost_array()[area.index_of(ahead[1])] == -1
+    # The order the hexes are given in changes nothing.
+    one = reachable(area, start, N, MECH5, enemy_hexes=[ahead[1], at(area, "1010")])
+    two = reachable(area, start, N, MECH5, enemy_hexes=[at(area, "1010"), ahead[1]])
+    assert one.costs() == two.costs()
+
+
+# --- MAP-6 exits -------------------------------------------------------------------------------------
+
+
+def test_MAP_6_exits_lead_into_the_free_sheet_positions() -> None:
+    """MAP-6: with mobile maps, the hexes just off the play area beyond a sheet edge
+    are reachable for 1 MP (the next sheet counts as clear level-0 ground), the move
+    ends there, and the route names the free sheet position it enters."""
+    area = one_sheet({"0101": "2."})
+    start = at(area, "0101")
+    off = reachable(area, start, N, MECH5)
+    assert not off.exits()
+    reach = reachable(area, start, N, MECH5, exits=True)
+    exits = reach.exits()
+    north = neighbor(start, N)
+    assert north in exits and north in reach
+    route = exits[north]
+    assert route.mp_spent == 1 and route.is_exit and route.exit_to == (0, -1)
+    assert route.path == (start, north) and route.hexes_moved == 1
+    assert not area.contains(north)
+    assert area.position_of(north) == (0, -1)
+    # West of column 01: the sheet position (-1, 0); the step back into it costs 1.
+    south_west = neighbor(start, SW)
+    assert exits[south_west].exit_to == (-1, 0)
+    assert exits[south_west].mp_spent == 2
+    assert [s.action for s in exits[south_west].steps] == [TURN_RIGHT, BACKWARD]
+    # Across the corner into the diagonal position (-1, -1): not an exit.
+    corner = neighbor(start, NW)
+    assert area.position_of(corner) == (-1, -1)
+    assert corner not in reach
+    free = set(area.free_positions())
+    for h, r in exits.items():
+        assert r.exit_to in free and not area.contains(h)
+        assert distance(h, start) <= 7
+    # A move never goes on past an exit hex.
+    assert all(
+        r.path[-1] == h and not any(area.position_of(p) != (0, 0) for p in r.path[:-1])
+        for h, r in exits.items()
+    )
+    # Exits also appear along the south edge for a unit there.
+    bottom = at(area, "0817")
+    south = reachable(area, bottom, S, MECH5, exits=True).exits()
+    assert {r.exit_to for r in south.values()} >= {(0, 1)}
+
+
+def test_MAP_6_no_exit_across_a_join_and_exits_into_a_notch() -> None:
+    """MAP-6: a sheet edge joined to another sheet is no exit; in an L-shaped area the
+    free position in the notch is entered from either neighbouring sheet."""
+    sheet = make_sheet()
+    area = PlayArea.from_layout({(0, 0): sheet, (1, 0): sheet, (0, 1): sheet}, sheets={})
+    east_edge = at(area, "1509")
+    reach = reachable(area, east_edge, SE, MECH5, exits=True)
+    assert not reach.exits()  # across the join lies sheet (1, 0), in play
+    corner = at(area, "1517")  # south-east corner of (0, 0): (1, 1) is free
+    notch = reachable(area, corner, SE, MECH5, exits=True).exits()
+    assert notch and {r.exit_to for r in notch.values()} == {(1, 1)}
+    from_below = reachable(area, at(area, "1501", (0, 1)), NE, MECH5, exits=True).exits()
+    assert {r.exit_to for r in from_below.values()} == {(1, 1)}
+
+
+def test_MAP_6_validate_move_off_the_area() -> None:
+    """MAP-6: leaving the area needs mobile maps and a step across a sheet edge."""
+    area = one_sheet()
+    start = at(area, "0101")
+    north = neighbor(start, N)
+    no_maps = validate_move(area, start, N, MECH5, north)
+    assert not no_maps
+    assert no_maps.reason == (
+        "0117 of sheet position (0,-1), outside the play area: mobile maps are off, so "
+        "units stay in the play area"
+    )
+    ok = validate_move(area, start, N, MECH5, north, exits=True)
+    assert ok and ok.route.exit_to == (0, -1)
+    far = neighbor(north, N)
+    assert validate_move(area, start, N, MECH5, far, exits=True).reason.endswith(
+        "a unit leaves the play area by stepping across a sheet edge into the free sheet "
+        "position beyond it (MAP-6)"
+    )
+
+
+# --- determinism --------------------------------------------------------------------------
+
+
+def test_MOV_1_same_question_same_routes() -> None:
+    """MOV-1: ties are broken the same way every time: same inputs, same paths."""
+    area = PlayArea.from_layout({(0, 0): random_sheet(5), (0, 1): random_sheet(6)})
+    start = at(area, "0812")
+    enemy = [at(area, "0810"), at(area, "0610")]
+    first = reachable(area, start, SE, MECH5, enemy_hexes=enemy, exits=True)
+    second = reachable(area, start, SE, MECH5, enemy_hexes=list(reversed(enemy)), exits=True)
+    assert list(first) == list(second)
+    for h in first:
+        assert first[h] == second[h]
+        for f in DIRECTIONS:
+            assert first.route(h, f) == second.route(h, f)
+    # The mapping lists hexes cheapest first.
+    costs = [first.cost(h) for h in first if area.contains(h)]
+    assert costs == sorted(costs)
+
+
+# --- validate_move ------------------------------------------------------------------------
+
+
+def test_MOV_1_validate_move_gives_reasons_players_understand() -> None:
+    """MOV-1/MOV-2: an illegal move says why: closed terrain, too far, occupied, cliffs."""
+    area = one_sheet({"0704": "0W", "0604": "4.", "0406": "0~2"})
+    start = at(area, "0708")
+    ok = validate_move(area, start, N, TANK4, at(area, "0705"))
+    assert ok and ok.route.mp_spent == 3
+    assert ok.reason == "The Bulldog walked to 0705 for 3 MP"
+    woods = validate_move(area, start, N, TANK4, at(area, "0704"))
+    assert not woods and woods.route is None
+    assert woods.reason == "The Bulldog cannot enter 0704: heavy woods are closed to vehicles"
+    water = validate_move(area, start, N, TANK4, at(area, "0406"))
+    assert water.reason == (
+        "The Bulldog cannot enter 0406: water of depth 2 is closed to vehicles "
+        "(only hover vehicles cross water)"
+    )
+    cliff = validate_move(area, start, N, MECH5, at(area, "0604"))
+    assert cliff.reason == (
+        "The Hunchback cannot enter 0604 from any side: that is a change of 4 levels; "
+        "mechs change at most 2 levels per hex"
+    )
+    # 7 hexes behind: backward only within 5 walking MP, so turn about (3) and walk 7.
+    far = validate_move(area, start, N, MECH5, at(area, "0715"))
+    assert far.reason == "0715 is 10 MP away; the Hunchback has 5 walking / 8 running MP"
+    far_facing = validate_move(area, start, N, MECH5, at(area, "0715"), dest_facing=N)
+    assert far_facing.reason == (
+        "0715 facing north is 13 MP away; the Hunchback has 5 walking / 8 running MP"
+    )
+    assert validate_move(area, start, N, MECH5, at(area, "0712")).route.backward
+    limited = validate_move(area, start, N, MECH5, at(area, "0704"), mp=2)
+    assert limited.reason == "0704 is 6 MP away; the Hunchback has 2 MP to spend"
+    enemy = validate_move(area, start, N, MECH5, at(area, "0706"), enemy_hexes=[at(area, "0706")])
+    assert enemy.reason == "The Hunchback cannot end in 0706: an enemy unit is there"
+    friend = validate_move(
+        area, start, N, MECH5, at(area, "0706"), friendly_hexes=[at(area, "0706")]
+    )
+    assert friend.reason == (
+        "The Hunchback cannot end in 0706: a friendly unit is already there (one per hex)"
+    )
+    orcs = validate_move(area, start, N, ORCS4, at(area, "0703"))
+    assert orcs.reason == (
+        "0703 is 6 hexes' move away (woods, rough and water count double); "
+        "the Orc Boyz may move 4 hexes"
+    )
+    gun = Mover(FIGURE, 0, name="the cannon")
+    assert validate_move(area, start, N, gun, at(area, "0707")).reason == (
+        "The cannon cannot move: it has 0 MP"
+    )
+    assert validate_move(area, start, N, gun, start)
+
+
+def test_MOV_2_validate_move_when_enemies_or_cliffs_close_every_way() -> None:
+    """MOV-2: a hex walled in by enemies, or by cliffs, says so."""
+    area = one_sheet({"0305": "3.", "0304": "3.", "0404": "3.", "0406": "3.", "0506": "3."})
+    start = at(area, "0808")
+    target = at(area, "0505")
+    ring = [
+        h for h in (neighbor(target, d) for d in DIRECTIONS) if area.level[area.index_of(h)] == 0
+    ]
+    walled = validate_move(area, start, N, MECH5, target, enemy_hexes=ring)
+    assert walled.reason == "The Hunchback cannot reach 0505: enemy units block every way there"
+    # A level-4 plateau in the corner: 0101 is open from the plateau, which nothing climbs.
+    cliffs = one_sheet({format_xxyy(c, r): "4." for c in (0, 1, 2) for r in (0, 1, 2)})
+    shut = validate_move(cliffs, at(cliffs, "0808"), N, TANK4, at(cliffs, "0101"))
+    assert shut.reason == (
+        "The Bulldog cannot reach 0101: no way there is open to vehicles "
+        "(closed terrain or cliffs all round)"
+    )
+
+
+# --- movers and bad input -----------------------------------------------------------------
+
+
+def test_MOV_1_MOV_2_movers_from_scenario_profiles() -> None:
+    """MOV-1/MOV-2: scenario profiles map to movement classes and allowances."""
+    mech = mover_for("battletech", {"type": "mech", "walk": 4}, name="the Atlas")
+    assert (mech.movement_class, mech.walk_mp, mech.run_mp, mech.height) == (MECH, 4, 6, 2)
+    tank = mover_for("battletech", {"type": "vehicle", "walk": 5, "motive": "wheeled"})
+    assert tank.movement_class == VEHICLE and tank.height == 1
+    hover = mover_for("battletech", {"type": "vehicle", "walk": 8, "motive": "hover"})
+    assert hover.movement_class == HOVER and hover.run_mp == 12
+    foot = mover_for("battletech", {"type": "infantry", "walk": 1})
+    assert foot.movement_class == INFANTRY and foot.run_mp == 1
+    for system in ("battlesystem", "warhammer", "toysoldiers"):
+        fig = mover_for(system, {"type": "infantry", "move": 6})
+        assert fig.movement_class == FIGURE and fig.mp == 6 and not fig.may_run
+    assert mover_for("toysoldiers", {"type": "gun"}).mp == 0
+    with pytest.raises(MovementError, match='needs "walk"'):
+        mover_for("battletech", {"type": "mech"})
+    with pytest.raises(MovementError, match='system "chess"'):
+        mover_for("chess", {})
+
+
+def test_bad_movement_questions_raise_clear_errors() -> None:
+    """Bad input: a clear MovementError naming the problem."""
+    area = one_sheet()
+    start = at(area, "0808")
+    with pytest.raises(MovementError, match='movement class "walker"'):
+        Mover("walker", 4)
+    with pytest.raises(MovementError, match="MP must be a whole number"):
+        Mover(MECH, -1)
+    with pytest.raises(MovementError, match=r"facing must be a direction 1\.\.6"):
+        reachable(area, start, 7, MECH5)
+    with pytest.raises(MovementError, match="outside the play area: a move starts"):
+        reachable(area, Hex(-5, 0), N, MECH5)
+    with pytest.raises(MovementError, match="mover must be a Mover"):
+        reachable(area, start, N, "mech")  # type: ignore[arg-type]
+    with pytest.raises(MovementError, match="mp must be a whole number"):
+        reachable(area, start, N, MECH5, mp=2.5)  # type: ignore[arg-type]
+    with pytest.raises(MovementError, match="not adjacent"):
+        entry_cost(area, start, at(area, "0101"), MECH5)
+
+
+def test_MAP_6_a_search_is_stale_after_a_sheet_is_added() -> None:
+    """MAP-6: adding a sheet rebuilds the area arrays; an old search refuses to answer."""
+    sheet = make_sheet()
+    area = PlayArea.from_layout({(0, 0): sheet}, sheets={})
+    start = at(area, "0808")
+    reach = reachable(area, start, N, MECH5)
+    area.add_sheet((1, 0), sheet)
+    with pytest.raises(MovementError, match="search again"):
+        reach.cost(start)
+    again = reachable(area, at(area, "1508"), SE, MECH5)
+    # South-east of 1508 lies 0108 of the new sheet (MAP-2 joins it seamlessly).
+    assert again.cost(at(area, "0108", (1, 0))) == 1
+
+
+def test_MOV_1_path_cost_and_route_to_one_hex() -> None:
+    """MOV-1: one destination, with or without a final facing."""
+    area = one_sheet(MIXED)
+    start = at(area, "0808")
+    assert path_cost(area, start, N, MECH5, at(area, "0806")) == 4
+    assert path_cost(area, start, N, MECH5, at(area, "0806"), dest_facing=NE) == 5
+    assert path_cost(area, start, N, MECH5, at(area, "0804")) is None
+    assert path_cost(area, start, N, MECH5, at(area, "0804"), mp=20) == 9
+    route = route_to(area, start, N, MECH5, at(area, "0806"), dest_facing=NE)
+    assert route is not None and route.facing == NE and route.hex == at(area, "0806")
