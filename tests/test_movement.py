@@ -576,7 +576,7 @@ def test_MOV_2_enemy_hexes_are_never_entered_friendly_ones_only_passed() -> None
     assert one.costs() == two.costs()
 
 
-# --- MAP-6 exits -------------------------------------------------------------------------------------
+# --- MAP-6 exits -----------------------------------------------------------------------
 
 
 def test_MAP_6_exits_lead_into_the_free_sheet_positions() -> None:
