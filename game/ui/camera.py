@@ -10,8 +10,9 @@ and the offset is a whole number of pixels, so cached sheet surfaces rendered at
 The camera keeps the world point at the centre of the viewport. Zooming around
 a screen point keeps the world point under that point fixed (to within half a
 pixel), so the hex under the mouse stays under the mouse. Panning is clamped
-loosely: the centre stays within the area's bounds plus half a viewport, so
-the map can be pushed to an edge of the window but never lost off it.
+loosely: the centre stays within the area's bounds plus half a viewport less
+three hex sizes, so the map can be pushed to an edge of the window but never
+lost off it.
 
 No pygame here: the camera is plain arithmetic and is tested headless.
 """
@@ -26,6 +27,8 @@ from game.hexmath import SQRT3, Hex, hex_to_pixel, pixel_to_hex
 # Even sizes keep a sheet's width (22.5 hex sizes per sheet column step) whole.
 ZOOM_SIZES: tuple[int, ...] = (6, 8, 12, 18, 26, 36, 50)
 DEFAULT_ZOOM = 3
+# Hex sizes of the area that panning always leaves in view.
+KEEP_IN_VIEW = 3.0
 # Screen pixels per second of keyboard panning.
 KEY_PAN_SPEED = 900.0
 
@@ -74,7 +77,8 @@ class Camera:
         self._clamp()
 
     def set_bounds(self, bounds: WorldRect | None) -> None:
-        """Clamp the centre to ``bounds`` (world units) plus half a viewport; None: free."""
+        """Clamp the centre to ``bounds`` (world units) plus nearly half a viewport;
+        None: free."""
         if bounds is not None:
             x0, y0, x1, y1 = bounds
             if not (x0 <= x1 and y0 <= y1):
@@ -186,8 +190,9 @@ class Camera:
             return
         x0, y0, x1, y1 = self.bounds
         s = self.size
-        mx = self.viewport[0] / 2 / s
-        my = self.viewport[1] / 2 / s
+        # Leave at least KEEP_IN_VIEW hex sizes of the area on screen.
+        mx = max(0.0, self.viewport[0] / 2 / s - KEEP_IN_VIEW)
+        my = max(0.0, self.viewport[1] / 2 / s - KEEP_IN_VIEW)
         self.cx = min(max(self.cx, x0 - mx), x1 + mx)
         self.cy = min(max(self.cy, y0 - my), y1 + my)
 

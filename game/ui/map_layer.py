@@ -63,6 +63,8 @@ from game.ui import fonts
 from game.ui import palette as pal
 from game.ui.camera import ZOOM_SIZES, Camera, WorldRect
 
+# Columns (rows) of the half-line worked out and cached together.
+_HALF_LINE_CHUNK = 48
 # Transparent colour of sheet surfaces; never used by the palette.
 COLOUR_KEY = (255, 0, 255)
 # Default memory bound of the sheet caches (bytes of pixels).
@@ -696,7 +698,7 @@ class MapLayer:
         self._revision = area.revision
         self._building_cf: dict[Hex, int] = {}
         self._stamps: dict[tuple[object, ...], pygame.Surface] = {}
-        self._side_cache: dict[tuple[object, ...], list[tuple[tuple[float, float], ...]]] = {}
+        self._side_cache: dict[tuple[object, ...], list[np.ndarray]] = {}
 
     # --- state --------------------------------------------------------------------
 
@@ -838,32 +840,30 @@ class MapLayer:
         """MAP-3: the half-line across the whole view and each side's home edge, labelled
         ("North home edge")."""
         size = camera.size
-        ox, oy = camera.offset
+        offset = np.array(camera.offset, dtype=float)
         w, h = camera.viewport
         line_w = max(2, round(size / 9))
         for edge in self.area.sides:
-            segs = self._home_edge_segments(edge)
             colour = pal.SIDE_COLOURS[edge]
-            on_screen = []
-            for a, b in segs:
-                pa = (a[0] * size - ox, a[1] * size - oy)
-                pb = (b[0] * size - ox, b[1] * size - oy)
-                if _segment_visible(pa, pb, w, h):
-                    pygame.draw.line(surface, colour, pa, pb, line_w + 2)
-                    on_screen.append((pa, pb))
-            if on_screen:
-                self._edge_label(surface, edge, on_screen, w, h, size)
-        segs = self._half_line_segments(camera)
-        for a, b in segs:
-            pa = (a[0] * size - ox, a[1] * size - oy)
-            pb = (b[0] * size - ox, b[1] * size - oy)
-            pygame.draw.line(surface, pal.HALF_LINE_CASING, pa, pb, line_w + 3)
-        for a, b in segs:
-            pa = (a[0] * size - ox, a[1] * size - oy)
-            pb = (b[0] * size - ox, b[1] * size - oy)
-            pygame.draw.line(surface, pal.HALF_LINE, pa, pb, max(1, line_w - 1))
-        if segs:
-            self._half_line_label(surface, camera, segs)
+            shown = []
+            for chain in self._home_edge_chains(edge):
+                pts = chain * size - offset
+                if _on_screen(pts, w, h):
+                    pygame.draw.lines(surface, colour, False, pts.tolist(), line_w + 2)
+                    shown.append(pts)
+            if shown:
+                self._edge_label(surface, edge, np.concatenate(shown), w, h)
+        shown = []
+        for chain in self._half_line_chains(camera):
+            pts = chain * size - offset
+            if _on_screen(pts, w, h):
+                shown.append(pts.tolist())
+        for pts in shown:
+            pygame.draw.lines(surface, pal.HALF_LINE_CASING, False, pts, line_w + 3)
+        for pts in shown:
+            pygame.draw.lines(surface, pal.HALF_LINE, False, pts, max(1, line_w - 1))
+        if shown:
+            self._half_line_label(surface, [p for pts in shown for p in pts], w, h)
 
     # --- internals --------------------------------------------------------------------
 
@@ -937,11 +937,11 @@ class MapLayer:
             self._stamps[key] = stamp
         return stamp
 
-    def _home_edge_segments(self, edge: str) -> list[tuple[tuple[float, float], ...]]:
-        """World segments of the outer sides of the area's outermost hexes on ``edge``."""
+    def _home_edge_chains(self, edge: str) -> list[np.ndarray]:
+        """World polylines along the outer sides of the area's outermost hexes on ``edge``."""
         key = ("home", edge)
-        segs = self._side_cache.get(key)
-        if segs is None:
+        chains = self._side_cache.get(key)
+        if chains is None:
             outward = {"north": (1, 2, 6), "south": (3, 4, 5), "west": (5, 6), "east": (2, 3)}[edge]
             segs = []
             for hx in self.area.outer_edge_hexes(edge):
@@ -950,27 +950,33 @@ class MapLayer:
                     if not self.area.contains(neighbor(hx, d)):
                         a, b = edge_corners(d)
                         segs.append((corners[a], corners[b]))
-            self._side_cache[key] = segs
-        return segs
+            chains = _chains(segs)
+            self._side_cache[key] = chains
+        return chains
 
-    def _half_line_segments(self, camera: Camera) -> list[tuple[tuple[float, float], ...]]:
-        """World segments of the half-line (MAP-3) within the view, from hexmath sides:
-        every side between two hexes that lie on different sides of the line."""
+    def _half_line_chains(self, camera: Camera) -> list[np.ndarray]:
+        """World polylines of the half-line (MAP-3) over the view, in cached chunks of
+        ``_HALF_LINE_CHUNK`` columns (rows for west-east home edges)."""
         col0, col1, row0, row1 = camera.visible_hex_range()
-        out: list[tuple[tuple[float, float], ...]] = []
-        if self.area.home_edges == "north-south":
-            for col in range(col0, col1 + 1):
-                out.extend(self._half_line_cell("col", col))
-        else:
-            for row in range(row0, row1 + 1):
-                out.extend(self._half_line_cell("row", row))
+        lo, hi = (col0, col1) if self.area.home_edges == "north-south" else (row0, row1)
+        out: list[np.ndarray] = []
+        for chunk in range(lo // _HALF_LINE_CHUNK, hi // _HALF_LINE_CHUNK + 1):
+            key = ("half-chunk", chunk, self.area.half_line)
+            chains = self._side_cache.get(key)
+            if chains is None:
+                axis = "col" if self.area.home_edges == "north-south" else "row"
+                first = chunk * _HALF_LINE_CHUNK
+                segs = []
+                for n in range(first, first + _HALF_LINE_CHUNK):
+                    segs.extend(self._half_line_cell(axis, n))
+                chains = _chains(segs)
+                self._side_cache[key] = chains
+            out.extend(chains)
         return out
 
     def _half_line_cell(self, axis: str, n: int) -> list[tuple[tuple[float, float], ...]]:
-        key = ("half", axis, n, self.area.half_line)
-        segs = self._side_cache.get(key)
-        if segs is not None:
-            return segs
+        """Sides between hexes on different sides of the half-line, owned by column
+        (or row) ``n``: every side between two hexes that lie on different sides."""
         line2 = round(2 * self.area.half_line)
         segs = []
         if axis == "col":
@@ -992,40 +998,35 @@ class MapLayer:
                 if self.area.side_of(other) != side:
                     a, b = edge_corners(d)
                     segs.append((corners[a], corners[b]))
-        self._side_cache[key] = segs
         return segs
 
     def _edge_label(
-        self,
-        surface: pygame.Surface,
-        edge: str,
-        segs: list[tuple[tuple[float, float], tuple[float, float]]],
-        w: int,
-        h: int,
-        size: int,
+        self, surface: pygame.Surface, edge: str, pts: np.ndarray, w: int, h: int
     ) -> None:
-        label = fonts.text(f"{edge.capitalize()} home edge", 14, (255, 255, 255), bold=True)
-        box = pygame.Surface((label.get_width() + 14, label.get_height() + 4), pygame.SRCALPHA)
-        pygame.draw.rect(box, (*pal.SIDE_COLOURS[edge], 230), box.get_rect(), border_radius=8)
-        box.blit(label, (7, 2))
-        xs = [p[0] for seg in segs for p in seg]
-        ys = [p[1] for seg in segs for p in seg]
+        """The side's name beside its home edge, centred on the part of the edge in view."""
+        key = ("label", edge)
+        box = self._stamps.get(key)
+        if box is None:
+            label = fonts.text(f"{edge.capitalize()} home edge", 14, (255, 255, 255), bold=True)
+            box = pygame.Surface((label.get_width() + 14, label.get_height() + 4), pygame.SRCALPHA)
+            pygame.draw.rect(box, (*pal.SIDE_COLOURS[edge], 230), box.get_rect(), border_radius=8)
+            box.blit(label, (7, 2))
+            if edge in ("west", "east"):
+                box = pygame.transform.rotate(box, 90 if edge == "west" else -90)
+            self._stamps[key] = box
+        xs, ys = pts[:, 0], pts[:, 1]
         gap = 6
+        bw, bh = box.get_size()
         if edge in ("west", "east"):
-            box = pygame.transform.rotate(box, 90 if edge == "west" else -90)
-            cy = (max(min(ys), 0) + min(max(ys), h)) / 2
-            x = (
-                min(xs) - gap - box.get_width() / 2
-                if edge == "west"
-                else max(xs) + gap + box.get_width() / 2
-            )
+            cy = (max(float(ys.min()), 0) + min(float(ys.max()), h)) / 2
+            x = float(xs.min()) - gap - bw / 2 if edge == "west" else float(xs.max()) + gap + bw / 2
             centre = (x, cy)
         else:
-            cx = (max(min(xs), 0) + min(max(xs), w)) / 2
+            cx = (max(float(xs.min()), 0) + min(float(xs.max()), w)) / 2
             y = (
-                min(ys) - gap - box.get_height() / 2
+                float(ys.min()) - gap - bh / 2
                 if edge == "north"
-                else max(ys) + gap + box.get_height() / 2
+                else float(ys.max()) + gap + bh / 2
             )
             centre = (cx, y)
         rect = box.get_rect(center=(round(centre[0]), round(centre[1])))
@@ -1033,15 +1034,9 @@ class MapLayer:
         surface.blit(box, rect)
 
     def _half_line_label(
-        self,
-        surface: pygame.Surface,
-        camera: Camera,
-        segs: list[tuple[tuple[float, float], ...]],
+        self, surface: pygame.Surface, pts: list[list[float]], w: int, h: int
     ) -> None:
-        size = camera.size
-        ox, oy = camera.offset
-        w, h = camera.viewport
-        pts = [(p[0] * size - ox, p[1] * size - oy) for seg in segs for p in seg]
+        """ "half-line" written beside the line near the left (top) of the view."""
         label = fonts.text("half-line", 13, pal.HALF_LINE_CASING, bold=True, halo=pal.HALF_LINE)
         if self.area.home_edges == "north-south":
             inside = [p for p in pts if 0 <= p[0] <= w]
@@ -1054,7 +1049,12 @@ class MapLayer:
             if not inside:
                 return
             x, y = min(inside, key=lambda p: p[1])
-            label = pygame.transform.rotate(label, 90)
+            key = ("label", "half-line-rotated")
+            rotated = self._stamps.get(key)
+            if rotated is None:
+                rotated = pygame.transform.rotate(label, 90)
+                self._stamps[key] = rotated
+            label = rotated
             rect = label.get_rect(midright=(round(x - 6), round(max(y, 0) + 60)))
         if rect.colliderect(pygame.Rect(0, 0, w, h)):
             surface.blit(label, rect)
@@ -1065,13 +1065,50 @@ def _world_corners(h: Hex) -> list[tuple[float, float]]:
     return [(cx + ux, cy + uy) for ux, uy in _CORNERS]
 
 
-def _segment_visible(a: tuple[float, float], b: tuple[float, float], w: int, h: int) -> bool:
-    return not (
-        max(a[0], b[0]) < -8
-        or min(a[0], b[0]) > w + 8
-        or max(a[1], b[1]) < -8
-        or min(a[1], b[1]) > h + 8
+def _on_screen(pts: np.ndarray, w: int, h: int, margin: float = 8.0) -> bool:
+    return bool(
+        pts[:, 0].max() >= -margin
+        and pts[:, 0].min() <= w + margin
+        and pts[:, 1].max() >= -margin
+        and pts[:, 1].min() <= h + margin
     )
+
+
+def _chains(segments: Iterable[tuple[tuple[float, float], ...]]) -> list[np.ndarray]:
+    """Join segments that share end points into polylines (N x 2 world arrays), so an
+    overlay line is one draw call instead of one per hex side."""
+
+    def key(p: tuple[float, float]) -> tuple[int, int]:
+        return round(p[0] * 1000), round(p[1] * 1000)
+
+    ends: dict[tuple[int, int], list[int]] = {}
+    segs = list(segments)
+    for n, (a, b) in enumerate(segs):
+        ends.setdefault(key(a), []).append(n)
+        ends.setdefault(key(b), []).append(n)
+    used = [False] * len(segs)
+    # Start from loose ends first so open lines come out whole.
+    order = sorted(range(len(segs)), key=lambda n: -sum(len(ends[key(p)]) == 1 for p in segs[n]))
+    chains: list[np.ndarray] = []
+    for start in order:
+        if used[start]:
+            continue
+        used[start] = True
+        a, b = segs[start]
+        if len(ends[key(b)]) == 1:
+            a, b = b, a
+        line = [a, b]
+        tip = b
+        while True:
+            nxt = next((n for n in ends[key(tip)] if not used[n]), None)
+            if nxt is None:
+                break
+            used[nxt] = True
+            p, q = segs[nxt]
+            tip = q if key(p) == key(tip) else p
+            line.append(tip)
+        chains.append(np.array(line, dtype=float))
+    return chains
 
 
 # --- hover information ---------------------------------------------------------------------
