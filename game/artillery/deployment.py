@@ -82,9 +82,12 @@ def default_along(area: SheetGrid, direction: str) -> int:
     return (lo + hi) // 2
 
 
-def off_board_position(area: SheetGrid, direction: str, distance: int, along: int) -> SheetPosition:
-    """ART-2: the sheet position ``distance`` sheets beyond ``direction``; 1 = the first."""
-    i_min, i_max, j_min, j_max = area.sheet_bounds()
+def position_beyond(
+    bounds: tuple[int, int, int, int], direction: str, distance: int, along: int
+) -> SheetPosition:
+    """ART-2: the sheet position ``distance`` sheets beyond the ``direction`` edge of
+    sheet bounds ``(i_min, i_max, j_min, j_max)``; 1 = the first sheet beyond it."""
+    i_min, i_max, j_min, j_max = bounds
     direction = _check_edge(direction)
     if direction == "north":
         return (along, j_min - distance)
@@ -93,6 +96,11 @@ def off_board_position(area: SheetGrid, direction: str, distance: int, along: in
     if direction == "west":
         return (i_min - distance, along)
     return (i_max + distance, along)
+
+
+def off_board_position(area: SheetGrid, direction: str, distance: int, along: int) -> SheetPosition:
+    """ART-2: the sheet position ``distance`` sheets beyond ``direction``; 1 = the first."""
+    return position_beyond(area.sheet_bounds(), direction, distance, along)
 
 
 def _check_edge(direction: str) -> str:

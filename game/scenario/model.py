@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from game.artillery.deployment import position_beyond
 from game.artillery.predesignated import predesignated_limit
 from game.artillery.weapons import WEAPONS
 from game.scenario.schema import (
@@ -585,13 +586,4 @@ def battery_position(
     positions: list[Position], direction: str, along: int, distance: int
 ) -> Position:
     """ART-2: ``distance`` sheets beyond the play area's ``direction`` edge; 1 = the first."""
-    i_min, i_max, j_min, j_max = bounds(positions)
-    if direction == "north":
-        return (along, j_min - distance)
-    if direction == "south":
-        return (along, j_max + distance)
-    if direction == "west":
-        return (i_min - distance, along)
-    if direction == "east":
-        return (i_max + distance, along)
-    raise ValueError(f"direction {direction!r} is not one of {', '.join(EDGE_NAMES)}")
+    return position_beyond(bounds(positions), direction, distance, along)

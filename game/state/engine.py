@@ -15,14 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from game.artillery.deployment import deployment_refusals, off_board_position
 from game.artillery.flight import flight_time, range_refusal, sheet_distance
 from game.artillery.plots import Plot
 from game.artillery.predesignated import predesignation_refusal
 from game.artillery.weapons import ammunition as ammunition_spec
 from game.artillery.weapons import weapon as weapon_spec
-from game.board.sheet import available_sheets
 from game.hexmath import Hex, distance
-from game.scenario.model import FLANKS, battery_position
 from game.state import artillery_phase, combat, mobile, moving, victory
 from game.state.board import battery_sheet, log_event, reveal, seeing_units
 from game.state.commands import (
@@ -120,29 +119,20 @@ def _battery_of(state: GameState, side: str, battery_id: str) -> Unit:
 
 
 def deployment_refusal(state: GameState, side: str, cmd: Deploy) -> str | None:
-    """Why an off-board position is illegal (ART-1, ART-2), or None."""
-    flanks = FLANKS[state.area.home_edges]
-    if cmd.direction != side and cmd.direction not in flanks:
-        return (
-            f"artillery stands behind its own home edge ({side}) or to the "
-            f"{flanks[0]} or {flanks[1]}, not to the {cmd.direction}"
-        )
-    if cmd.distance < 1:
-        return "the distance is at least 1 sheet beyond the edge"
-    if cmd.sheet not in available_sheets():
-        return f"no sheet {cmd.sheet!r} to stand on"
-    try:
-        lattice_hex((0, 0), cmd.xxyy)
-    except ValueError as exc:
-        return str(exc)
-    pos = battery_position(list(state.area.positions), cmd.direction, cmd.along, cmd.distance)
-    if state.area.has_sheet(pos):
-        return f"sheet position ({pos[0]},{pos[1]}) is in the play area"
-    if state.area.side_of_position(pos) != side:
-        return (
-            f"sheet position ({pos[0]},{pos[1]}) is not on {side}'s side of the half-line (ART-1)"
-        )
-    return None
+    """Why an off-board position is illegal (ART-1, ART-2, ART-3), or None."""
+    unit = state.units.get(cmd.battery)
+    weapon = unit.battery.weapon if unit is not None and unit.battery is not None else None
+    reasons = deployment_refusals(
+        state.area,
+        side,
+        cmd.direction,
+        cmd.distance,
+        cmd.sheet,
+        cmd.xxyy,
+        cmd.along,
+        weapon_=weapon,
+    )
+    return "; ".join(reasons) if reasons else None
 
 
 def _deploy(state: GameState, cmd: Command) -> None:
@@ -155,7 +145,7 @@ def _deploy(state: GameState, cmd: Command) -> None:
     reason = deployment_refusal(state, cmd.side, cmd)
     if reason:
         raise IllegalCommand(reason)
-    pos = battery_position(list(state.area.positions), cmd.direction, cmd.along, cmd.distance)
+    pos = off_board_position(state.area, cmd.direction, cmd.distance, cmd.along)
     battery.offboard = OffBoard(
         cmd.direction, cmd.along, cmd.distance, pos, cmd.sheet, cmd.xxyy, lattice_hex(pos, cmd.xxyy)
     )
