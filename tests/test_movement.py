@@ -648,6 +648,9 @@ def test_MAP_6_validate_move_off_the_area() -> None:
     )
     ok = validate_move(area, start, N, MECH5, north, exits=True)
     assert ok and ok.route.exit_to == (0, -1)
+    assert (
+        ok.reason == "The Hunchback leaves the play area into sheet position (0, -1) (1 MP, walked)"
+    )
     far = neighbor(north, N)
     assert validate_move(area, start, N, MECH5, far, exits=True).reason.endswith(
         "a unit leaves the play area by stepping across a sheet edge into the free sheet "
@@ -684,7 +687,14 @@ def test_MOV_1_validate_move_gives_reasons_players_understand() -> None:
     start = at(area, "0708")
     ok = validate_move(area, start, N, TANK4, at(area, "0705"))
     assert ok and ok.route.mp_spent == 3
-    assert ok.reason == "The Bulldog walked to 0705 for 3 MP"
+    assert ok.reason == "The Bulldog moves to 0705 (3 MP, walked)"
+    assert validate_move(area, start, N, TANK4, start).reason == "The Bulldog stays in 0708"
+    turn = validate_move(area, start, N, TANK4, start, dest_facing=SE)
+    assert turn.reason == "The Bulldog turns to face south-east (2 MP, walked)"
+    run = validate_move(area, start, N, MECH5, at(area, "0704"))
+    assert run.reason == "The Hunchback moves to 0704 (6 MP, ran)"
+    orcs_ok = validate_move(area, start, N, ORCS4, at(area, "0705"))
+    assert orcs_ok.reason == "The Orc Boyz moves to 0705 (3 hexes' move)"
     woods = validate_move(area, start, N, TANK4, at(area, "0704"))
     assert not woods and woods.route is None
     assert woods.reason == "The Bulldog cannot enter 0704: heavy woods are closed to vehicles"

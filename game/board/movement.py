@@ -1052,7 +1052,7 @@ def validate_move(
     where = _name(area, dest)
     who = _capital(mover.name)
     if route is not None:
-        return MoveCheck(True, f"{who} {route.mode} to {where} for {route.mp_spent} MP", route)
+        return MoveCheck(True, _legal_text(who, where, route, mover), route)
     start = reach.start
     inside = area.contains(dest)
     if not inside:
@@ -1104,6 +1104,21 @@ def validate_move(
         f"{who} cannot reach {where}: no way there is open to "
         f"{CLASS_PLURAL[mover.movement_class]} (closed terrain or cliffs all round)",
     )
+
+
+def _legal_text(who: str, where: str, route: Route, mover: Mover) -> str:
+    spent = (
+        f"{route.mp_spent} hexes' move"
+        if mover.movement_class == FIGURE
+        else f"{route.mp_spent} MP, {route.mode}"
+    )
+    if route.mode == STOOD:
+        return f"{who} stays in {where}"
+    if route.hexes_moved == 0:
+        return f"{who} turns to face {DIRECTION_NAMES[route.facing]} ({spent})"
+    if route.exit_to is not None:
+        return f"{who} leaves the play area into sheet position {route.exit_to} ({spent})"
+    return f"{who} moves to {where} ({spent})"
 
 
 def _is_exit_hex(area: PlayArea, h: Hex, mover: Mover) -> bool:
