@@ -525,3 +525,14 @@ def test_map_layer_rejects_bad_input_with_reasons(area: PlayArea) -> None:
     layer = MapLayer(area)
     with pytest.raises(ValueError, match="building CF"):
         layer.set_building_cf({area.hex_at((0, 0), "0708"): -1})
+
+
+def test_fonts_survive_a_restart_of_pygame_font(display: pygame.Surface) -> None:
+    from game.ui import fonts
+
+    before = fonts.font(12)
+    pygame.font.quit()
+    pygame.font.init()
+    after = fonts.font(12)
+    assert after is not before
+    assert after.render("0709", True, (0, 0, 0)).get_width() > 0

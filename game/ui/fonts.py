@@ -37,15 +37,27 @@ def font_path(bold: bool = False) -> Path | None:
     return folder / ("NotoSans-Bold.ttf" if bold else "NotoSans-Regular.ttf")
 
 
-@cache
+_fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+
+
 def font(px: int, bold: bool = False) -> pygame.font.Font:
-    """A font of ``px`` pixels (at least 6)."""
+    """A font of ``px`` pixels (at least 6), cached; made again after pygame was
+    shut down and restarted (a font of the old session cannot render)."""
     if not pygame.font.get_init():
         pygame.font.init()
+    key = (max(6, int(px)), bool(bold))
+    f = _fonts.get(key)
+    if f is not None:
+        try:
+            f.get_height()
+            return f
+        except pygame.error:
+            _fonts.clear()
     path = font_path(bold)
-    f = pygame.font.Font(str(path) if path else None, max(6, int(px)))
+    f = pygame.font.Font(str(path) if path else None, key[0])
     if path is None and bold:
         f.set_bold(True)
+    _fonts[key] = f
     return f
 
 

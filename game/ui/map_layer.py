@@ -13,7 +13,8 @@ Public API (all drawing takes a target surface and a ``Camera``)::
 
 Caching (DESIGN principle 10). Each sheet has one pre-rendered surface per
 zoom level, made the first time the sheet is visible at that zoom and kept in
-an LRU bounded by ``cache_limit`` bytes. A surface holds exactly that sheet's
+an LRU bounded by ``cache_limit`` bytes (the surfaces the current frame shows
+are never evicted, so one frame may go over the bound). A surface holds exactly that sheet's
 255 hexes (MAP-2: a sheet at an odd ``i`` has its half-hex saw-toothed edge),
 drawn at ``hexmath.hex_to_pixel`` positions relative to the surface origin,
 which is the sheet's bounding box in zoom pixels; outside its hexes a surface is
@@ -70,7 +71,7 @@ COLOUR_KEY = (255, 0, 255)
 # Default memory bound of the sheet caches (bytes of pixels).
 DEFAULT_CACHE_LIMIT = 256 * 1024 * 1024
 # Zoom thresholds by hex size (px).
-DETAIL_SIZE = 12  # tree crowns, stones, road casing from here on
+DETAIL_SIZE = 12  # tree crowns, stones and hill shading from here on
 WAVE_SIZE = 18  # wave marks on water
 ROAD_DETAIL_SIZE = 18  # roads with a casing and bridges with rails from here on
 LEVEL_LABEL_SIZE = 26  # level numbers and water depths
@@ -91,8 +92,8 @@ def edge_corners(direction: int) -> tuple[int, int]:
 
 @cache
 def _local_neighbours() -> tuple[tuple[tuple[int, int] | None, ...], ...]:
-    """For local hex k = row * 15 + col: the local index of its neighbour in each
-    direction 1..6 (index 0..5), or None when the neighbour is on another sheet.
+    """For local hex k = row * 15 + col: the local (col, row) of its neighbour in each
+    direction 1..6 (tuple index 0..5), or None when the neighbour is on another sheet.
 
     MAP-2 keeps every sheet's internal adjacency the same wherever it lies, so
     one table serves all positions.
@@ -121,8 +122,8 @@ class SheetGeometry:
     def pixel_rect(self, size: int) -> tuple[int, int, int, int]:
         """(x, y, w, h) of the sheet's surface in zoom-pixel space at hex size ``size``.
 
-        One pixel of margin all round holds the half of the sheet border that
-        lies outside the outermost hexes.
+        A margin all round holds the half of the sheet border that lies outside
+        the outermost hexes.
         """
         x0, y0, x1, y1 = self.bounds
         pad = max(2, size // 8)
@@ -295,6 +296,7 @@ def paint_sheet(
         fills[k] = _fill_colour(terrain[k], level[k], depth[k], near)
         pygame.draw.polygon(target, fills[k], corners(k))
     if near:
+        _paint_relief(target, indices, table, terrain, level, fills, centres, corners)
         for k in indices:
             _paint_pattern(target, terrain[k], centres[k], s, geometry.hexes[k], depth[k])
     # Grid: each hex outlined in a darker shade of its own fill, so it stays subtle.
@@ -328,6 +330,53 @@ def _fill_colour(code: int, level: int, depth: int, near: bool) -> pal.Colour:
     if code == ROUGH:
         return pal.mix(base, pal.ROUGH_TINT, 0.45)
     return base
+
+
+# Hill shading, light from the north-west: how much a slope facing each direction
+# 1..6 is lit (positive) or shadowed (negative).
+_SLOPE_LIGHT = {1: 0.5, 2: 0.1, 3: -0.6, 4: -0.8, 5: -0.2, 6: 0.8}
+_RELIEF_DEPTH = 0.24  # how far into the higher hex the slope band reaches
+
+
+def _paint_relief(
+    target: pygame.Surface,
+    indices: Iterable[int],
+    table: tuple[tuple[tuple[int, int] | None, ...], ...],
+    terrain: list[int],
+    level: list[int],
+    fills: dict[int, pal.Colour],
+    centres: list[tuple[float, float]],
+    corners: Callable[[int], list[tuple[int, int]]],
+) -> None:
+    """Elevation shading: inside a hex higher than its neighbour, a band along that
+    side, lit or shadowed by the way the slope faces."""
+    for k in indices:
+        if terrain[k] == WATER:
+            continue
+        cx, cy = centres[k]
+        pts = corners(k)
+        for d, other in enumerate(table[k], start=1):
+            if other is None:
+                continue
+            m = other[1] * SHEET_COLS + other[0]
+            if level[m] >= level[k]:
+                continue
+            light = _SLOPE_LIGHT[d]
+            tone = (
+                pal.mix(fills[k], pal.RELIEF_LIGHT, 0.35 * light)
+                if light > 0
+                else pal.mix(fills[k], pal.RELIEF_SHADE, -0.3 * light)
+            )
+            a, b = edge_corners(d)
+            (ax, ay), (bx, by) = pts[a], pts[b]
+            t = _RELIEF_DEPTH
+            band = [
+                (ax, ay),
+                (bx, by),
+                (bx + (cx - bx) * t, by + (cy - by) * t),
+                (ax + (cx - ax) * t, ay + (cy - ay) * t),
+            ]
+            pygame.draw.polygon(target, tone, band)
 
 
 def _paint_pattern(

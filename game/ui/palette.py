@@ -30,6 +30,8 @@ GROUND_STOPS: tuple[tuple[int, Colour], ...] = (
     (9, (120, 100, 86)),
 )
 CONTOUR: Colour = (118, 88, 56)
+RELIEF_LIGHT: Colour = (255, 252, 232)
+RELIEF_SHADE: Colour = (70, 52, 34)
 LEVEL_TEXT: Colour = (96, 72, 44)
 
 LIGHT_WOODS_CROWN: Colour = (128, 160, 86)
