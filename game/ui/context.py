@@ -1,0 +1,104 @@
+"""What every part of the game screen shares: the session, the camera, the map,
+the view of the side on screen, the selection and the current tool.
+
+The game screen owns one ``UiContext`` and refreshes ``view`` after every
+command (and on a hand-over). Layers and panels read it and change the game
+only through ``submit``, which shows the engine's reason when a command is
+illegal. Nothing here decides a rule.
+
+A ``Layer`` is one piece of the screen (units, artillery overlays, intel,
+dialogs). The game screen calls, every frame, ``update`` then ``draw_world``
+(map-space overlays, after the terrain and units) then ``draw_hud``
+(screen-space panels); events go to the layers topmost first, and a layer
+that consumes an event returns True.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from game.hexmath import Hex
+from game.state import Command, IllegalCommand, PlayerView
+
+if TYPE_CHECKING:
+    import pygame
+
+    from game.ui.camera import Camera
+    from game.ui.map_layer import MapLayer
+    from game.ui.session import GameSession
+
+SELECT = "select"  # pick and move units
+PLOT = "plot"  # aim artillery (plot mode)
+LOS = "los"  # line-of-sight tool
+ATTACK = "attack"  # direct attacks
+
+
+@dataclass
+class Toast:
+    text: str
+    until: float
+    error: bool = False
+
+
+@dataclass
+class UiContext:
+    """Shared state of the game screen (see the module docstring)."""
+
+    session: GameSession
+    camera: Camera
+    map_layer: MapLayer
+    view: PlayerView
+    screen_size: tuple[int, int] = (1280, 800)
+    selected: str | None = None  # unit id of the side on screen
+    hovered: Hex | None = None
+    mode: str = SELECT
+    plot_battery: str | None = None
+    ammunition: str = "standard"
+    toasts: list[Toast] = field(default_factory=list)
+    ui_manager: Any = None  # pygame_gui.UIManager of the game screen
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def refresh(self) -> None:
+        """Take a fresh view of the side on screen (after commands and hand-overs)."""
+        self.view = self.session.view()
+        if self.selected is not None and self.selected not in self.view.units:
+            self.selected = None
+
+    def notify(self, text: str, seconds: float = 4.0, error: bool = False) -> None:
+        """A short message at the top of the screen."""
+        self.toasts.append(Toast(text, time.monotonic() + seconds, error))
+        del self.toasts[:-4]
+
+    def submit(self, command: Command) -> bool:
+        """Send a command to the engine; an illegal one shows its reason."""
+        try:
+            self.session.submit(command)
+        except IllegalCommand as exc:
+            self.notify(str(exc), error=True)
+            return False
+        self.refresh()
+        return True
+
+    @property
+    def side(self) -> str:
+        return self.view.side
+
+    def own_unit(self, unit_id: str | None) -> dict[str, Any] | None:
+        if unit_id is None:
+            return None
+        unit = self.view.units.get(unit_id)
+        return unit if unit is not None and unit["side"] == self.view.side else None
+
+
+class Layer(Protocol):
+    """One piece of the game screen."""
+
+    def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool: ...
+
+    def update(self, dt: float, ctx: UiContext) -> None: ...
+
+    def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None: ...
+
+    def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None: ...
