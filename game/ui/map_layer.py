@@ -3,7 +3,7 @@
 Public API (all drawing takes a target surface and a ``Camera``)::
 
     layer = MapLayer(area)                   # area: game.board.area.PlayArea
-    camera.set_bounds(layer.world_bounds())
+    camera.set_bounds(layer.world_bounds())   # again whenever the area grows
     layer.draw(screen, camera)               # terrain: blits visible cached sheets
     layer.draw_sides(screen, camera)         # half-line and home-edge labels (MAP-3)
     layer.draw_highlight(screen, camera, hexes, colour, alpha=96, outline=None)
