@@ -536,3 +536,27 @@ def test_fonts_survive_a_restart_of_pygame_font(display: pygame.Surface) -> None
     after = fonts.font(12)
     assert after is not before
     assert after.render("0709", True, (0, 0, 0)).get_width() > 0
+
+
+def test_a_render_budget_spreads_new_sheets_over_frames_with_scaled_stand_ins(
+    display: pygame.Surface, area: PlayArea
+) -> None:
+    layer = MapLayer(area)
+    camera = Camera(SCREEN, 1)
+    camera.centre_on(area.hex_at((1, 1), "0101"))
+    assert layer.draw(display, camera) == 0  # no budget: everything rendered at once
+    camera.set_zoom(2)
+    visible = layer.visible_positions(camera)
+    assert len(visible) == 4
+    stand_ins = layer.draw(display, camera, render_budget=0.0)
+    # One sheet is rendered in this frame; the others show scaled from zoom 1.
+    assert stand_ins == 3
+    assert sum(1 for pos in visible if layer.stats.renders[(pos, 2)]) == 1
+    # The stand-ins cover the map: no background at the hex centres.
+    for h in area.hexes():
+        x, y = camera.hex_to_screen(h)
+        if 0 <= x < SCREEN[0] and 0 <= y < SCREEN[1]:
+            assert tuple(display.get_at((round(x), round(y))))[:3] != pal.BACKGROUND
+    left = [layer.draw(display, camera, render_budget=0.0) for _ in range(3)]
+    assert left == [2, 1, 0]  # one more sheet each frame
+    assert all(layer.stats.renders[(pos, 2)] == 1 for pos in visible)

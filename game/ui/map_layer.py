@@ -41,6 +41,7 @@ two nearest zooms; sheet position and name at far zooms.
 from __future__ import annotations
 
 import math
+import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -825,9 +826,21 @@ class MapLayer:
         self._evict(keep=set())
         return made
 
-    def draw(self, surface: pygame.Surface, camera: Camera, cached: bool = True) -> None:
-        """Draw the terrain of every visible sheet.
+    def draw(
+        self,
+        surface: pygame.Surface,
+        camera: Camera,
+        cached: bool = True,
+        render_budget: float | None = None,
+    ) -> int:
+        """Draw the terrain of every visible sheet; returns how many sheets were shown
+        as stand-ins (0 when the picture is final).
 
+        ``render_budget`` (seconds) bounds the time spent rendering new sheet
+        surfaces in this call, so a zoom never stalls a frame: once it is spent
+        (at least one sheet is rendered per call), a sheet not yet rendered at
+        this zoom is shown scaled from its surface at another zoom, if it has
+        one, and is rendered in a later frame. None renders everything now.
         ``cached=False`` paints every visible hex directly each call (the
         baseline the benchmark compares against).
         """
@@ -837,13 +850,45 @@ class MapLayer:
         visible = self.visible_positions(camera)
         if not cached:
             self._draw_direct(surface, camera, visible)
-            return
+            return 0
+        deadline = None if render_budget is None else time.perf_counter() + render_budget
         keep = set()
+        stand_ins = 0
+        rendered = False
         for pos in visible:
+            key = (pos, zoom)
+            if (
+                key not in self._cache
+                and rendered
+                and deadline is not None
+                and time.perf_counter() > deadline
+            ):
+                stand_in = self._stand_in(pos, zoom)
+                if stand_in is not None:
+                    image, (x, y) = stand_in
+                    surface.blit(image, (x - ox, y - oy))
+                    stand_ins += 1
+                    continue
+            rendered = rendered or key not in self._cache
             entry = self._surface(pos, zoom)
-            keep.add((pos, zoom))
+            keep.add(key)
             surface.blit(entry.surface, (entry.origin[0] - ox, entry.origin[1] - oy))
         self._evict(keep)
+        return stand_ins
+
+    def _stand_in(
+        self, pos: SheetPosition, zoom: int
+    ) -> tuple[pygame.Surface, tuple[int, int]] | None:
+        """The sheet's surface at the nearest other cached zoom, scaled to this zoom."""
+        others = [k for k in self._cache if k[0] == pos and k[1] != zoom]
+        if not others:
+            return None
+        best = min(others, key=lambda k: abs(k[1] - zoom))
+        entry = self._cache[best]
+        ratio = ZOOM_SIZES[zoom] / ZOOM_SIZES[best[1]]
+        w, h = entry.surface.get_size()
+        image = pygame.transform.scale(entry.surface, (round(w * ratio), round(h * ratio)))
+        return image, (round(entry.origin[0] * ratio), round(entry.origin[1] * ratio))
 
     def _draw_direct(
         self, surface: pygame.Surface, camera: Camera, visible: list[SheetPosition]
