@@ -5,6 +5,7 @@ Public API (all drawing takes a target surface and a ``Camera``)::
     layer = MapLayer(area)                   # area: game.board.area.PlayArea
     camera.set_bounds(layer.world_bounds())   # again whenever the area grows
     layer.draw(screen, camera)               # terrain: blits visible cached sheets
+    layer.draw(screen, camera, render_budget=0.008)  # zooming: spread new renders over frames
     layer.draw_sides(screen, camera)         # half-line and home-edge labels (MAP-3)
     layer.draw_highlight(screen, camera, hexes, colour, alpha=96, outline=None)
     layer.set_building_cf({hex: cf})         # damaged buildings: re-renders their sheets only
@@ -696,15 +697,20 @@ def _paint_sheet_label(
     cx = (x0 + x1) / 2 * s - origin[0]
     cy = (y0 + y1) / 2 * s - origin[1]
     i, j = geometry.pos
-    px = round(s * 1.05)
+    # At the farthest zoom a sheet is too small for its name: the position only.
+    px = max(10, round(s * 1.05))
     title = fonts.text(f"({i},{j})", px + 1, pal.SHEET_LABEL_TEXT, bold=True)
-    name = fonts.text(sheet.name, px - 1, pal.SHEET_LABEL_TEXT)
-    w = max(title.get_width(), name.get_width()) + 10
-    h = title.get_height() + name.get_height() + 6
+    lines = [title]
+    if s >= 8:
+        lines.append(fonts.text(sheet.name, px - 1, pal.SHEET_LABEL_TEXT))
+    w = max(line.get_width() for line in lines) + 10
+    h = sum(line.get_height() for line in lines) + 6
     box = pygame.Surface((w, h), pygame.SRCALPHA)
     pygame.draw.rect(box, (*pal.SHEET_LABEL_BOX, 150), box.get_rect(), border_radius=5)
-    box.blit(title, title.get_rect(midtop=(w // 2, 3)))
-    box.blit(name, name.get_rect(midtop=(w // 2, 3 + title.get_height())))
+    y = 3
+    for line in lines:
+        box.blit(line, line.get_rect(midtop=(w // 2, y)))
+        y += line.get_height()
     target.blit(box, box.get_rect(center=(round(cx), round(cy))))
 
 
