@@ -13,7 +13,11 @@ from collections.abc import Sequence
 
 SUBCOMMANDS = {
     "validate": "check scenario files (maps/*.toml) and sheet files (maps/sheets/*.toml)",
+    "simulate": "play a scenario headless many times, AI against AI, and report statistics",
 }
+# Side names are the home edges of the scenario (MAP-3), so these are the side flags.
+SIDE_FLAGS = ("north", "south", "west", "east")
+AI_LEVELS = ("random", "easy", "normal", "hard")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -36,6 +40,42 @@ def build_parser() -> argparse.ArgumentParser:
         help="folder of sheet files scenarios refer to (default: maps/sheets)",
     )
     validate.set_defaults(run=run_validate)
+    simulate = commands.add_parser(
+        "simulate",
+        help=SUBCOMMANDS["simulate"],
+        description="Play SCENARIO headless GAMES times with AI on both sides and fixed "
+        "seeds; write per-game JSON, a summary (Markdown and JSON) with confidence "
+        "intervals, plots and replayable game logs into DIR. Side flags take the "
+        "scenario's side names: --north/--south or --west/--east. See docs/simulate.md.",
+    )
+    simulate.add_argument("scenario", metavar="SCENARIO", help="a scenario file (maps/*.toml)")
+    simulate.add_argument("--games", type=int, default=20, help="games to play (default 20)")
+    simulate.add_argument("--seed", type=int, default=1, help="run seed (default 1)")
+    simulate.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    simulate.add_argument("--out", metavar="DIR", default="sim-out", help="output folder")
+    for side in SIDE_FLAGS:
+        simulate.add_argument(
+            f"--{side}",
+            choices=AI_LEVELS,
+            default=None,
+            help=f"AI level of side {side} (default normal)",
+        )
+    simulate.add_argument(
+        "--personality",
+        action="append",
+        default=[],
+        metavar="SIDE=NAME",
+        help="personality of a side: steady, aggressive or cautious (repeatable)",
+    )
+    simulate.add_argument(
+        "--swap-sides",
+        action="store_true",
+        help="swap the two sides' levels every other game",
+    )
+    simulate.add_argument("--logs", type=int, default=3, help="games whose logs are saved")
+    simulate.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    simulate.add_argument("--quiet", action="store_true", help="no progress bar")
+    simulate.set_defaults(run=run_simulate)
     return parser
 
 
@@ -53,6 +93,70 @@ def run_validate(args: argparse.Namespace) -> int:
         else:
             print(f"{name}: ok")
     return 1 if failed else 0
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """Run the batch; print where the results are and the headline figures."""
+    from game.scenario import ScenarioError, load_scenario
+
+    try:
+        sides = load_scenario(args.scenario).side_names()
+    except (ScenarioError, OSError) as exc:
+        print(f"simulate: cannot load the scenario: {exc}", file=sys.stderr)
+        return 2
+    given = {s: getattr(args, s) for s in SIDE_FLAGS if getattr(args, s) is not None}
+    wrong = sorted(set(given) - set(sides))
+    if wrong:
+        print(
+            f"simulate: the sides of {args.scenario} are {sides[0]} and {sides[1]}; "
+            f"--{wrong[0]} does not apply (use --{sides[0]} and --{sides[1]})",
+            file=sys.stderr,
+        )
+        return 2
+    personalities = {}
+    for item in args.personality:
+        side, _, name = item.partition("=")
+        if side not in sides or not name:
+            print(
+                f"simulate: --personality takes SIDE=NAME with SIDE {sides[0]} or "
+                f"{sides[1]}, not {item!r}",
+                file=sys.stderr,
+            )
+            return 2
+        personalities[side] = name
+    for name, value in (("games", args.games), ("workers", args.workers)):
+        if value < 1:
+            print(f"simulate: --{name} must be 1 or more, not {value}", file=sys.stderr)
+            return 2
+    from game.ai.personality import PERSONALITIES
+    from game.sim import simulate
+
+    unknown = sorted(set(personalities.values()) - set(PERSONALITIES))
+    if unknown:
+        print(
+            f"simulate: no personality {unknown[0]!r} (known: {', '.join(PERSONALITIES)})",
+            file=sys.stderr,
+        )
+        return 2
+    levels = {s: given.get(s, "normal") for s in sides}
+    summary = simulate(
+        args.scenario,
+        args.games,
+        args.seed,
+        levels,
+        args.out,
+        workers=args.workers,
+        personalities=personalities,
+        swap_sides=args.swap_sides,
+        logs=args.logs,
+        plots=not args.no_plots,
+        progress=None if args.quiet else sys.stderr,
+    )
+    print(f"{summary['games']} games written to {args.out}/ (summary.md, summary.json)")
+    for side, rate in summary["wins_by_side"].items():
+        print(f"  {side} ({levels[side]}) wins {100 * rate['rate']:.1f}%")
+    print(f"  draws {100 * summary['draws']['rate']:.1f}%")
+    return 0
 
 
 def run_default() -> int:

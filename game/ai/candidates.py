@@ -1,0 +1,158 @@
+"""Candidate actions that score themselves, and the facts every phase's scoring shares.
+
+A ``Candidate`` is one legal command with a score and the reason for it, in
+words; a policy takes the best. ``Board`` gathers what the side knows of the
+board this decision: its units and their roles, the enemy units in sight,
+where enemy units see and shoot, and where enemy shells have been falling.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from game.ai.memory import Memory, as_hex
+from game.ai.personality import Level, Personality
+from game.board.los import visible_from
+from game.board.movement import MovementError, mover_for
+from game.hexmath import Hex, distances
+from game.state.commands import Command
+from game.state.view import PlayerView
+
+# Longest direct-fire reach assumed for an enemy unit whose weapons are unknown.
+ENEMY_REACH = 15
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A legal command with its score (higher is better) and why."""
+
+    command: Command
+    score: float
+    reason: str
+
+
+def best(candidates: list[Candidate]) -> Candidate:
+    """The highest score; ties go to the earliest candidate (legal order)."""
+    top = candidates[0]
+    for c in candidates[1:]:
+        if c.score > top.score:
+            top = c
+    return top
+
+
+def run_mp(unit: dict[str, Any]) -> int:
+    """The unit's fastest move in MP (hexes for figures), 0 if it cannot move."""
+    try:
+        return mover_for(unit["system"], unit["profile"], unit["name"], unit["height"]).run_mp
+    except (MovementError, KeyError, TypeError, ValueError):
+        return 0
+
+
+def unit_value(unit: dict[str, Any]) -> float:
+    """How much damage to this enemy unit is worth: its guns decide the game."""
+    if unit.get("battery"):
+        return 12.0
+    if unit.get("kind") == "infantry":
+        return 0.5
+    return 1.0
+
+
+@dataclass
+class Board:
+    """What the side knows of the board for one decision."""
+
+    view: PlayerView
+    memory: Memory
+    level: Level
+    personality: Personality
+    own: dict[str, dict[str, Any]] = field(default_factory=dict)
+    enemies: dict[str, dict[str, Any]] = field(default_factory=dict)
+    hunters: list[str] = field(default_factory=list)
+
+    @classmethod
+    def read(
+        cls, view: PlayerView, memory: Memory, level: Level, personality: Personality
+    ) -> Board:
+        board = cls(view, memory, level, personality)
+        for uid, u in view.units.items():
+            if u["destroyed"] or u["hex"] is None:
+                continue
+            if u["side"] == view.side:
+                board.own[uid] = u
+            else:
+                board.enemies[uid] = u
+        mobile = [
+            (run_mp(u), uid)
+            for uid, u in view.units.items()
+            if u["side"] == view.side
+            and not u["destroyed"]
+            and u["battery"] is None
+            and u["kind"] != "infantry"
+        ]
+        mobile.sort(key=lambda t: (-t[0], t[1]))
+        board.hunters = [uid for mp, uid in mobile[: personality.hunters] if mp > 0]
+        return board
+
+    @property
+    def area(self):
+        return self.view.area
+
+    def hex_of(self, uid: str) -> Hex:
+        return as_hex(self.view.units[uid]["hex"])
+
+    def enemy_sight(self, target_height: int) -> np.ndarray:
+        """How many enemy units on the board see each area hex (a unit of
+        ``target_height`` standing there), counting only those within reach."""
+        key = ("enemy_sight", self.view.turn, self.view.phase, self.area.revision, target_height)
+        key = (*key, tuple(sorted((k, tuple(v["hex"])) for k, v in self.enemies.items())))
+        cached = self.memory.notes.get("enemy_sight")
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        area = self.area
+        count = np.zeros(len(area), dtype=np.int32)
+        for uid in sorted(self.enemies):
+            u = self.enemies[uid]
+            h = as_hex(u["hex"])
+            mask = visible_from(
+                area, h, ENEMY_REACH, viewer_height=int(u["height"]), target_height=target_height
+            )
+            count += mask
+        self.memory.notes["enemy_sight"] = (key, count)
+        return count
+
+    def own_sight(self) -> np.ndarray:
+        """Area hexes at least one own unit on the board sees (MAP-5), and the best
+        spotting gunnery among those that see each (99 where none does)."""
+        key = (self.view.turn, self.view.phase, self.area.revision)
+        key = (*key, tuple(sorted((k, tuple(v["hex"])) for k, v in self.own.items())))
+        cached = self.memory.notes.get("own_sight")
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        area = self.area
+        gunnery = np.full(len(area), 99, dtype=np.int32)
+        for uid in sorted(self.own):
+            u = self.own[uid]
+            if u["battery"] is not None:
+                continue
+            mask = visible_from(area, as_hex(u["hex"]), viewer_height=int(u["height"]))
+            gunnery = np.where(mask, np.minimum(gunnery, int(u["gunnery"])), gunnery)
+        self.memory.notes["own_sight"] = (key, gunnery)
+        return gunnery
+
+    def shelled_recently(self, turns: int = 2) -> list[Hex]:
+        """Hexes enemy shells were aimed at lately: auto-hit hexes in the making (ART-19)."""
+        return [
+            s.aimed for s in self.memory.enemy_shells if s.arrival_turn >= self.view.turn - turns
+        ]
+
+    def shell_danger(self) -> np.ndarray:
+        """0..1 per area hex: near where enemy shells have been aimed lately."""
+        area = self.area
+        danger = np.zeros(len(area), dtype=np.float64)
+        for h in self.shelled_recently():
+            d = distances(h, area.q, area.r)
+            danger = np.maximum(danger, np.where(d == 0, 1.0, np.where(d <= 2, 0.5, 0.0)))
+        return danger

@@ -1,0 +1,264 @@
+"""Targeting: plot each gun at the hex where the shell is worth most (ART-8 .. ART-19, ART-25).
+
+For every hex a piece may aim at, the expected damage to each enemy unit is
+the shell's landing distribution (hit with P(2d6 >= TN), else scatter by the
+margin in one of six directions, ART-11, ART-12) spread over the damage rings
+(ART-25), weighed by where the unit will probably stand when the shell
+arrives: its observed movement carried over the flight time (ART-6). The
+to-hit number counts the best spotter that sees the hex (ART-13, ART-16) and
+the adjusted shots already made at it (ART-17); auto-hit and pre-designated
+hexes hit for sure (ART-19, ART-21). A hex whose rings would threaten own
+units beyond the personality's tolerance is never chosen, and every enemy
+unit that will see the aimed hex costs the shot a little: it may detect the
+fire and learn the guns' direction (ART-23, ART-24). The best few hexes are
+then checked with the exact forecast (``game.artillery.forecast``), which also
+knows that shells landing off the map are lost.
+
+A sheet that probably holds the hidden enemy guns is worth shelling too: its
+unsearched hexes share the guns' value.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from game.ai.candidates import Board, Candidate, unit_value
+from game.ai.hunt import beliefs, search_hexes
+from game.ai.manoeuvre import predicted_hexes
+from game.ai.memory import as_hex
+from game.artillery.flight import flight_time, sheet_distance
+from game.artillery.forecast import forecast, landing_distribution
+from game.artillery.tohit import INDIRECT_MODIFIER, spotter_modifier
+from game.artillery.weapons import ring_damage, weapon
+from game.hexmath import Hex, distance
+from game.rules.core import probability_at_least
+from game.state.commands import Command, EndPhase, PlotFire
+
+KERNEL_RADIUS = 18  # largest scatter margin (2d6 from 2 against 13+) plus the rings
+
+
+@lru_cache(maxsize=64)
+def damage_kernel(weapon_id: str, to_hit_number: int | None) -> np.ndarray:
+    """Expected damage by offset (dq, dr) from the aimed hex, as a square array
+    centred on ``KERNEL_RADIUS`` (shells lost off the map not counted)."""
+    w = weapon(weapon_id)
+    size = 2 * KERNEL_RADIUS + 1
+    kernel = np.zeros((size, size), dtype=np.float64)
+    rings = w.ring_radius
+    for landing, p in landing_distribution(Hex(0, 0), to_hit_number).items():
+        for dq in range(-rings, rings + 1):
+            for dr in range(max(-rings, -dq - rings), min(rings, -dq + rings) + 1):
+                q, r = landing.q + dq, landing.r + dr
+                if abs(q) > KERNEL_RADIUS or abs(r) > KERNEL_RADIUS:
+                    continue
+                d = max(abs(dq), abs(dr), abs(dq + dr))
+                kernel[q + KERNEL_RADIUS, r + KERNEL_RADIUS] += float(p) * ring_damage(w, d)
+    kernel.flags.writeable = False
+    return kernel
+
+
+def _expected(
+    kernel: np.ndarray, tq: np.ndarray, tr: np.ndarray, points: list[tuple[Hex, float]]
+) -> np.ndarray:
+    """Expected weighted damage at every aimed hex (tq, tr) over weighted points."""
+    total = np.zeros(tq.shape[0], dtype=np.float64)
+    for h, w in points:
+        dq = h.q - tq
+        dr = h.r - tr
+        ok = (np.abs(dq) <= KERNEL_RADIUS) & (np.abs(dr) <= KERNEL_RADIUS)
+        vals = kernel[
+            np.clip(dq, -KERNEL_RADIUS, KERNEL_RADIUS) + KERNEL_RADIUS,
+            np.clip(dr, -KERNEL_RADIUS, KERNEL_RADIUS) + KERNEL_RADIUS,
+        ]
+        total += w * np.where(ok, vals, 0.0)
+    return total
+
+
+def targeting_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
+    view = board.view
+    plots = [c for c in legal if isinstance(c, PlotFire)]
+    end = Candidate(EndPhase(view.side), board.personality.fire_threshold, "hold fire")
+    if not plots:
+        return [end]
+    first = plots[0]
+    piece_plots = [c for c in plots if (c.battery, c.piece) == (first.battery, first.piece)]
+    ammo = "standard" if any(c.ammunition == "standard" for c in piece_plots) else first.ammunition
+    targets = {c.target: c for c in piece_plots if c.ammunition == ammo}
+    battery = view.units[first.battery]
+    if board.level.hides_battery and battery["hidden"] and battery["hex"] is not None:
+        watchers = board.enemy_sight(int(battery["height"]))
+        if watchers[view.area.index_of(as_hex(battery["hex"]))] > 0:
+            end = Candidate(end.command, 1e9, "an enemy sees the guns' hex: firing reveals them")
+            return [end]
+    scored = _score_targets(board, first.battery, targets)
+    out = [end, *scored]
+    return out
+
+
+def _battery_position(board: Board, battery: dict) -> tuple[int, int]:
+    off = battery["battery"]["offboard"]
+    if off is not None:
+        return (int(off["position"][0]), int(off["position"][1]))
+    return board.area.position_of(as_hex(battery["hex"]))
+
+
+def _to_hit(
+    board: Board, battery_id: str, targets: list[Hex], spot_gunnery: np.ndarray
+) -> list[int | None]:
+    """ART-11/13/17/19/21: the number each shot needs (None: automatic)."""
+    view = board.view
+    battery = view.units[battery_id]
+    gunnery = int(battery["gunnery"])
+    auto = {Hex(q, r) for q, r, _ in battery["battery"]["auto_hit"]}
+    auto |= {Hex(*h) for h in view.predesignated}
+    adjusted: dict[Hex, int] = {}
+    for a in view.arrivals:
+        if a["side"] == view.side and a["battery"] == battery_id and a["spotted"]:
+            t = as_hex(a["target"])
+            adjusted[t] = adjusted.get(t, 0) + 1
+    out: list[int | None] = []
+    area = board.area
+    for t in targets:
+        if t in auto:
+            out.append(None)
+            continue
+        tn = gunnery + INDIRECT_MODIFIER
+        g = int(spot_gunnery[area.index_of(t)])
+        if g < 99:
+            tn += spotter_modifier(g) - adjusted.get(t, 0)
+        out.append(tn)
+    return out
+
+
+def _points(board: Board, turns: int) -> list[tuple[Hex, float]]:
+    points: list[tuple[Hex, float]] = []
+    for eid in sorted(board.enemies):
+        value = unit_value(board.enemies[eid])
+        points += [(h, p * value) for h, p in predicted_hexes(board, eid, turns)]
+    return points
+
+
+def _hidden_guns(board: Board) -> list[tuple[Hex, float]]:
+    """Unsearched hexes of a sheet that probably holds the hidden enemy guns."""
+    if not board.level.blanket_fire:
+        return []
+    out: list[tuple[Hex, float]] = []
+    for b in beliefs(board.view, board.memory, board.level.reads_intelligence):
+        if b.known_hex is not None:
+            continue
+        pos = b.best()
+        if pos is None or b.weights[pos] < 0.4 or not board.area.has_sheet(pos):
+            continue
+        hexes = search_hexes(board.view, board.memory, b, pos)
+        if hexes:
+            share = b.weights[pos] * 12.0 / len(hexes)
+            out += [(h, share) for h in hexes]
+    return out
+
+
+def _score_targets(board: Board, battery_id: str, targets: dict[Hex, PlotFire]) -> list[Candidate]:
+    view = board.view
+    area = board.area
+    battery = view.units[battery_id]
+    weapon_id = battery["battery"]["weapon"]
+    origin = _battery_position(board, battery)
+    hidden = _hidden_guns(board)
+    auto = {Hex(q, r) for q, r, _ in battery["battery"]["auto_hit"]}
+    auto |= {Hex(*h) for h in view.predesignated}
+    # Aim points: near where enemies will be, the hidden guns' sheet, auto-hit hexes.
+    wanted: set[Hex] = set()
+    for eid in sorted(board.enemies):
+        for h, p in predicted_hexes(board, eid, 1):
+            if p >= 0.2:
+                wanted.update(_near(h, 2))
+    wanted.update(h for h, _ in hidden)
+    enemy_hexes = [as_hex(e["hex"]) for e in board.enemies.values()]
+    wanted.update(h for h in auto if any(distance(h, e) <= 3 for e in enemy_hexes))
+    aims = sorted(h for h in wanted if h in targets)
+    if not aims:
+        return []
+    spot = board.own_sight()
+    tns = _to_hit(board, battery_id, aims, spot)
+    flights = [flight_time(weapon_id, sheet_distance(origin, area.position_of(h))) for h in aims]
+    own_points = [(as_hex(u["hex"]), 1.0) for u in board.own.values()]
+    seeing = board.enemy_sight(1)
+    if not board.level.weighs_detection:
+        seeing = np.zeros_like(seeing)
+    scored: list[tuple[float, float, Hex, int | None, int]] = []
+    for flight in sorted(set(flights)):
+        points = _points(board, flight) + hidden
+        for tn in sorted(
+            {t for t, f in zip(tns, flights, strict=True) if f == flight},
+            key=lambda x: -1 if x is None else x,
+        ):
+            group = [
+                h for h, t, f in zip(aims, tns, flights, strict=True) if f == flight and t == tn
+            ]
+            if tn is not None and float(probability_at_least(2, 6, tn)) < (
+                board.level.lowest_hit_chance
+            ):
+                continue
+            kernel = damage_kernel(weapon_id, tn)
+            tq = np.array([h.q for h in group], dtype=np.int64)
+            tr = np.array([h.r for h in group], dtype=np.int64)
+            gain = _expected(kernel, tq, tr, points)
+            risk = _expected(kernel, tq, tr, own_points)
+            for k, h in enumerate(group):
+                if risk[k] > board.personality.own_damage_tolerance:
+                    continue
+                cost = board.personality.detection_cost * min(3, int(seeing[area.index_of(h)]))
+                scored.append((float(gain[k]) - cost, float(risk[k]), h, tn, flight))
+    scored.sort(key=lambda s: (-s[0], s[2]))
+    out: list[Candidate] = []
+    for value, _, h, tn, flight in scored[:3]:
+        if board.level.exact_forecast:
+            value = _exact_value(board, weapon_id, h, tn, flight, hidden)
+            if value is None:
+                continue
+            value -= board.personality.detection_cost * min(3, int(seeing[area.index_of(h)]))
+        tn_text = "automatic hit" if tn is None else f"needs {tn}"
+        out.append(
+            Candidate(
+                targets[h],
+                value,
+                f"expected damage {value:.1f} at {area.label(h)} ({tn_text}, flight {flight})",
+            )
+        )
+    return out
+
+
+def _exact_value(
+    board: Board,
+    weapon_id: str,
+    aimed: Hex,
+    tn: int | None,
+    flight: int,
+    hidden: list[tuple[Hex, float]],
+) -> float | None:
+    """The exact forecast's expected damage to enemies; None when own units are at risk."""
+    area = board.area
+    f = forecast(area, aimed, tn, weapon_id)
+    damage = f.damage_array
+    risk = 0.0
+    for u in board.own.values():
+        i = area.index_of(as_hex(u["hex"]))
+        if i >= 0:
+            risk += float(damage[i])
+    if risk > board.personality.own_damage_tolerance:
+        return None
+    value = 0.0
+    for h, w in _points(board, flight) + hidden:
+        i = area.index_of(h)
+        if i >= 0:
+            value += w * float(damage[i])
+    return value
+
+
+def _near(h: Hex, radius: int) -> list[Hex]:
+    return [
+        Hex(h.q + dq, h.r + dr)
+        for dq in range(-radius, radius + 1)
+        for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1)
+    ]

@@ -1,0 +1,243 @@
+"""Where the enemy guns may stand: a belief over sheet positions, from the rules
+and what the side has learned (ART-1, ART-2, ART-6, ART-24, MAP-10).
+
+Every off-board battery stands a whole number of sheets beyond an edge of the
+starting play area: behind the enemy's home edge or to either flank, on the
+enemy's side of the half-line (ART-1). Each candidate position starts with a
+prior weight (near positions likelier: guns must reach their targets). Then:
+
+- every landed enemy shell tells its flight time, so the distance in sheets
+  from its battery to the aimed hex's sheet lies in that flight-time band (ART-6);
+- every announced direction is the side of the aimed hex toward hex 0909 of the
+  battery's sheet (ART-24): a candidate must give the same side;
+- a candidate sheet now in play holds the battery as a hidden unit (MAP-10);
+  hexes next to which our units ended a move are searched (ART-4), and so are
+  hexes our units saw when that battery fired (ART-4 decision: firing in sight
+  reveals it), so such a sheet's weight falls with its searched share.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from game.ai.memory import Memory, SheetPosition, as_hex
+from game.artillery.flight import flight_time, sheet_distance
+from game.artillery.weapons import WEAPONS
+from game.board.los import visible_from
+from game.hexmath import Hex, side_toward
+from game.scenario.model import FLANKS, battery_position
+from game.state.view import PlayerView
+
+UNKNOWN = "?"  # the enemy battery not yet heard from
+FARTHEST = 30  # ART-3: the longest reach of a gun the sides field (Long Tom)
+
+
+@dataclass(frozen=True)
+class Belief:
+    """Weights of candidate sheet positions for one enemy battery (normalised)."""
+
+    battery: str
+    weights: dict[SheetPosition, float]
+    known_hex: Hex | None = None  # the battery is revealed on the board
+
+    def best(self) -> SheetPosition | None:
+        if not self.weights:
+            return None
+        return max(self.weights.items(), key=lambda kv: (kv[1], -kv[0][0], -kv[0][1]))[0]
+
+    def spread(self) -> float:
+        """Share of the weight outside the best candidate: 0 when the position is certain."""
+        best = self.best()
+        return 1.0 if best is None else 1.0 - self.weights[best]
+
+
+def prior_weight(distance: int, behind_home_edge: bool) -> float:
+    """Guns within eight sheets keep every target at one turn of flight (ART-6);
+    behind the home edge the enemy must cross the whole play area to reach them."""
+    edge = 1.0 if behind_home_edge else 0.3
+    if distance <= 8:
+        return edge
+    if distance <= 12:
+        return 0.4 * edge
+    return 0.05 * edge
+
+
+def candidate_positions(view: PlayerView, memory: Memory) -> dict[SheetPosition, float]:
+    """ART-1/ART-2: every sheet position the enemy's off-board guns may stand on, with
+    its prior weight."""
+    start = list(memory.start_positions or view.area.positions)
+    home_edges = view.area.home_edges
+    i_values = sorted({p[0] for p in start})
+    j_values = sorted({p[1] for p in start})
+    out: dict[SheetPosition, float] = {}
+    for direction in (view.enemy, *FLANKS[home_edges]):
+        span = (
+            range(i_values[0], i_values[-1] + 1)
+            if direction in ("north", "south")
+            else range(j_values[0], j_values[-1] + 1)
+        )
+        for along in span:
+            for d in range(1, FARTHEST + 1):
+                pos = battery_position(start, direction, along, d)
+                if pos in start or view.area.side_of_position(pos) != view.enemy:
+                    continue
+                out[pos] = max(out.get(pos, 0.0), prior_weight(d, direction == view.enemy))
+    return out
+
+
+def _announcement_batteries(memory: Memory, turn: int, aimed: Hex) -> list[str]:
+    return sorted(
+        {s.battery for s in memory.enemy_shells if s.arrival_turn == turn and s.aimed == aimed}
+    )
+
+
+def _sheet_hexes(view: PlayerView, pos: SheetPosition) -> np.ndarray:
+    area = view.area
+    return np.flatnonzero((area.sheet_i == pos[0]) & (area.sheet_j == pos[1]))
+
+
+def beliefs(view: PlayerView, memory: Memory, reads_intelligence: bool) -> list[Belief]:
+    """One belief per enemy battery heard from (or one for the unheard guns)."""
+    key = (
+        view.turn,
+        view.area.revision,
+        len(view.announcements),
+        len(memory.enemy_shells),
+        len(memory.searched),
+        tuple(sorted(u for u, d in view.units.items() if d["side"] != view.side)),
+    )
+    cached = memory.notes.get("beliefs")
+    if cached is not None and cached[0] == key and cached[1] == reads_intelligence:
+        return cached[2]
+    prior = candidate_positions(view, memory)
+    batteries = sorted({s.battery for s in memory.enemy_shells}) or [UNKNOWN]
+    out: list[Belief] = []
+    for battery in batteries:
+        revealed = view.units.get(battery)
+        if revealed is not None:
+            if revealed.get("destroyed"):
+                continue
+            if revealed.get("hex") is not None:
+                h = as_hex(revealed["hex"])
+                out.append(Belief(battery, {view.area.position_of(h): 1.0}, h))
+                continue
+        out.append(_belief(view, memory, battery, prior, reads_intelligence))
+    memory.notes["beliefs"] = (key, reads_intelligence, out)
+    return out
+
+
+def _belief(
+    view: PlayerView,
+    memory: Memory,
+    battery: str,
+    prior: dict[SheetPosition, float],
+    reads_intelligence: bool,
+) -> Belief:
+    weights = dict(prior)
+    shells = [s for s in memory.enemy_shells if battery in (s.battery, UNKNOWN)]
+    announcements = view.announcements
+    if not reads_intelligence:
+        announcements = announcements[-1:]
+    if reads_intelligence:
+        for shell in shells:
+            weapon = WEAPONS.get(shell.weapon)
+            if weapon is None:
+                continue
+            flight = shell.arrival_turn - shell.fired_turn
+            target_pos = view.area.position_of(shell.aimed)
+            for pos in list(weights):
+                dist = sheet_distance(pos, target_pos)
+                if dist > weapon.max_range_sheets or flight_time(weapon, dist) != flight:
+                    del weights[pos]
+    sides_cache: dict[tuple[Hex, SheetPosition], int] = memory.notes.setdefault("sides", {})
+    for a in announcements:
+        aimed = as_hex(a["aimed"])
+        owners = _announcement_batteries(memory, int(a["turn"]), aimed)
+        if battery != UNKNOWN and owners and owners != [battery]:
+            continue
+        for pos in list(weights):
+            key = (aimed, pos)
+            side = sides_cache.get(key)
+            if side is None:
+                centre = view.area.hex_0909(pos)
+                # ART-24 as the engine announces it: side 1 when the aimed hex is 0909.
+                side = 1 if centre == aimed else side_toward(aimed, centre)
+                sides_cache[key] = side
+            if side != int(a["side"]):
+                del weights[pos]
+    if not weights:
+        # The notes contradict each other (a battery that moved, two batteries):
+        # fall back on the rules alone.
+        weights = dict(prior)
+    for pos in list(weights):
+        if view.area.has_sheet(pos):
+            weights[pos] *= max(0.02, 1.0 - searched_share(view, memory, battery, pos))
+    total = sum(weights.values())
+    return Belief(battery, {p: w / total for p, w in sorted(weights.items())})
+
+
+def searched_mask(view: PlayerView, memory: Memory, battery: str) -> np.ndarray:
+    """Area hexes where ``battery`` is known not to stand (ART-4): next to an own unit
+    at the end of a move, or seen by one when that battery fired from the board."""
+    key = (view.turn, view.area.revision, len(memory.enemy_shells), len(memory.searched))
+    cache = memory.notes.setdefault("searched_masks", {})
+    hit = cache.get(battery)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    area = view.area
+    mask = np.zeros(len(area), dtype=bool)
+    for h in memory.searched:
+        i = area.index_of(h)
+        if i >= 0:
+            mask[i] = True
+    for turn in sorted({s.fired_turn for s in memory.enemy_shells if s.battery == battery}):
+        own = memory.own_after_movement.get(turn)
+        if not own:
+            continue
+        sight_key = ("fire-sight", turn, area.revision)
+        seen = memory.notes.get(sight_key)
+        if seen is None:
+            seen = np.zeros(len(area), dtype=bool)
+            for h, height in own.values():
+                seen |= visible_from(area, h, viewer_height=height, target_height=1)
+            in_play = set(memory.area_after_movement.get(turn, ()))
+            codes = area.sheet_i.astype(np.int64) * 4096 + area.sheet_j
+            on_sheets = np.isin(codes, [i * 4096 + j for i, j in in_play])
+            seen &= on_sheets
+            memory.notes[sight_key] = seen
+        mask |= seen
+    cache[battery] = (key, mask)
+    return mask
+
+
+def searched_share(view: PlayerView, memory: Memory, battery: str, pos: SheetPosition) -> float:
+    idx = _sheet_hexes(view, pos)
+    if idx.size == 0:
+        return 0.0
+    return float(searched_mask(view, memory, battery)[idx].mean())
+
+
+def goal_position(belief: Belief, origin: SheetPosition) -> SheetPosition | None:
+    """The candidate to head for: the nearest among the likely ones, so that hunters
+    sweep outward along the announced bearing instead of overshooting."""
+    if not belief.weights:
+        return None
+    top = max(belief.weights.values())
+    likely = [p for p, w in belief.weights.items() if w >= 0.35 * top]
+    return min(
+        likely,
+        key=lambda p: (sheet_distance(p, origin), -belief.weights[p], p),
+    )
+
+
+def search_hexes(view: PlayerView, memory: Memory, belief: Belief, pos: SheetPosition) -> list[Hex]:
+    """Unsearched hexes of a candidate sheet in play, the battery's possible hexes."""
+    area = view.area
+    idx = _sheet_hexes(view, pos)
+    if idx.size == 0:
+        return []
+    mask = searched_mask(view, memory, belief.battery)
+    free = idx[~mask[idx]]
+    return [Hex(int(area.q[i]), int(area.r[i])) for i in free.tolist()]

@@ -1,0 +1,211 @@
+"""Movement: hunters go after the enemy guns, spotters watch where enemies will be.
+
+One unit moves per decision (units alternate, ART-33); hunters move first, so
+the spotters, moving later, see where the enemy has gone.
+
+- Hunters head for the likeliest enemy gun position (``game.ai.hunt``): off
+  the map edge toward it (mobile maps, MAP-6), then over its sheet, ending
+  moves next to unsearched hexes (a hidden unit next to them is found, ART-4)
+  and on ground that sees much of the sheet (guns firing in sight are revealed).
+  A revealed battery is closed in on.
+- Spotters stand where they see the hexes enemy units will move to, out of
+  the enemy's sight and reach, and keep the hexes of own shells in flight in
+  sight (ART-16).
+- Everyone keeps clear of hexes enemy shells have been falling on (auto-hit
+  hexes, ART-19) and of each other (one shell's rings, ART-25).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game.ai.candidates import Board, Candidate
+from game.ai.hunt import beliefs, goal_position, search_hexes
+from game.ai.memory import as_hex
+from game.board.los import visible_from
+from game.hexmath import Hex, distance, distances
+from game.state.commands import Command, Hold, Move
+
+
+def movement_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
+    by_unit: dict[str, list[Command]] = {}
+    for c in legal:
+        if isinstance(c, Move | Hold):
+            by_unit.setdefault(c.unit, []).append(c)
+    if not by_unit:
+        return [Candidate(c, 0.0, "the only choice") for c in legal]
+    order = [u for u in board.hunters if u in by_unit]
+    order += sorted((u for u in by_unit if u not in order), key=_spotter_order(board))
+    uid = order[0]
+    options = by_unit[uid]
+    if board.view.units[uid]["battery"] is not None:
+        # ART-19: guns that spend movement points lose their auto-hit hexes.
+        return [
+            Candidate(c, 1.0 if isinstance(c, Hold) else 0.0, "guns stay put (ART-19)")
+            for c in options
+        ]
+    if uid in board.hunters:
+        return _hunter_moves(board, uid, options)
+    return _spotter_moves(board, uid, options)
+
+
+def _spotter_order(board: Board):
+    def key(uid: str) -> tuple[int, str]:
+        u = board.view.units[uid]
+        return (0 if u["battery"] is not None else 1, uid)
+
+    return key
+
+
+def _destination(c: Command, here: Hex) -> Hex:
+    return c.to if isinstance(c, Move) else here
+
+
+def _common_penalty(board: Board, uid: str, h: Hex, danger: np.ndarray) -> float:
+    """Shells falling nearby and own units crowding one shell's rings."""
+    area = board.area
+    i = area.index_of(h)
+    penalty = 0.0
+    if i >= 0:
+        penalty += 4.0 * float(danger[i]) * board.personality.exposure_weight
+    for other, u in board.own.items():
+        if other != uid and u["battery"] is None and distance(h, as_hex(u["hex"])) <= 1:
+            penalty += 1.5
+    return penalty
+
+
+def hunt_goal(board: Board, uid: str) -> tuple[Hex | None, list[Hex], str]:
+    """Where a hunter should go: (goal hex, hexes to search around it, why)."""
+    view = board.view
+    here = board.hex_of(uid)
+    known = beliefs(view, board.memory, board.level.reads_intelligence)
+    if not known:
+        return None, [], "no enemy guns left to find"
+    for b in known:
+        if b.known_hex is not None:
+            return b.known_hex, [], f"close in on the revealed guns {b.battery}"
+    origin = view.area.position_of(here)
+    belief = min(known, key=lambda b: (b.spread(), b.battery))
+    pos = goal_position(belief, origin)
+    if pos is None:
+        return None, [], "no candidate position left"
+    if view.area.has_sheet(pos):
+        hexes = search_hexes(view, board.memory, belief, pos)
+        if hexes:
+            target = min(hexes, key=lambda h: (distance(h, here), h))
+            return target, hexes, f"search sheet {pos} for the hidden guns (ART-4, MAP-10)"
+    return view.area.hex_0909(pos), [], f"head for sheet {pos}, the likeliest gun position"
+
+
+def _hunter_moves(board: Board, uid: str, options: list[Command]) -> list[Candidate]:
+    view = board.view
+    area = view.area
+    here = board.hex_of(uid)
+    goal, search, why = hunt_goal(board, uid)
+    danger = board.shell_danger()
+    height = int(view.units[uid]["height"])
+    sight = board.enemy_sight(height)
+    search_set = set(search)
+    out: list[Candidate] = []
+    for c in options:
+        h = _destination(c, here)
+        score = 0.0
+        if goal is not None:
+            d = distance(h, goal)
+            score -= 1.0 * d if not search else 0.6 * d
+            if search:
+                fresh = sum(1 for n in _disk(h, 1) if n in search_set)
+                score += 1.2 * fresh
+        i = area.index_of(h)
+        if i >= 0:
+            score -= 0.3 * board.personality.exposure_weight * float(sight[i])
+            score += 0.15 * float(area.level[i])
+        score -= _common_penalty(board, uid, h, danger)
+        out.append(Candidate(c, score, why))
+    if search:
+        _reward_search_sight(board, uid, out, search, here)
+    return out
+
+
+def _reward_search_sight(
+    board: Board, uid: str, out: list[Candidate], search: list[Hex], here: Hex
+) -> None:
+    """Among the best few search moves, prefer ground that sees many unsearched hexes."""
+    area = board.area
+    idx = np.array([area.index_of(h) for h in search], dtype=np.int64)
+    height = int(board.view.units[uid]["height"])
+    ranked = sorted(range(len(out)), key=lambda k: -out[k].score)[:6]
+    for k in ranked:
+        h = _destination(out[k].command, here)
+        if not area.contains(h):
+            continue
+        seen = visible_from(area, h, viewer_height=height, target_height=1)
+        gain = float(seen[idx].sum())
+        c = out[k]
+        out[k] = Candidate(c.command, c.score + 0.08 * gain, c.reason + "; sees the sheet")
+
+
+def _disk(h: Hex, radius: int) -> list[Hex]:
+    return [
+        Hex(h.q + dq, h.r + dr)
+        for dq in range(-radius, radius + 1)
+        for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1)
+    ]
+
+
+def predicted_hexes(board: Board, uid: str, turns: int = 1) -> list[tuple[Hex, float]]:
+    """Where an enemy unit will probably stand after ``turns`` movement phases."""
+    u = board.enemies[uid]
+    h = as_hex(u["hex"])
+    if not board.level.leads_targets or turns <= 0:
+        return [(h, 1.0)]
+    dq, dr = board.memory.velocity(uid)
+    if (dq, dr) == (0, 0):
+        return [(h, 0.6), *((n, 0.4 / 6) for n in _disk(h, 1) if n != h)]
+    centre = Hex(h.q + dq * turns, h.r + dr * turns)
+    if not board.area.contains(centre):
+        centre = h
+    out = [(h, 0.3), (centre, 0.4)]
+    out += [(n, 0.3 / 6) for n in _disk(centre, 1) if n != centre]
+    return out
+
+
+def _spotter_moves(board: Board, uid: str, options: list[Command]) -> list[Candidate]:
+    view = board.view
+    area = view.area
+    here = board.hex_of(uid)
+    u = view.units[uid]
+    height = int(u["height"])
+    danger = board.shell_danger()
+    weight = board.personality.exposure_weight
+    watch = np.zeros(len(area), dtype=np.float64)
+    if board.level.careful_spotters:
+        for eid in sorted(board.enemies):
+            for h, p in predicted_hexes(board, eid):
+                if p < 0.2 or not area.contains(h):
+                    continue
+                # Hexes from which a unit of this height sees h (MAP-5, read backward).
+                watch += p * visible_from(area, h, 30, viewer_height=1, target_height=height)
+        for plot in view.plots:
+            t = as_hex(plot["target"])
+            if area.contains(t):
+                watch += 0.8 * visible_from(area, t, 30, viewer_height=1, target_height=height)
+    exposed = board.enemy_sight(height)
+    near = np.zeros(len(area), dtype=np.float64)
+    for e in board.enemies.values():
+        d = distances(as_hex(e["hex"]), area.q, area.r)
+        near = np.maximum(near, np.clip(10 - d, 0, 10) / 10.0)
+    out: list[Candidate] = []
+    for c in options:
+        h = _destination(c, here)
+        i = area.index_of(h)
+        if i < 0:
+            out.append(Candidate(c, -50.0, "spotters stay on the map"))
+            continue
+        score = 2.0 * float(watch[i]) + 0.4 * float(area.level[i])
+        score -= weight * (1.0 * float(exposed[i]) + 3.0 * float(near[i]))
+        if not board.enemies:
+            score -= 0.05 * distance(h, here)
+        score -= _common_penalty(board, uid, h, danger)
+        out.append(Candidate(c, score, "watch where the enemy will be, out of its sight"))
+    return out

@@ -1,0 +1,144 @@
+"""What a policy remembers between its decisions, built only from its own views.
+
+The memory keeps what a player would note on paper: where each enemy unit was
+seen turn by turn (to lead moving targets), where its own units stood at the
+end of each movement phase (a hidden unit next to them would have been found,
+ART-4), which enemy shells arrived from where and how long they flew (ART-6),
+and the sheet positions of the starting play area (MAP-2), from which the
+enemy's off-board guns were measured (ART-1, ART-2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.hexmath import Hex
+from game.state.view import PlayerView
+
+SheetPosition = tuple[int, int]
+
+
+def as_hex(data: Any) -> Hex:
+    return Hex(int(data[0]), int(data[1]))
+
+
+@dataclass(frozen=True)
+class EnemyShell:
+    """An enemy shell that has landed: public once it arrives (ART-9)."""
+
+    plot_id: int
+    battery: str
+    weapon: str
+    aimed: Hex
+    fired_turn: int
+    arrival_turn: int
+
+
+@dataclass
+class Memory:
+    """One side's notes, updated from every view it is shown (``observe``)."""
+
+    side: str = ""
+    turn: int = -1
+    start_positions: tuple[SheetPosition, ...] = ()
+    # enemy unit id -> {turn: hex last seen in that turn}
+    sightings: dict[str, dict[int, Hex]] = field(default_factory=dict)
+    # turn -> {own unit id: (hex, height)} after that turn's movement phase
+    own_after_movement: dict[int, dict[str, tuple[Hex, int]]] = field(default_factory=dict)
+    # turn -> sheet positions in play after that turn's movement phase
+    area_after_movement: dict[int, tuple[SheetPosition, ...]] = field(default_factory=dict)
+    # hexes next to an own unit at the end of a move: no hidden enemy there then (ART-4)
+    searched: dict[Hex, int] = field(default_factory=dict)
+    enemy_shells: list[EnemyShell] = field(default_factory=list)
+    _log_seen: int = 0
+    _shells_by_plot: dict[int, EnemyShell] = field(default_factory=dict)
+    # scratch space of the decision modules (caches keyed by turn and area revision)
+    notes: dict[str, Any] = field(default_factory=dict)
+
+    def observe(self, view: PlayerView) -> None:
+        """Take in a view: new sightings, own positions, landed enemy shells."""
+        if not self.side:
+            self.side = view.side
+        elif view.side != self.side:
+            raise ValueError(f"this memory belongs to {self.side}; it was shown {view.side}'s view")
+        if not self.start_positions:
+            self.start_positions = _starting_positions(view)
+        self.turn = view.turn
+        for uid, unit in view.units.items():
+            if unit["side"] == self.side or unit["hex"] is None or unit.get("destroyed"):
+                continue
+            self.sightings.setdefault(uid, {})[view.turn] = as_hex(unit["hex"])
+        if view.phase in ("targeting", "attack") and view.turn not in self.own_after_movement:
+            own = {
+                uid: (as_hex(u["hex"]), int(u["height"]))
+                for uid, u in view.units.items()
+                if u["side"] == self.side and u["hex"] is not None and not u["destroyed"]
+            }
+            self.own_after_movement[view.turn] = own
+            self.area_after_movement[view.turn] = tuple(view.area.positions)
+            for h, _ in own.values():
+                for n in _disk1(h):
+                    if view.area.contains(n):
+                        self.searched[n] = view.turn
+        self._read_log(view)
+
+    def _read_log(self, view: PlayerView) -> None:
+        for event in view.log[self._log_seen :]:
+            if event.kind != "arrival":
+                continue
+            plot = event.data.get("plot")
+            if not plot or plot.get("side") == self.side:
+                continue
+            shell = EnemyShell(
+                plot_id=int(plot["id"]),
+                battery=str(plot["battery"]),
+                weapon=str(event.data.get("weapon", "")),
+                aimed=as_hex(plot["target"]),
+                fired_turn=int(plot["fired_turn"]),
+                arrival_turn=int(plot["arrival_turn"]),
+            )
+            if shell.plot_id not in self._shells_by_plot:
+                self._shells_by_plot[shell.plot_id] = shell
+                self.enemy_shells.append(shell)
+        self._log_seen = len(view.log)
+
+    def last_seen(self, unit_id: str) -> tuple[int, Hex] | None:
+        seen = self.sightings.get(unit_id)
+        if not seen:
+            return None
+        turn = max(seen)
+        return turn, seen[turn]
+
+    def velocity(self, unit_id: str) -> tuple[int, int]:
+        """The enemy unit's last observed movement per turn (dq, dr), (0, 0) if unknown."""
+        seen = self.sightings.get(unit_id, {})
+        turns = sorted(seen)
+        if len(turns) < 2:
+            return (0, 0)
+        a, b = turns[-2], turns[-1]
+        span = max(1, b - a)
+        d = Hex(seen[b].q - seen[a].q, seen[b].r - seen[a].r)
+        return (round(d.q / span), round(d.r / span))
+
+
+def _disk1(h: Hex) -> list[Hex]:
+    return [
+        h,
+        Hex(h.q, h.r - 1),
+        Hex(h.q + 1, h.r - 1),
+        Hex(h.q + 1, h.r),
+        Hex(h.q, h.r + 1),
+        Hex(h.q - 1, h.r + 1),
+        Hex(h.q - 1, h.r),
+    ]
+
+
+def _starting_positions(view: PlayerView) -> tuple[SheetPosition, ...]:
+    """MAP-2: the starting sheets are those in play that no logged placement added."""
+    added = set()
+    for event in view.log:
+        if event.kind == "sheet" and "position" in event.data:
+            p = event.data["position"]
+            added.add((int(p[0]), int(p[1])))
+    return tuple(p for p in view.area.positions if p not in added)

@@ -1,0 +1,193 @@
+"""Levels and personalities of the scripted opponents, as data (design principle 8).
+
+A ``Level`` says how well a policy plays: how far it hides its guns, whether it
+reads the announced directions and the flight times of enemy shells, whether
+it leads moving targets, how much it blunders. A ``Personality`` says how it
+likes to play: how many units go hunting, how much friendly damage it accepts
+near its own shells, how much a shot must be worth before it gives away the
+direction of its guns (ART-23, ART-24).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Level:
+    """How well a policy plays (easy, normal, hard)."""
+
+    name: str
+    # ART-1/ART-2: sheets behind its home edge it moves its guns to; 0 keeps the
+    # scenario's position.
+    deploy_distance: int
+    # Pick pre-designated hexes on roads, fords and passes the enemy will cross
+    # (ART-20); otherwise the first road hexes near the enemy.
+    smart_predesignation: bool
+    # Filter the enemy guns' possible positions by every announced direction and by
+    # the flight time of every enemy shell (ART-6, ART-24); otherwise follow only
+    # the latest announced direction.
+    reads_intelligence: bool
+    # Aim where enemies will be when the shell arrives (their observed movement
+    # over the flight time); otherwise at where they stand.
+    leads_targets: bool
+    # Exact forecasts (game.artillery.forecast) for the best candidate hexes.
+    exact_forecast: bool
+    # Shell hexes of a sheet that probably holds the hidden enemy guns.
+    blanket_fire: bool
+    # Pick new sheets on its own side that slow the enemy's hunters (MAP-7, MAP-9).
+    slows_hunters: bool
+    # Move spotters to vantage points out of the enemy's sight.
+    careful_spotters: bool
+    # Stop firing a hidden on-board battery while an enemy sees its hex (ART-4).
+    hides_battery: bool
+    # Chance (per mille) of taking a random candidate among the best few instead of the best.
+    blunder_per_mille: int
+    # Lowest hit chance (2d6, ART-11) it still shoots artillery at; 0: any.
+    lowest_hit_chance: float
+    # Count the risk that enemies who see the aimed hex detect the guns (ART-23).
+    weighs_detection: bool
+
+
+@dataclass(frozen=True)
+class Personality:
+    """How a policy likes to play (aggressive, steady, cautious)."""
+
+    name: str
+    # Units sent hunting the enemy guns: the fastest ``hunters`` mobile units.
+    hunters: int
+    # Largest expected damage to own units a shell may threaten (ART-25 rings).
+    own_damage_tolerance: float
+    # Expected enemy damage a shell must promise before it is fired.
+    fire_threshold: float
+    # Cost, in expected damage points, of each enemy unit that will see the aimed
+    # hex and may detect the fire (ART-23).
+    detection_cost: float
+    # Weight of staying out of enemy sight when choosing where to move.
+    exposure_weight: float
+    # Smallest expected direct-fire damage a spotting unit still shoots for (ART-18).
+    spotter_fire_threshold: float
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level(
+        name="easy",
+        deploy_distance=2,
+        smart_predesignation=False,
+        reads_intelligence=False,
+        leads_targets=False,
+        exact_forecast=False,
+        blanket_fire=False,
+        slows_hunters=False,
+        careful_spotters=False,
+        hides_battery=False,
+        blunder_per_mille=250,
+        lowest_hit_chance=0.0,
+        weighs_detection=False,
+    ),
+    "normal": Level(
+        name="normal",
+        deploy_distance=6,
+        smart_predesignation=True,
+        reads_intelligence=True,
+        leads_targets=True,
+        exact_forecast=True,
+        blanket_fire=True,
+        slows_hunters=True,
+        careful_spotters=True,
+        hides_battery=True,
+        blunder_per_mille=0,
+        lowest_hit_chance=0.0,
+        weighs_detection=True,
+    ),
+    "hard": Level(
+        name="hard",
+        deploy_distance=7,
+        smart_predesignation=True,
+        reads_intelligence=True,
+        leads_targets=True,
+        exact_forecast=True,
+        blanket_fire=True,
+        slows_hunters=True,
+        careful_spotters=True,
+        hides_battery=True,
+        blunder_per_mille=0,
+        lowest_hit_chance=0.0,
+        weighs_detection=True,
+    ),
+}
+
+PERSONALITIES: dict[str, Personality] = {
+    "steady": Personality(
+        name="steady",
+        hunters=3,
+        own_damage_tolerance=2.0,
+        fire_threshold=0.6,
+        detection_cost=0.4,
+        exposure_weight=1.0,
+        spotter_fire_threshold=3.0,
+    ),
+    "aggressive": Personality(
+        name="aggressive",
+        hunters=4,
+        own_damage_tolerance=5.0,
+        fire_threshold=0.3,
+        detection_cost=0.1,
+        exposure_weight=0.4,
+        spotter_fire_threshold=1.0,
+    ),
+    "cautious": Personality(
+        name="cautious",
+        hunters=2,
+        own_damage_tolerance=0.5,
+        fire_threshold=1.2,
+        detection_cost=1.0,
+        exposure_weight=2.0,
+        spotter_fire_threshold=6.0,
+    ),
+}
+
+LEVEL_NAMES = ("random", *LEVELS)
+DEFAULT_PERSONALITY = "steady"
+
+
+def level(name: str) -> Level:
+    """A level by name, with a clear error."""
+    try:
+        return LEVELS[name]
+    except KeyError:
+        raise ValueError(f"no AI level {name!r} (levels: {', '.join(LEVEL_NAMES)})") from None
+
+
+def personality(name_or_data: str | dict[str, Any]) -> Personality:
+    """A personality by name, or built from data: ``{"base": "cautious", "hunters": 1}``."""
+    if isinstance(name_or_data, str):
+        try:
+            return PERSONALITIES[name_or_data]
+        except KeyError:
+            raise ValueError(
+                f"no personality {name_or_data!r} (known: {', '.join(PERSONALITIES)})"
+            ) from None
+    if not isinstance(name_or_data, dict):
+        raise ValueError(f"a personality is a name or a table, not {name_or_data!r}")
+    data = dict(name_or_data)
+    base = personality(str(data.pop("base", DEFAULT_PERSONALITY)))
+    known = {f.name: f.type for f in fields(Personality)}
+    changes: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in known:
+            raise ValueError(f"personality key {key!r} is unknown (keys: {', '.join(known)})")
+        current = getattr(base, key)
+        if isinstance(current, str):
+            changes[key] = str(value)
+        elif isinstance(current, int) and not isinstance(value, bool):
+            if not isinstance(value, int):
+                raise ValueError(f"personality {key} must be a whole number, not {value!r}")
+            changes[key] = value
+        else:
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ValueError(f"personality {key} must be a number, not {value!r}")
+            changes[key] = float(value)
+    changes.setdefault("name", f"{base.name}*")
+    return replace(base, **changes)

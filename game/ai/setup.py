@@ -1,0 +1,135 @@
+"""Set-up: where to hide the guns (ART-1, ART-2) and which hexes to pre-designate
+(ART-20 .. ART-22).
+
+Guns: behind the own home edge (the enemy must cross the whole play area
+before the hunt even starts), at the level's distance in sheets; within eight
+sheets of every starting sheet each shell flies one turn (ART-6). The column
+behind the edge is drawn with the policy's own dice, so the position says
+nothing the enemy could guess from the level alone.
+
+Pre-designated hexes: where the enemy will pass on the way to the guns and to
+the own units: roads (fast going), fords (shallow water on a road or between
+deeper water), passes (a hex lower than the ground on two opposite sides),
+within reach of the enemy's first turns of movement, out of the own units'
+rings, spread apart.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game.ai.candidates import Board, Candidate, run_mp
+from game.board.terrain import WATER
+from game.dice import DiceBase
+from game.hexmath import DIRECTIONS, Hex, distances
+from game.state.commands import Command, Deploy, EndPhase, Predesignate
+
+
+def setup_candidates(board: Board, legal: list[Command], dice: DiceBase) -> list[Candidate]:
+    view = board.view
+    deploys = [c for c in legal if isinstance(c, Deploy)]
+    adds = [c for c in legal if isinstance(c, Predesignate) and not c.remove]
+    out: list[Candidate] = []
+    deploy = _deployment(board, deploys, dice)
+    if deploy is not None:
+        return [deploy]
+    if adds:
+        out.extend(_predesignations(board, adds))
+    out.append(Candidate(EndPhase(view.side), 0.0, "set-up done"))
+    return out
+
+
+def _deployment(board: Board, deploys: list[Deploy], dice: DiceBase) -> Candidate | None:
+    """ART-1/ART-2: move each battery once, behind the home edge at the level's distance."""
+    view = board.view
+    distance = board.level.deploy_distance
+    if distance <= 0 or not deploys:
+        return None
+    done: set[str] = board.memory.notes.setdefault("deployed", set())
+    for battery in sorted({c.battery for c in deploys}):
+        if battery in done:
+            continue
+        unit = view.units[battery]
+        off = unit["battery"]["offboard"]
+        home = [c for c in deploys if c.battery == battery and c.direction == view.side]
+        wanted = [c for c in home if c.distance == distance]
+        if not wanted:
+            # Already there, or the edge is too short for that distance: keep it.
+            done.add(battery)
+            continue
+        alongs = sorted({c.along for c in wanted})
+        along = alongs[0]
+        if len(alongs) > 1:
+            along = alongs[dice.roll(1, len(alongs), "deployment column").total - 1]
+            dice.take_records()
+        done.add(battery)
+        if off and (off["direction"], off["along"], off["distance"]) == (
+            view.side,
+            along,
+            distance,
+        ):
+            continue
+        pick = next(c for c in wanted if c.along == along)
+        return Candidate(
+            pick, 1.0, f"guns {distance} sheets behind the {view.side} edge (ART-1, ART-2)"
+        )
+    return None
+
+
+def approach_scores(board: Board) -> np.ndarray:
+    """Score of each area hex as a pre-designated hex: roads, fords and passes the
+    enemy will cross in its first turns, away from the own units."""
+    view = board.view
+    area = view.area
+    score = np.zeros(len(area), dtype=np.float64)
+    score += np.where(area.road, 2.0, 0.0)
+    shallow = (area.terrain == WATER) & (area.water_depth <= 1)
+    score += np.where(shallow & area.road, 3.0, np.where(shallow, 1.0, 0.0))
+    score += 2.0 * _passes(area)
+    if not board.level.smart_predesignation:
+        score = np.where(area.road, 1.0, 0.0)
+    reach = np.zeros(len(area), dtype=np.float64)
+    for uid in sorted(board.enemies):
+        u = board.enemies[uid]
+        mp = max(4, run_mp(u))
+        d = distances(Hex(*u["hex"]), area.q, area.r)
+        # Where the unit may stand after one to three turns of movement.
+        reach = np.maximum(reach, np.where((d >= 2) & (d <= 3 * mp), 1.0 - d / (4 * mp), 0.0))
+    score = score * (0.3 + reach) + reach
+    for u in board.own.values():
+        d = distances(Hex(*u["hex"]), area.q, area.r)
+        score = np.where(d <= 2, -1.0, score)
+    return score
+
+
+def _passes(area) -> np.ndarray:
+    """1 where a hex is lower than the ground on two opposite sides (a saddle)."""
+    out = np.zeros(len(area), dtype=np.float64)
+    level = area.level.astype(np.int32)
+    for d in (1, 2, 3):
+        a = DIRECTIONS[d]
+        b = DIRECTIONS[d + 3]
+        ia = area.indices_of(area.q + a.q, area.r + a.r)
+        ib = area.indices_of(area.q + b.q, area.r + b.r)
+        ok = (ia >= 0) & (ib >= 0)
+        higher = ok & (level[np.maximum(ia, 0)] > level) & (level[np.maximum(ib, 0)] > level)
+        out = np.maximum(out, higher.astype(np.float64))
+    return out
+
+
+def _predesignations(board: Board, adds: list[Predesignate]) -> list[Candidate]:
+    view = board.view
+    area = view.area
+    chosen = [Hex(*h) for h in view.predesignated]
+    score = approach_scores(board)
+    out: list[Candidate] = []
+    for c in adds:
+        i = area.index_of(c.hex)
+        if i < 0:
+            continue
+        s = float(score[i])
+        if any(abs(c.hex.q - h.q) + abs(c.hex.r - h.r) + abs(c.hex.s - h.s) < 8 for h in chosen):
+            s -= 5.0  # spread: one shell's rings should not cover two of them
+        if s > 0.5:
+            out.append(Candidate(c, s, "a road, ford or pass the enemy will cross (ART-20)"))
+    return out

@@ -1,0 +1,210 @@
+"""Headless games: policies on both sides, fixed seeds, one record per game.
+
+Each game ``i`` of a run with seed ``S`` gets its own seed derived from
+``(S, i)`` alone, and each side's policy its own dice derived from that game
+seed, so a game's result never depends on which worker played it or in what
+order. Wall-clock timings are kept apart from the results (they are the one
+thing that differs between runs).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from game.ai import make_policy
+from game.dice import Dice
+from game.state import (
+    acting_side,
+    apply,
+    legal_commands,
+    new_game,
+    player_view,
+    save_log,
+    state_hash,
+)
+from game.state.model import GameState
+
+
+def derived_seed(*parts: object) -> int:
+    """A 63-bit seed from any parts (run seed, game index, side...), the same everywhere."""
+    text = ":".join(str(p) for p in ("barrage", *parts))
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big") >> 1
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game to play: scenario, index, seeds and who plays which side."""
+
+    scenario: str
+    index: int
+    run_seed: int
+    levels: tuple[tuple[str, str], ...]  # (side, level) pairs
+    personalities: tuple[tuple[str, str], ...] = ()
+    log_path: str | None = None  # write the replayable game log here
+    max_commands: int = 20000
+
+    @property
+    def seed(self) -> int:
+        return derived_seed(self.run_seed, self.index)
+
+
+@dataclass
+class GameOutcome:
+    record: dict[str, Any]
+    timing: dict[str, Any] = field(default_factory=dict)
+
+
+def play_game(spec: GameSpec) -> GameOutcome:
+    """Play one game to the end; its record (deterministic) and timings (not)."""
+    started = time.perf_counter()
+    state = new_game(spec.scenario, spec.seed)
+    levels = dict(spec.levels)
+    characters = dict(spec.personalities)
+    for side in state.sides:
+        if side not in levels:
+            raise ValueError(f"no level given for side {side!r} (sides: {', '.join(state.sides)})")
+    policies = {s: make_policy(levels[s], characters.get(s)) for s in state.sides}
+    dice = {s: Dice(derived_seed(spec.seed, "policy", s)) for s in state.sides}
+    decisions: dict[str, list[float]] = {s: [] for s in state.sides}
+    per_turn: dict[str, dict[int, float]] = {s: {} for s in state.sides}
+    commands = 0
+    while state.result is None:
+        side = acting_side(state)
+        assert side is not None
+        legal = legal_commands(state, side)
+        view = player_view(state, side)
+        t0 = time.perf_counter()
+        command = policies[side].choose(view, legal, dice[side])
+        spent = time.perf_counter() - t0
+        decisions[side].append(spent)
+        per_turn[side][state.turn] = per_turn[side].get(state.turn, 0.0) + spent
+        apply(state, command)
+        commands += 1
+        if commands >= spec.max_commands:
+            raise RuntimeError(
+                f"game {spec.index} (seed {spec.seed}) did not end within "
+                f"{spec.max_commands} commands"
+            )
+    if spec.log_path is not None:
+        save_log(state, spec.log_path)
+    record = game_record(state, spec, levels, commands)
+    timing = {
+        "index": spec.index,
+        "seconds": time.perf_counter() - started,
+        "decisions": {s: decisions[s] for s in state.sides},
+        "turns": {s: [per_turn[s][t] for t in sorted(per_turn[s])] for s in state.sides},
+        "levels": levels,
+    }
+    return GameOutcome(record, timing)
+
+
+def game_record(
+    state: GameState, spec: GameSpec, levels: dict[str, str], commands: int
+) -> dict[str, Any]:
+    """What the summary needs of one finished game, as plain JSON data."""
+    assert state.result is not None
+    sides = list(state.sides)
+    damage = {s: {"artillery": 0, "direct": 0} for s in sides}
+    shells = {s: {"fired": 0, "hit": 0, "scattered": 0, "lost": 0} for s in sides}
+    impacts: list[list[int]] = []
+    sheets_added = 0
+    plot_side = {p.id: p.side for p in state.queue.plots}
+    for p in state.queue.plots:
+        shells[p.side]["fired"] += 1
+    for event in state.log:
+        if event.kind == "arrival":
+            side = plot_side[int(event.data["plot"]["id"])]
+            if event.data["lost"]:
+                shells[side]["lost"] += 1
+            elif event.data["hit"]:
+                shells[side]["hit"] += 1
+            else:
+                shells[side]["scattered"] += 1
+            if not event.data["lost"]:
+                impacts.append(list(event.data["landing"]))
+            for hit in event.data.get("damage", []):
+                victim = state.units[hit["unit"]].side
+                if victim != side:
+                    damage[side]["artillery"] += int(hit["damage"])
+        elif event.kind == "attack" and "damage" in event.data:
+            side = state.units[event.data["attacker"]].side
+            damage[side]["direct"] += int(event.data["damage"])
+        elif event.kind == "sheet":
+            sheets_added += 1
+    batteries = {}
+    for s in sides:
+        enemy_guns = [u for u in state.units.values() if u.side != s and u.battery is not None]
+        batteries[s] = {
+            "found": sum(1 for u in enemy_guns if u.id in state.intel[s].revealed),
+            "destroyed": sum(1 for u in enemy_guns if u.destroyed),
+        }
+    units_lost = {
+        s: sum(1 for u in state.units.values() if u.side == s and u.destroyed) for s in sides
+    }
+    winner = state.result.winner
+    return {
+        "index": spec.index,
+        "seed": spec.seed,
+        "scenario": state.options.get("name", ""),
+        "levels": {s: levels[s] for s in sides},
+        "winner": winner,
+        "winner_level": None if winner is None else levels[winner],
+        "reason": state.result.reason,
+        "turns": state.result.turn,
+        "commands": commands,
+        "damage": damage,
+        "shells": shells,
+        "detections": {s: len(state.intel[s].announcements) for s in sides},
+        "sheets_added": sheets_added,
+        "batteries": batteries,
+        "units_lost": units_lost,
+        "impacts": impacts,
+        "hash": state_hash(state),
+    }
+
+
+def log_name(index: int) -> str:
+    return f"game-{index:04d}.log.json"
+
+
+def game_specs(
+    scenario: str,
+    games: int,
+    seed: int,
+    levels: dict[str, str],
+    personalities: dict[str, str] | None = None,
+    swap_sides: bool = False,
+    logs_dir: Path | None = None,
+    logs: int = 0,
+) -> list[GameSpec]:
+    """The games of a run; with ``swap_sides`` every odd game swaps the two levels."""
+    sides = list(levels)
+    if len(sides) != 2:
+        raise ValueError(f"a run needs a level for each of two sides, got {levels}")
+    out = []
+    for i in range(games):
+        lv = dict(levels)
+        pers = dict(personalities or {})
+        if swap_sides and i % 2 == 1:
+            a, b = sides
+            lv = {a: levels[b], b: levels[a]}
+            if pers:
+                pers = {a: pers.get(b, ""), b: pers.get(a, "")}
+        path = None
+        if logs_dir is not None and i < logs:
+            path = str(logs_dir / log_name(i))
+        out.append(
+            GameSpec(
+                scenario=scenario,
+                index=i,
+                run_seed=seed,
+                levels=tuple(lv.items()),
+                personalities=tuple((k, v) for k, v in pers.items() if v),
+                log_path=path,
+            )
+        )
+    return out
