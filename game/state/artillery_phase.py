@@ -16,9 +16,11 @@ from game.artillery.plots import Arrival, Plot, valid_spotters
 from game.artillery.scatter import resolve_shell
 from game.artillery.tohit import artillery_target_number, spotter_modifier
 from game.artillery.weapons import weapon as weapon_spec
+from game.hexmath import Hex
 from game.state import shells
-from game.state.board import battery_sheet, reveal, seeing_units
+from game.state.board import battery_sheet, plot_for_side, reveal, seeing_units
 from game.state.model import Announcement, Event, GameState, Unit
+from game.state.shells import ShellHits
 
 
 def run(state: GameState) -> None:
@@ -86,12 +88,19 @@ def _best_spotter(state: GameState, spotter_ids: list[str]) -> Unit | None:
 
 
 def arrive(state: GameState, plot: Plot) -> None:
-    """One shell arrives: hit or scatter, damage, detection (ART-11 .. ART-31, ART-23)."""
+    """One shell arrives: hit or scatter, damage, detection (ART-11 .. ART-31, ART-23).
+
+    The arrival is public (ART-9: the plot is revealed when the shell lands),
+    but the firing side's copy alone names the battery, the spotter, the to-hit
+    breakdown and why a shell hit automatically (a pre-designated hex stays
+    secret, ART-20); each side reads only the damage of units it can see.
+    """
     turn = state.turn
     unit = state.units[plot.battery]
     battery = unit.battery
     assert battery is not None
     w = weapon_spec(battery.weapon)
+    enemy = state.other(plot.side)
     seeing = [u.id for u in seeing_units(state, plot.side, plot.target)]
     spotters = valid_spotters(plot.spotters_at_firing, seeing)
     automatic = plot.automatic
@@ -108,9 +117,9 @@ def arrive(state: GameState, plot: Plot) -> None:
             spotter_attacking=spotter is not None and spotter.attacked,
         )
     landing = resolve_shell(
-        state.dice, plot.target, tn, state.area.contains, automatic, purpose=f"{unit.name} shell"
+        state.dice, plot.target, tn, state.area.contains, automatic, purpose=f"{w.name} shell"
     )
-    rolls = state.dice.take_records()
+    shell_rolls = state.dice.take_records()
     if landing.hit:
         battery.auto_hit.earn(plot.target, turn)  # ART-19
     state.queue.record(
@@ -119,42 +128,76 @@ def arrive(state: GameState, plot: Plot) -> None:
         )
     )
     label = state.area.label
-    head = (
-        f"{unit.name} ({w.name}) shell fired in turn {plot.fired_turn} at {label(plot.target)}: "
-        + landing.account(lambda h: label(h) if state.area.contains(h) else f"{h} (off the map)")
-    )
+
+    def name_of(h: Hex) -> str:
+        return label(h) if state.area.contains(h) else f"{h} (off the map)"
+
+    hits = ShellHits()
+    if not landing.lost:
+        hits = shells.apply(state, unit, w, landing.landing)
+    state.dice.take_records()
+    account = landing.account(name_of)
+    head = f"{unit.name} ({w.name}) shell fired in turn {plot.fired_turn} at {label(plot.target)}: "
+    head += account
     if tn is not None:
         head += f" [to hit: {tn.breakdown()}]"
-    lines: list[str] = []
-    damage_data: list[dict] = []
-    if not landing.lost:
-        lines, damage_data = shells.apply(state, unit, w, landing.landing)
-    rolls += state.dice.take_records()
+    public_head = (
+        f"A {plot.side} {w.name} shell fired in turn {plot.fired_turn} at "
+        f"{label(plot.target)}: "
+        + (f"hits {label(plot.target)} automatically" if automatic else account)
+    )
+    shared = {
+        "weapon": w.id,
+        "aimed": [plot.target.q, plot.target.r],
+        "landing": [landing.landing.q, landing.landing.r],
+        "path": [[h.q, h.r] for h in landing.path],
+        "hit": landing.hit,
+        "lost": landing.lost,
+        "roll": landing.roll,
+        "margin": landing.margin,
+        "direction": landing.direction,
+        "rings": list(w.rings()),
+    }
+    own = hits.seen_by(plot.side)
+    theirs = hits.seen_by(enemy)
+    public_plot = {
+        "id": len(state.queue.arrivals),  # the arrival's number: public, counts no secret
+        "side": plot.side,
+        "battery": None,
+        "target": [plot.target.q, plot.target.r],
+        "ammunition": plot.ammunition,
+        "fired_turn": plot.fired_turn,
+        "arrival_turn": plot.arrival_turn,
+    }
     _log(
         state,
         Event(
             turn,
             state.phase,
             "arrival",
-            "\n".join([head, *lines]),
-            rolls=rolls,
+            "\n".join([head, *hits.lines, *(line for u in own for line in u.lines)]),
+            side=plot.side,
+            redacted="\n".join(
+                [public_head, *hits.lines, *(line for u in theirs for line in u.lines)]
+            ),
+            rolls=shell_rolls + [r for u in own for r in u.rolls],
             data={
-                "plot": plot.to_dict(),
-                "weapon": w.id,
-                "aimed": [plot.target.q, plot.target.r],
-                "landing": [landing.landing.q, landing.landing.r],
-                "path": [[h.q, h.r] for h in landing.path],
-                "hit": landing.hit,
-                "lost": landing.lost,
-                "roll": landing.roll,
+                **shared,
+                "plot": plot_for_side(state, plot.id),
                 "to_hit": tn.to_dict() if tn is not None else None,
-                "margin": landing.margin,
-                "direction": landing.direction,
                 "automatic": automatic,
                 "spotter": None if spotter is None else spotter.id,
-                "rings": list(w.rings()),
-                "damage": damage_data,
+                "damage": [u.data for u in own],
             },
+            redacted_data={
+                **shared,
+                "plot": public_plot,
+                "to_hit": None if tn is None else {"total": tn.total},
+                "automatic": "automatic" if automatic else None,
+                "spotter": None,
+                "damage": [u.data for u in theirs],
+            },
+            redacted_rolls=shell_rolls + [r for u in theirs for r in u.rolls],
         ),
     )
     _detection(state, plot, battery_sheet(state, unit))
@@ -162,7 +205,11 @@ def arrive(state: GameState, plot: Plot) -> None:
 
 def _detection(state: GameState, plot: Plot, battery_position: tuple[int, int]) -> None:
     """ART-23/ART-24: enemies who see the aimed hex roll once per turn; any success
-    announces the aimed hex's side toward hex 0909 of the battery's sheet."""
+    announces the aimed hex's side toward hex 0909 of the battery's sheet.
+
+    The rolls are the detecting side's; the firing side hears only that it must
+    announce (its copy of the event), and the side lands in the detecting side's
+    intelligence alone."""
     enemy = state.other(plot.side)
     already = set(state.detected_this_turn)
     candidates = [
@@ -178,15 +225,29 @@ def _detection(state: GameState, plot: Plot, battery_position: tuple[int, int]) 
     lines = [r.account() for r in rolls]
     success = any(r.success for r in rolls)
     data: dict = {"aimed": [plot.target.q, plot.target.r], "rolls": [r.unit for r in rolls]}
+    announced = None
     if success:
         side = announced_side(state.area, plot.target, battery_position)
         state.intel[enemy].announcements.append(Announcement(state.turn, plot.target, side))
-        lines.append(
+        announced = (
             f"{plot.side} must announce: from {state.area.label(plot.target)} "
             f"{describe_side(side)} (ART-24)"
         )
+        lines.append(announced)
         data["side"] = side
     _log(
         state,
-        Event(state.turn, state.phase, "detection", "\n".join(lines), rolls=records, data=data),
+        Event(
+            state.turn,
+            state.phase,
+            "detection",
+            "\n".join(lines),
+            side=enemy,
+            redacted=announced,
+            rolls=records,
+            data=data,
+            redacted_data=(
+                {"aimed": data["aimed"], "side": data["side"]} if announced is not None else {}
+            ),
+        ),
     )

@@ -42,3 +42,28 @@ def reveal(state: GameState, unit: Unit, why: str) -> None:
         state.intel[enemy].revealed.append(unit.id)
     where = state.area.label(unit.hex) if unit.hex is not None else "off the board"
     log_event(state, "reveal", f"{unit.name} is revealed in {where}: {why}")
+
+
+def shot_number(state: GameState, plot_id: int) -> int:
+    """A plot's number among its own side's plots (1, 2, 3 ... in firing order).
+
+    Plot ids count both sides' shells; a side is only ever shown its own
+    numbers, so gaps never tell it how often the enemy fired (ART-9).
+    """
+    plots = state.queue.plots
+    side = next(p.side for p in plots if p.id == plot_id)
+    number = 0
+    for p in plots:
+        if p.side == side:
+            number += 1
+        if p.id == plot_id:
+            return number
+    raise ValueError(f"no plot {plot_id}")  # pragma: no cover - found above
+
+
+def plot_for_side(state: GameState, plot_id: int) -> dict:
+    """A side's own plot as its view shows it: numbered among its own plots."""
+    plot = next(p for p in state.queue.plots if p.id == plot_id)
+    data = plot.to_dict()
+    data["id"] = shot_number(state, plot_id)
+    return data

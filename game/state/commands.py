@@ -8,7 +8,7 @@ changes the state and returns events.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, ClassVar
 
 from game.hexmath import Hex
@@ -130,14 +130,62 @@ COMMAND_TYPES: dict[str, type[Command]] = {
 }
 
 
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _as_hex(value: object) -> Hex | None:
+    """A hex from a Hex or a pair of whole numbers; None for anything else."""
+    if isinstance(value, tuple | list) and len(value) == 2 and all(_whole(v) for v in value):
+        return Hex(int(value[0]), int(value[1]))
+    return None
+
+
+_FIELD_KINDS = {"str": str, "int": int, "bool": bool, "Hex": Hex}
+_KIND_WORDS = {str: "text", int: "a whole number", bool: "true or false", Hex: "a hex (q, r)"}
+
+
+def checked(command: object) -> Command:
+    """The command with every field of the right kind (a hex given as a pair becomes
+    a ``Hex``); ``IllegalCommand`` naming the field otherwise. ``apply`` calls it first,
+    so a malformed command from a log or a script never fails deep inside the rules."""
+    if not isinstance(command, Command) or type(command) not in COMMAND_TYPES.values():
+        raise IllegalCommand(f"not a command: {command!r}")
+    changes: dict[str, Any] = {}
+    for f in fields(command):
+        value = getattr(command, f.name)
+        want = _FIELD_KINDS.get(f.type if isinstance(f.type, str) else f.type.__name__)
+        if want is Hex:
+            as_hex = _as_hex(value)
+            if as_hex is None:
+                raise IllegalCommand(
+                    f"{command.kind.replace('_', ' ')}: {f.name} must be {_KIND_WORDS[Hex]}, "
+                    f"not {value!r}"
+                )
+            if type(value) is not Hex or as_hex != value:
+                changes[f.name] = as_hex
+            continue
+        ok = _whole(value) if want is int else isinstance(value, want) if want is not None else True
+        if not ok:
+            raise IllegalCommand(
+                f"{command.kind.replace('_', ' ')}: {f.name} must be {_KIND_WORDS[want]}, "
+                f"not {value!r}"
+            )
+    return replace(command, **changes) if changes else command
+
+
 def command_from_dict(data: dict[str, Any]) -> Command:
     """Rebuild a command from its ``to_dict`` form, with a clear error for junk."""
     if not isinstance(data, dict) or "kind" not in data:
         raise ValueError(f"a command is a mapping with a 'kind', not {data!r}")
     kind = data["kind"]
-    cls = COMMAND_TYPES.get(kind)
+    cls = COMMAND_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise ValueError(f"unknown command kind {kind!r} (known: {', '.join(COMMAND_TYPES)})")
+    known = {f.name for f in fields(cls)}
+    unknown = sorted(str(k) for k in data if k != "kind" and k not in known)
+    if unknown:
+        raise ValueError(f"{kind} command: unknown field(s) {', '.join(unknown)}")
     args: dict[str, Any] = {}
     for f in fields(cls):
         if f.name not in data:
@@ -146,6 +194,12 @@ def command_from_dict(data: dict[str, Any]) -> Command:
             continue
         value = data[f.name]
         if f.type in ("Hex", Hex):
-            value = Hex(int(value[0]), int(value[1]))
+            as_hex = _as_hex(value)
+            if as_hex is None:
+                raise ValueError(f"{kind} command: {f.name} must be a hex [q, r], not {value!r}")
+            value = as_hex
         args[f.name] = value
-    return cls(**args)
+    try:
+        return checked(cls(**args))
+    except IllegalCommand as exc:
+        raise ValueError(str(exc)) from None

@@ -23,7 +23,7 @@ from game.artillery.weapons import ammunition as ammunition_spec
 from game.artillery.weapons import weapon as weapon_spec
 from game.hexmath import Hex, distance
 from game.state import artillery_phase, combat, mobile, moving, victory
-from game.state.board import battery_sheet, log_event, reveal, seeing_units
+from game.state.board import battery_sheet, log_event, reveal, seeing_units, shot_number
 from game.state.commands import (
     Attack,
     Command,
@@ -36,6 +36,7 @@ from game.state.commands import (
     PlaceSheet,
     PlotFire,
     Predesignate,
+    checked,
 )
 from game.state.model import (
     ATTACK,
@@ -48,7 +49,7 @@ from game.state.model import (
     OffBoard,
     Unit,
 )
-from game.state.setup import lattice_hex
+from game.state.setup import lattice_hex, side_pile
 
 
 def check_side(state: GameState, side: str) -> None:
@@ -74,6 +75,7 @@ def apply(state: GameState, command: Command) -> list[Event]:
 
     Raises ``IllegalCommand`` (and changes nothing) when the rules forbid it.
     """
+    command = checked(command)
     if command.side not in state.sides:
         raise IllegalCommand(
             f"{command.side!r} is not a side in this game (sides: {', '.join(state.sides)})"
@@ -149,6 +151,10 @@ def _deploy(state: GameState, cmd: Command) -> None:
     battery.offboard = OffBoard(
         cmd.direction, cmd.along, cmd.distance, pos, cmd.sheet, cmd.xxyy, lattice_hex(pos, cmd.xxyy)
     )
+    if state.options.get("sheet_table") == "pile":
+        # MAP-8: the pile holds the declared sheet and as many as it takes to get there.
+        state.piles[cmd.side] = side_pile(state, cmd.side)
+        state.dice.take_records()
     log_event(
         state,
         "deploy",
@@ -271,6 +277,8 @@ def _own_unit(state: GameState, side: str, unit_id: str) -> Unit:
 
 def _mover_unit(state: GameState, cmd: Move | Hold) -> Unit:
     unit = _own_unit(state, cmd.side, cmd.unit)
+    if unit.hidden and unit.hex is not None:
+        raise IllegalCommand(f"{unit.name} is hidden: it holds its position until found (ART-4)")
     if not moving.can_move(unit):
         raise IllegalCommand(f"{unit.name} cannot move")
     if unit.moved:
@@ -284,6 +292,10 @@ def _move(state: GameState, cmd: Command) -> None:
     route = moving.route(state, unit, cmd.to, cmd.facing)
     if isinstance(route, str):
         raise IllegalCommand(route)
+    stop = moving.stop_at_hidden(state, unit, route.steps)
+    if stop is not None:
+        _stop_short(state, unit, stop)
+        return
     if route.exit_to is not None:
         if not state.options.get("mobile_maps"):
             raise IllegalCommand("the mobile-maps option is off: units cannot leave the play area")
@@ -296,7 +308,14 @@ def _move(state: GameState, cmd: Command) -> None:
 
 
 def _finish_move(
-    state: GameState, unit: Unit, to: Hex, facing: int, cost: int, mode: str, hexes: int
+    state: GameState,
+    unit: Unit,
+    to: Hex,
+    facing: int,
+    cost: int,
+    mode: str,
+    hexes: int,
+    note: str = "",
 ) -> None:
     start = unit.hex
     unit.hex = to
@@ -307,6 +326,8 @@ def _finish_move(
     unit.hexes_moved = hexes
     where = state.area.label(to)
     text = f"{unit.name} moves to {where}" if start != to else f"{unit.name} turns in place"
+    if note:
+        text = f"{unit.name} {note} in {where}"
     extra = ""
     if unit.battery is not None and cost > 0 and unit.battery.auto_hit.earned:
         unit.battery.auto_hit.lose_all()  # ART-19
@@ -322,6 +343,22 @@ def _finish_move(
     _reveal_adjacent(state, unit)
     state.move_order.pop(0)
     _next_mover(state)
+
+
+def _stop_short(state: GameState, unit: Unit, stop: moving.Stop) -> None:
+    """ART-4: the unit ran into a hidden enemy; it ends its move short and finds it."""
+    assert stop.found is not None
+    reveal(state, stop.found, f"{unit.name} runs into it")
+    _finish_move(
+        state,
+        unit,
+        stop.hex,
+        stop.facing,
+        stop.mp_spent,
+        stop.mode,
+        stop.hexes_moved,
+        "stops short",
+    )
 
 
 def _reveal_adjacent(state: GameState, mover: Unit) -> None:
@@ -368,6 +405,11 @@ def finish_pending_move(state: GameState) -> None:
     assert pending is not None
     state.pending_sheet = None
     unit = state.units[pending.unit]
+    # MAP-10: the new sheet may bring a hidden battery onto the hex the unit enters.
+    stop = moving.stop_at_hidden(state, unit, moving.steps_from(pending.steps))
+    if stop is not None:
+        _stop_short(state, unit, stop)
+        return
     _finish_move(
         state, unit, pending.destination, pending.facing, pending.cost, pending.mode, pending.hexes
     )
@@ -442,7 +484,7 @@ def _plot_fire(state: GameState, cmd: Command) -> None:
         f"arrives in turn {plot.arrival_turn}"
         + (f"; spotters {', '.join(spotters)}" if spotters else "; no spotter"),
         side=cmd.side,
-        data={"plot": plot.id},
+        data={"plot": shot_number(state, plot.id)},
     )
 
 

@@ -7,6 +7,7 @@ from game.board.movement import Route
 from game.board.sheet import available_sheets
 from game.state.board import log_event
 from game.state.model import GameState, PendingSheet, Unit
+from game.state.moving import route_steps
 
 
 def battery_at(state: GameState, position: tuple[int, int]) -> list[Unit]:
@@ -70,6 +71,7 @@ def begin_exit(state: GameState, unit: Unit, route: Route) -> None:
         mode=route.mode,
         hexes=route.hexes_moved,
         left_category=left.category,
+        steps=route_steps(route),
     )
     who = f"{picker} picks it" if picker else "it is drawn from the sheet table"
     log_event(

@@ -230,7 +230,9 @@ class Intel:
 @dataclass
 class Event:
     """Something that happened, for the log. ``side`` None: both sides see it;
-    otherwise only that side does, and the other sees ``redacted`` if given."""
+    otherwise only that side does, and the other sees the redacted copy if
+    ``redacted`` is given: that text, ``redacted_data`` and ``redacted_rolls``
+    (a shell's arrival, for one, is public but its plot and hidden victims are not)."""
 
     turn: int
     phase: str
@@ -240,6 +242,8 @@ class Event:
     redacted: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
     rolls: list[RollRecord] = field(default_factory=list)
+    redacted_data: dict[str, Any] = field(default_factory=dict)
+    redacted_rolls: list[RollRecord] = field(default_factory=list)
 
     def visible_to(self, side: str) -> Event | None:
         """The event as ``side`` may see it, or None when it sees nothing of it."""
@@ -247,7 +251,16 @@ class Event:
             return self
         if self.redacted is None:
             return None
-        return Event(self.turn, self.phase, self.kind, self.redacted, None, None, {}, [])
+        return Event(
+            self.turn,
+            self.phase,
+            self.kind,
+            self.redacted,
+            None,
+            None,
+            dict(self.redacted_data),
+            list(self.redacted_rolls),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -259,6 +272,8 @@ class Event:
             "redacted": self.redacted,
             "data": self.data,
             "rolls": [r.to_dict() for r in self.rolls],
+            "redacted_data": self.redacted_data,
+            "redacted_rolls": [r.to_dict() for r in self.redacted_rolls],
         }
 
     @classmethod
@@ -272,6 +287,8 @@ class Event:
             d["redacted"],
             dict(d["data"]),
             [RollRecord.from_dict(r) for r in d["rolls"]],
+            dict(d.get("redacted_data", {})),
+            [RollRecord.from_dict(r) for r in d.get("redacted_rolls", [])],
         )
 
 
@@ -288,6 +305,9 @@ class PendingSheet:
     mode: str
     hexes: int
     left_category: str
+    # The route's steps [q, r, facing, mp, action], to stop the unit short if the
+    # new sheet brings a hidden battery onto its destination (MAP-10, ART-4).
+    steps: list[list[Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -300,6 +320,7 @@ class PendingSheet:
             "mode": self.mode,
             "hexes": self.hexes,
             "left_category": self.left_category,
+            "steps": [list(s) for s in self.steps],
         }
 
     @classmethod
@@ -314,6 +335,10 @@ class PendingSheet:
             str(d["mode"]),
             int(d["hexes"]),
             str(d["left_category"]),
+            [
+                [int(a), int(b), int(f), int(mp), str(act)]
+                for a, b, f, mp, act in d.get("steps", [])
+            ],
         )
 
 

@@ -4,11 +4,21 @@ that blunders into one finds it, ART-4)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from game.board.movement import (
+    BACKWARD,
+    FORWARD,
+    MOVE,
+    RAN,
+    STOOD,
+    WALKED,
     MovementError,
     Mover,
     Reach,
     Route,
+    Step,
     mover_for,
     reachable,
     validate_move,
@@ -22,8 +32,15 @@ def mover(unit: Unit) -> Mover:
 
 
 def can_move(unit: Unit) -> bool:
-    """Alive, on the board and with a movement allowance (a toy-soldier gun has none)."""
-    if unit.destroyed or unit.hex is None:
+    """Alive, on the board, not hidden, and with a movement allowance (a toy-soldier
+    gun has none).
+
+    Decision (docs/engine.md): a hidden unit holds its position until it is found
+    (ART-4). Units alternate in the movement phase, so a hidden unit taking a
+    turn there would show the enemy that it exists, and the turn after a sheet is
+    placed, that the sheet holds a battery (MAP-10).
+    """
+    if unit.destroyed or unit.hex is None or unit.hidden:
         return False
     try:
         return mover(unit).mp > 0
@@ -73,3 +90,54 @@ def route(state: GameState, unit: Unit, to: Hex, facing: int) -> Route | str:
         return check.reason
     assert check.route is not None
     return check.route
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Where a move ends: the hex, facing and what MOV-3 records."""
+
+    hex: Hex
+    facing: int
+    mp_spent: int
+    mode: str
+    hexes_moved: int
+    found: Unit | None = None  # the hidden enemy the unit ran into, if any
+
+
+def route_steps(route: Route) -> list[list[object]]:
+    """A route's steps as plain data ``[q, r, facing, mp, action]`` (for a pending sheet)."""
+    return [[s.hex.q, s.hex.r, s.facing, s.mp, s.action] for s in route.steps]
+
+
+def steps_from(data: Sequence[Sequence[object]]) -> list[Step]:
+    return [Step(str(a), Hex(int(q), int(r)), int(f), int(mp)) for q, r, f, mp, a in data]  # type: ignore[call-overload]
+
+
+def stop_at_hidden(state: GameState, unit: Unit, steps: Sequence[Step]) -> Stop | None:
+    """ART-4: a move that would enter the hex of a hidden enemy stops before it.
+
+    Hidden enemies do not block the moves a side is offered (that would give them
+    away), so a unit may blunder into one: it ends its move in the last hex of its
+    route before that hex where it may end (not a friend's), and the hidden unit
+    is found. None when the route meets no hidden enemy.
+    """
+    assert unit.hex is not None
+    hidden = {
+        u.hex: u for u in state.living(state.other(unit.side)) if u.hidden and u.hex is not None
+    }
+    if not hidden:
+        return None
+    k = next((n for n, s in enumerate(steps) if s.hex in hidden and s.hex != unit.hex), None)
+    if k is None:
+        return None
+    found = hidden[steps[k].hex]
+    friends = {u.hex for u in state.living(unit.side) if u.id != unit.id and u.hex is not None}
+    j = k - 1
+    while j >= 0 and steps[j].hex in friends and steps[j].hex != unit.hex:
+        j -= 1
+    if j < 0:
+        return Stop(unit.hex, unit.facing, 0, STOOD, 0, found)
+    last = steps[j]
+    moved = sum(1 for s in steps[: j + 1] if s.action in (FORWARD, BACKWARD, MOVE))
+    mode = STOOD if last.mp == 0 else WALKED if last.mp <= mover(unit).walk_mp else RAN
+    return Stop(last.hex, last.facing, last.mp, mode, moved, found)

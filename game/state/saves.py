@@ -127,28 +127,44 @@ def save_log(state: GameState, path: str | Path) -> None:
     _write_atomically(path, canonical_json(game_log(state)))
 
 
-def load_log(path: str | Path) -> dict[str, Any]:
-    p = Path(path)
-    data = _read_json(p, "game log")
-    _check_header(p, data, LOG_FORMAT, "game log")
+def _check_log(p: Path | str, data: dict[str, Any]) -> None:
+    _check_header(Path(p), data, LOG_FORMAT, "game log")
     for key in ("scenario", "seed", "commands"):
         if key not in data:
             raise SaveError(f"{p}: the game log has no {key!r}")
+    if not isinstance(data["scenario"], dict):
+        raise SaveError(f"{p}: the game log's scenario is not a table")
+    seed = data["seed"]
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise SaveError(f"{p}: the game log's seed must be a whole number, not {seed!r}")
+    if not isinstance(data["commands"], list):
+        raise SaveError(f"{p}: the game log's commands must be a list")
+    if "hash" in data and not isinstance(data["hash"], str):
+        raise SaveError(f"{p}: the game log's hash must be text")
+
+
+def load_log(path: str | Path) -> dict[str, Any]:
+    p = Path(path)
+    data = _read_json(p, "game log")
+    _check_log(p, data)
     return data
 
 
 def replay(log: dict[str, Any] | str | Path, upto: int | None = None) -> GameState:
     """Rebuild a game from its log (a dict or a log file); ``upto`` stops after
-    that many commands. SaveError when the log does not replay."""
+    that many commands. SaveError when the log does not replay, or when a whole
+    replay does not reach the state hash the log recorded (an altered log)."""
     source = "game log"
     if not isinstance(log, dict):
         source = str(log)
         log = load_log(log)
+    else:
+        _check_log(source, log)
     try:
         scenario = scenario_from_dict(log["scenario"], log.get("scenario_path") or source)
-    except ScenarioError as exc:
+        state = new_game(scenario, int(log["seed"]))
+    except (ScenarioError, ValueError) as exc:
         raise SaveError(f"{source}: its scenario does not load: {exc}") from None
-    state = new_game(scenario, int(log["seed"]))
     state.scenario_path = str(log.get("scenario_path", ""))
     commands = log["commands"] if upto is None else log["commands"][:upto]
     for n, raw in enumerate(commands):
@@ -156,6 +172,12 @@ def replay(log: dict[str, Any] | str | Path, upto: int | None = None) -> GameSta
             apply(state, command_from_dict(raw))
         except (IllegalCommand, ValueError) as exc:
             raise SaveError(f"{source}: command {n + 1} does not replay: {exc}") from None
+    recorded = log.get("hash")
+    if upto is None and recorded is not None and state_hash(state) != recorded:
+        raise SaveError(
+            f"{source}: the game log is damaged: replaying its {len(commands)} commands does "
+            "not reach the state it recorded (hash mismatch)"
+        )
     return state
 
 

@@ -137,18 +137,27 @@ def new_game(scenario: Scenario | str | Path, seed: int) -> GameState:
 
 
 def _initial_piles(state: GameState) -> dict[str, list[str]]:
-    """MAP-8: each side's face-down pile: as many sheets as it takes to reach its
-    batteries, its battery sheets among them, the rest drawn from the sheet table."""
+    """MAP-8: each side's face-down pile (``side_pile``)."""
+    piles = {s: side_pile(state, s) for s in state.sides}
+    state.dice.take_records()
+    return piles
+
+
+def side_pile(state: GameState, side: str) -> list[str]:
+    """MAP-8: one side's face-down pile: as many sheets as it takes to reach its
+    batteries, its battery sheets among them, the rest drawn from the sheet table.
+
+    Built again whenever the side re-deploys a battery in set-up, so the pile
+    always holds the declared sheet and the right count. The draws are the
+    side's secret: callers discard their roll records."""
     catalogue = sorted(available_sheets())
-    piles: dict[str, list[str]] = {s: [] for s in state.sides}
+    pile: list[str] = []
     for unit in state.units.values():
-        if unit.battery is None or unit.battery.offboard is None:
+        if unit.side != side or unit.battery is None or unit.battery.offboard is None:
             continue
         off = unit.battery.offboard
-        pile = piles[unit.side]
         pile.append(off.sheet)
         for _ in range(off.distance - 1):
             pick = state.dice.roll(1, len(catalogue), f"{unit.side} pile: sheet table").total
             pile.append(catalogue[pick - 1])
-    state.dice.take_records()
-    return piles
+    return pile

@@ -1,22 +1,50 @@
 """A landed shell's damage in the engine: the engine's units handed to the
-artillery damage rules (ART-25 .. ART-31, ART-35) and the results written back."""
+artillery damage rules (ART-25 .. ART-31, ART-35) and the results written back.
+
+Each unit's share of the account is kept apart (``ShellHits.units``), so the
+arrival can be told to each side without naming a unit that side cannot see
+(a hidden unit's damage is its owner's secret, ART-4).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from game.artillery.damage import BatteryOrigin, apply_shell
 from game.artillery.weapons import Weapon
+from game.dice import RollRecord
 from game.hexmath import Hex, distance
 from game.state import systems
 from game.state.model import GameState, Unit
 
 
-def apply(
-    state: GameState, battery: Unit, weapon: Weapon, landing: Hex
-) -> tuple[list[str], list[dict[str, Any]]]:
-    """Damage every unit and building in the shell's rings; return log lines and
-    per-unit data for the screen (unit id, hex, damage, destroyed)."""
+@dataclass
+class UnitDamage:
+    """One unit's part of a shell: its log lines, screen data and damage rolls."""
+
+    unit: str
+    side: str
+    hidden: bool  # hidden from the enemy when the shell landed
+    lines: list[str]
+    data: dict[str, Any]
+    rolls: list[RollRecord]
+
+
+@dataclass
+class ShellHits:
+    """Everything a landed shell did: the shared lines (burst, buildings) and each unit's part."""
+
+    lines: list[str] = field(default_factory=list)
+    units: list[UnitDamage] = field(default_factory=list)
+
+    def seen_by(self, side: str) -> list[UnitDamage]:
+        """The units whose damage ``side`` may know: its own and the enemy's in sight."""
+        return [u for u in self.units if u.side == side or not u.hidden]
+
+
+def apply(state: GameState, battery: Unit, weapon: Weapon, landing: Hex) -> ShellHits:
+    """Damage every unit and building in the shell's rings; return the account."""
     reach = weapon.ring_radius
     victims = [u for u in state.living() if u.hex is not None and distance(u.hex, landing) <= reach]
     if battery.battery is not None and battery.battery.offboard is not None:
@@ -35,19 +63,29 @@ def apply(
         origin,
     )
     state.building_cf = dict(result.building_cf)
-    data: list[dict[str, Any]] = []
+    unit_lines = sum(len(hit.lines) for hit in result.units)
+    shared = list(result.lines[1 : len(result.lines) - unit_lines])
+    out = ShellHits(lines=shared)
     for hit in result.units:
         unit = state.units[hit.target]
+        hidden = unit.hidden
         systems.store_damage(unit, hit.state)
         if hit.destroyed and not unit.destroyed:
             unit.destroyed = True
         assert unit.hex is not None
-        data.append(
-            {
-                "unit": unit.id,
-                "hex": [unit.hex.q, unit.hex.r],
-                "damage": hit.damage,
-                "destroyed": unit.destroyed,
-            }
+        out.units.append(
+            UnitDamage(
+                unit=unit.id,
+                side=unit.side,
+                hidden=hidden,
+                lines=list(hit.lines),
+                data={
+                    "unit": unit.id,
+                    "hex": [unit.hex.q, unit.hex.r],
+                    "damage": hit.damage,
+                    "destroyed": unit.destroyed,
+                },
+                rolls=list(hit.rolls),
+            )
         )
-    return list(result.lines[1:]), data
+    return out

@@ -104,17 +104,36 @@ def player_view(state: GameState, side: str) -> PlayerView:
             units[unit.id] = _enemy_unit(unit)
     arrived = {a.plot_id: a for a in state.queue.arrivals}
     plots_by_id = {p.id: p for p in state.queue.plots}
+    numbers: dict[int, int] = {}  # own plots numbered among own plots only (ART-9)
+    for p in state.queue.plots:
+        if p.side == side:
+            numbers[p.id] = len(numbers) + 1
     arrivals = []
     for a in state.queue.arrivals:
-        record = a.to_dict()
         plot = plots_by_id[a.plot_id]
+        record = a.to_dict()
         record.update(side=plot.side, fired_turn=plot.fired_turn, ammunition=plot.ammunition)
+        if plot.side == side:
+            record["plot_id"] = numbers[plot.id]
+        else:
+            # An enemy shell is public once it lands, but not which battery or plot it
+            # was, nor whether a spotter (perhaps a hidden one) watched it (ART-4, ART-9).
+            for secret in ("plot_id", "battery", "spotted"):
+                del record[secret]
         arrivals.append(record)
-    plots = [p.to_dict() for p in state.queue.plots if p.side == side and p.id not in arrived]
+    plots = []
+    for p in state.queue.plots:
+        if p.side == side and p.id not in arrived:
+            record = p.to_dict()
+            record["id"] = numbers[p.id]
+            plots.append(record)
     pending = None
     if state.pending_sheet is not None:
         ps = state.pending_sheet
-        pending = {"position": list(ps.position), "picker": ps.picker, "unit": ps.unit}
+        pending = {"position": list(ps.position), "picker": ps.picker}
+        mover = state.units.get(ps.unit)
+        if mover is not None and (mover.side == side or not mover.hidden):
+            pending["unit"] = ps.unit
         if ps.picker == side:
             pending["allowed"] = allowed_sheets(state)
     intel = state.intel[side]
