@@ -89,6 +89,16 @@ def gun_action(state: GameState, unit: Unit, gun_id: str, action: str) -> None:
 GUN_ACTIONS: dict[str, Callable[[GameState, Unit, str], None]] = {}
 
 
+def gun_action_options(state: GameState, unit: Unit) -> list[tuple[str, str]]:
+    """Every (gun id, action) this unit may take now (TS-9 .. TS-11)."""
+    if unit.hex is None or unit.destroyed:
+        return []
+    return [option for options in GUN_ACTION_OPTIONS for option in options(state, unit)]
+
+
+GUN_ACTION_OPTIONS: list[Callable[[GameState, Unit], list[tuple[str, str]]]] = []
+
+
 # --- BattleTech-style direct fire (ART-32, ART-32a, ART-18) ------------------------------
 
 
@@ -181,3 +191,8 @@ def _bt_resolve(state: GameState, unit: Unit, target: Unit, weapon: str) -> None
 
 
 SYSTEM_RULES["battletech"] = AttackRules(_bt_options, _bt_resolve)
+
+
+# The other systems' rules register themselves on import (BATTLESYSTEM, Warhammer,
+# toy soldiers); importing them here keeps them registered wherever combat is used.
+from game.state import combat_systems  # noqa: E402, F401

@@ -19,6 +19,7 @@ from game.state.commands import (
     Command,
     Deploy,
     EndPhase,
+    GunAction,
     Hold,
     Move,
     PlaceSheet,
@@ -131,4 +132,6 @@ def _attacks(state: GameState, side: str) -> list[Command]:
     for unit in state.living(side):
         for target, weapon in combat.attack_options(state, unit):
             out.append(Attack(side, unit.id, target, weapon))
+        for gun, action in combat.gun_action_options(state, unit):
+            out.append(GunAction(side, unit.id, gun, action))
     return out
