@@ -1,0 +1,142 @@
+"""The headless runner: output files and their schema, determinism across worker
+counts, replayable logs, the statistics and the ``simulate`` command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from game.sim import derived_seed, simulate
+from game.sim.stats import mean_interval, percentile, wilson_interval
+from game.state import DEFAULT_SCENARIO, load_log, replay, state_hash
+from main import main
+
+
+@pytest.fixture(scope="module")
+def short_scenario(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The default scenario cut to four turns, so that a test game is quick."""
+    text = Path(DEFAULT_SCENARIO).read_text(encoding="utf-8")
+    assert "turns = 20" in text
+    path = tmp_path_factory.mktemp("scenario") / "short_hunt.toml"
+    path.write_text(text.replace("turns = 20", "turns = 4"), encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def one_worker(short_scenario: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("one")
+    simulate(
+        short_scenario, 3, 5, {"north": "normal", "south": "easy"}, out, workers=1,
+        swap_sides=True, logs=2, progress=None,
+    )  # fmt: skip
+    return out
+
+
+def test_runner_writes_every_output(one_worker: Path) -> None:
+    games = sorted((one_worker / "games").glob("game-*.json"))
+    assert [g.name for g in games] == ["game-0000.json", "game-0001.json", "game-0002.json"]
+    for name in ("summary.json", "summary.md", "timing.json"):
+        assert (one_worker / name).is_file()
+    for name in ("impacts.png", "win_rates.png", "game_length.png"):
+        data = (one_worker / name).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 2000
+    assert sorted(p.name for p in (one_worker / "logs").iterdir()) == [
+        "game-0000.log.json",
+        "game-0001.log.json",
+    ]
+
+
+def test_game_record_and_summary_schema(one_worker: Path) -> None:
+    record = json.loads((one_worker / "games" / "game-0001.json").read_text(encoding="utf-8"))
+    assert record["levels"] == {"north": "easy", "south": "normal"}  # odd games swap
+    for key, kind in {
+        "index": int, "seed": int, "winner": (str, type(None)), "reason": str, "turns": int,
+        "commands": int, "damage": dict, "shells": dict, "detections": dict,
+        "sheets_added": int, "batteries": dict, "impacts": list, "hash": str,
+    }.items():  # fmt: skip
+        assert isinstance(record[key], kind), key
+    for side in ("north", "south"):
+        assert set(record["shells"][side]) == {"fired", "hit", "scattered", "lost"}
+        assert set(record["damage"][side]) == {"artillery", "direct"}
+        assert set(record["batteries"][side]) == {"found", "destroyed"}
+        s = record["shells"][side]
+        assert s["hit"] + s["scattered"] + s["lost"] <= s["fired"]
+    summary = json.loads((one_worker / "summary.json").read_text(encoding="utf-8"))
+    assert summary["games"] == 3
+    assert set(summary["wins_by_level"]) == {"easy", "normal"}
+    rates = [*summary["wins_by_side"].values(), summary["draws"]]
+    assert sum(r["wins"] for r in rates) == 3
+    for r in rates:
+        lo, hi = r["ci95"]
+        assert 0.0 <= lo <= r["rate"] <= hi <= 1.0
+    turns = summary["figures"]["turns"]
+    assert turns["n"] == 3 and turns["ci95"] >= 0
+    assert "Wilson" in (one_worker / "summary.md").read_text(encoding="utf-8")
+    timing = json.loads((one_worker / "timing.json").read_text(encoding="utf-8"))
+    assert timing["ai"]["normal"]["decisions"] > 0
+
+
+def test_same_seed_same_results_on_any_worker_count(
+    short_scenario: str, one_worker: Path, tmp_path: Path
+) -> None:
+    """Design 4/5: per-game seeds come from (seed, index): 1 and 2 workers agree."""
+    simulate(
+        short_scenario, 3, 5, {"north": "normal", "south": "easy"}, tmp_path, workers=2,
+        swap_sides=True, logs=2, progress=None,
+    )  # fmt: skip
+    for name in ["summary.json", "summary.md", *(f"games/game-000{i}.json" for i in range(3))]:
+        assert (tmp_path / name).read_bytes() == (one_worker / name).read_bytes(), name
+    for i in range(2):
+        name = f"logs/game-000{i}.log.json"
+        assert (tmp_path / name).read_bytes() == (one_worker / name).read_bytes(), name
+
+
+def test_saved_logs_replay_to_the_same_hash_design_5(one_worker: Path) -> None:
+    """Design 5: a saved game log replays with game.state.replay to the recorded hash."""
+    for i in range(2):
+        log = load_log(one_worker / "logs" / f"game-000{i}.log.json")
+        state = replay(log)
+        record = json.loads((one_worker / "games" / f"game-000{i}.json").read_text("utf-8"))
+        assert state_hash(state) == log["hash"] == record["hash"]
+        assert state.result is not None and state.result.winner == record["winner"]
+
+
+def test_game_seeds_depend_on_seed_and_index_only() -> None:
+    assert derived_seed(5, 0) == derived_seed(5, 0)
+    assert len({derived_seed(5, i) for i in range(50)}) == 50
+    assert derived_seed(5, 0) != derived_seed(6, 0)
+    assert 0 <= derived_seed(1, 2) < 2**63
+
+
+def test_wilson_interval_and_mean_interval() -> None:
+    lo, hi = wilson_interval(8, 10)
+    assert lo == pytest.approx(0.4902, abs=1e-4) and hi == pytest.approx(0.9433, abs=1e-4)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    lo, hi = wilson_interval(160, 200)
+    assert lo == pytest.approx(0.7391, abs=1e-4) and hi == pytest.approx(0.8495, abs=1e-4)
+    m, half = mean_interval([1.0, 2.0, 3.0, 4.0])
+    assert m == 2.5 and half == pytest.approx(3.182 * (1.6666667 / 4) ** 0.5, rel=1e-4)
+    assert mean_interval([]) == (0.0, 0.0)
+    assert percentile([1, 2, 3, 4, 5], 50) == 3
+    assert percentile([1, 2, 3, 4, 5], 95) == pytest.approx(4.8)
+    with pytest.raises(ValueError):
+        wilson_interval(3, 2)
+
+
+def test_simulate_command(short_scenario: str, tmp_path: Path, capsys) -> None:
+    out = tmp_path / "cli"
+    code = main(
+        ["simulate", short_scenario, "--games", "1", "--seed", "3", "--north", "random",
+         "--south", "easy", "--out", str(out), "--quiet", "--no-plots", "--logs", "1"]
+    )  # fmt: skip
+    assert code == 0
+    assert (out / "games" / "game-0000.json").is_file() and (out / "summary.md").is_file()
+    assert "north (random) wins" in capsys.readouterr().out
+    assert main(["simulate", short_scenario, "--west", "easy", "--out", str(out)]) == 2
+    assert "--west does not apply (use --north and --south)" in capsys.readouterr().err
+    assert main(["simulate", short_scenario, "--personality", "north=brave"]) == 2
+    assert "no personality 'brave'" in capsys.readouterr().err
+    assert main(["simulate", str(tmp_path / "missing.toml")]) == 2
+    assert "cannot load the scenario" in capsys.readouterr().err
