@@ -246,9 +246,25 @@ class Event:
     redacted_rolls: list[RollRecord] = field(default_factory=list)
 
     def visible_to(self, side: str) -> Event | None:
-        """The event as ``side`` may see it, or None when it sees nothing of it."""
-        if self.side is None or self.side == side:
+        """The event as ``side`` may see it, or None when it sees nothing of it.
+
+        The side an event belongs to sees it whole, less the other side's copy
+        (which may name that side's hidden units)."""
+        if self.side is None:
             return self
+        if self.side == side:
+            if self.redacted is None and not self.redacted_data and not self.redacted_rolls:
+                return self
+            return Event(
+                self.turn,
+                self.phase,
+                self.kind,
+                self.text,
+                self.side,
+                None,
+                dict(self.data),
+                list(self.rolls),
+            )
         if self.redacted is None:
             return None
         return Event(
