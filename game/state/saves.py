@@ -70,7 +70,10 @@ def _read_json(path: str | Path, what: str) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        cut = " (the file looks truncated)" if exc.pos >= len(text.rstrip()) - 1 else ""
+        # Saves and logs are one JSON object: one that never closes was cut short.
+        body = text.strip()
+        truncated = exc.pos >= len(body) - 1 or (body.startswith("{") and not body.endswith("}"))
+        cut = " (the file looks truncated)" if truncated else ""
         raise SaveError(
             f"{p}: the {what} is damaged: not valid JSON at line {exc.lineno}, "
             f"column {exc.colno}{cut}"
@@ -115,6 +118,7 @@ def game_log(state: GameState) -> dict[str, Any]:
         "format": LOG_FORMAT,
         "version": SAVE_VERSION,
         "scenario_path": state.scenario_path,
+        "scenario_id": str(state.options.get("id", "")),
         "scenario": state.scenario,
         "seed": state.seed,
         "commands": list(state.commands),
@@ -160,8 +164,13 @@ def replay(log: dict[str, Any] | str | Path, upto: int | None = None) -> GameSta
         log = load_log(log)
     else:
         _check_log(source, log)
+    # The scenario's id is its file's stem: name the source after it so the replayed
+    # game carries the same id (and hash) even when it was built without a file.
+    named = log.get("scenario_path") or (
+        f"{log['scenario_id']}.toml" if log.get("scenario_id") else source
+    )
     try:
-        scenario = scenario_from_dict(log["scenario"], log.get("scenario_path") or source)
+        scenario = scenario_from_dict(log["scenario"], str(named))
         state = new_game(scenario, int(log["seed"]))
     except (ScenarioError, ValueError) as exc:
         raise SaveError(f"{source}: its scenario does not load: {exc}") from None
