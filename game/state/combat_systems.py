@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from game.artillery.damage import WarhammerTroops
-from game.board.los import Sight, line_of_sight
+from game.board.los import Sight, line_of_sight, line_steps
 from game.board.movement import entry_cost
 from game.board.terrain import BUILDING, CLEAR, HEAVY_WOODS, LIGHT_WOODS
 from game.hexmath import Hex, distance, line, neighbor, opposite, side_toward
@@ -123,6 +123,12 @@ def _mark_destroyed(units: list[Unit], lines: list[str]) -> list[str]:
     return gone
 
 
+def _frozen(data: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """A unit's plain damage data as a hashable key: the resolvers' frozen values read
+    from equal data are equal, so each is read once (``lru_cache``)."""
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in data.items()))
+
+
 def _plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
 
@@ -160,13 +166,17 @@ def battle_unit(unit: Unit) -> bs.BattleUnit:
     middle figure of its front rank on the counter's hex, the front rank running
     across the facing to both sides of it and the ranks behind, facing the
     counter's facing (BS-13 measures range from that figure)."""
-    state = systems.damage_state(unit)
-    if not isinstance(state, bs.BattleUnit):
+    if unit.damage.get("kind") != "battlesystem":
         raise IllegalCommand(f"{unit.name} is not a BATTLESYSTEM regiment")
     assert unit.hex is not None
-    at_origin = replace(state, anchor=Hex(0, 0), facing=unit.facing)
+    return _placed(_frozen(unit.damage["unit"]), unit.hex, unit.facing)
+
+
+@lru_cache(maxsize=4096)
+def _placed(data: tuple[tuple[str, Any], ...], counter: Hex, facing: int) -> bs.BattleUnit:
+    at_origin = replace(bs.BattleUnit.from_dict(dict(data)), anchor=Hex(0, 0), facing=facing)
     offset = at_origin.cell_hex(counter_cell(at_origin))
-    return replace(at_origin, anchor=Hex(unit.hex.q - offset.q, unit.hex.r - offset.r))
+    return replace(at_origin, anchor=Hex(counter.q - offset.q, counter.r - offset.r))
 
 
 def _size(unit: Unit) -> str:
@@ -177,62 +187,83 @@ def _size(unit: Unit) -> str:
 
 
 class _SightLines:
-    """BS-15 .. BS-17: what lies on each firing figure's line to the target's counter."""
+    """BS-15 .. BS-17: what lies on each firing figure's line to the target's counter.
+
+    The lines are MAP-5's exact hex lines (``game.board.los.line_steps``, the
+    vectorized ``line_of_sight`` path), drawn for all the figures of the first two
+    ranks at once."""
 
     def __init__(self, state: GameState, shooter: Unit, target: Unit) -> None:
         self.state = state
         self.shooter = shooter
         self.target = target
-        # Counters in the way: every unit but the two, hidden enemies excepted (the
-        # shooter cannot know of them, ART-4).
-        self.counters = {
-            u.hex: u
-            for u in state.living()
-            if u.hex is not None
-            and u.id not in (shooter.id, target.id)
-            and not (u.hidden and u.side != shooter.side)
-        }
         self.seen: dict[Hex, bs.SightLine] = {}
 
-    def __call__(self, figure_hex: Hex) -> bs.SightLine:
+    def __call__(self, figure_hex: Hex, figures: list[Hex]) -> bs.SightLine:
         if figure_hex not in self.seen:
-            self.seen[figure_hex] = self._line(figure_hex)
+            self._draw([figure_hex, *(h for h in figures if h not in self.seen)])
         return self.seen[figure_hex]
 
-    def _line(self, figure_hex: Hex) -> bs.SightLine:
-        state, target = self.state, self.target
+    def _draw(self, figures: list[Hex]) -> None:
+        state, shooter, target = self.state, self.shooter, self.target
+        area = state.area
         assert target.hex is not None
-        sight = line_of_sight(
-            state.area, figure_hex, target.hex, self.shooter.height, target.height
-        )
-        above = max(sight.viewer_eye, sight.target_eye)
-        terrains: list[int] = []
-        in_the_way: list[bs.InterveningUnit] = []
-        for h in sight.path[1:-1]:
-            level = _level(state, h)
-            # A hill or building higher than both ends blocks, as in MAP-5 (BS-15).
-            if level > above:
-                return bs.SightLine(hill_between=True)
-            if level + _building_height(state, h) > above:
-                return bs.SightLine(wall_between=True)
-            terrains.append(_terrain(state, h))
-            other = self.counters.get(h)
-            if other is not None:
-                in_the_way.append(
-                    bs.InterveningUnit(
-                        friendly=other.side == self.shooter.side,
-                        size=_size(other),
-                        distance_to_shooter=Fraction(distance(figure_hex, h)),
-                        distance_to_target=Fraction(distance(h, target.hex)),
-                    )
+        figures = list(dict.fromkeys(figures))
+        fq = np.array([h.q for h in figures], dtype=np.int32)
+        fr = np.array([h.r for h in figures], dtype=np.int32)
+        longest = max(distance(h, target.hex) for h in figures)
+        q, r, valid = line_steps(target.hex.q - fq, target.hex.r - fr, max(1, longest - 1))
+        hq, hr = q + fq[:, None], r + fr[:, None]
+        idx = area.indices_of(hq, hr)
+        inside = idx >= 0
+        at = np.where(inside, idx, 0)
+        level = np.where(inside, area.level[at], 0)
+        terrain = np.where(inside, area.terrain[at], CLEAR)
+        building_top = np.where(terrain == BUILDING, level + area.terrain_height[at], level)
+        eyes = np.array([_level(state, h) for h in figures]) + shooter.height
+        above = np.maximum(eyes, _level(state, target.hex) + target.height)[:, None]
+        # A hill or building higher than both ends blocks, as in MAP-5 (BS-15).
+        hill = (valid & (level > above)).any(axis=1)
+        wall = (valid & (building_top > above)).any(axis=1)
+        dense = (valid & (terrain == HEAVY_WOODS)).sum(axis=1)
+        light = (valid & (terrain == LIGHT_WOODS)).sum(axis=1)
+        # Counters in the way: every unit but the two, hidden enemies excepted (the
+        # shooter cannot know of them, ART-4).
+        crossing: list[tuple[Unit, np.ndarray]] = []
+        for other in state.living():
+            if (
+                other.hex is None
+                or other.id in (shooter.id, target.id)
+                or (other.hidden and other.side != shooter.side)
+            ):
+                continue
+            on_line = (valid & (hq == other.hex.q) & (hr == other.hex.r)).any(axis=1)
+            if on_line.any():
+                crossing.append((other, on_line))
+        high = _level(state, target.hex)
+        for i, h in enumerate(figures):
+            if hill[i]:
+                self.seen[h] = bs.SightLine(hill_between=True)
+                continue
+            if wall[i]:
+                self.seen[h] = bs.SightLine(wall_between=True)
+                continue
+            in_the_way = tuple(
+                bs.InterveningUnit(
+                    friendly=other.side == shooter.side,
+                    size=_size(other),
+                    distance_to_shooter=Fraction(distance(h, other.hex)),  # type: ignore[arg-type]
+                    distance_to_target=Fraction(distance(other.hex, target.hex)),  # type: ignore[arg-type]
                 )
-        dense, light = bs.woods_between(terrains)
-        return bs.SightLine(
-            shooter_on_high_ground=_level(state, figure_hex) > _level(state, target.hex),
-            dense_woods=dense,
-            light_woods=light,
-            units_between=tuple(in_the_way),
-        )
+                for other, on_line in crossing
+                if on_line[i]
+            )
+            self.seen[h] = bs.SightLine(
+                shooter_on_high_ground=_level(state, h) > high,
+                dense_woods=Fraction(int(dense[i])),
+                light_woods=Fraction(int(light[i])),
+                units_between=in_the_way,
+            )
 
 
 def missile_plan(state: GameState, unit: Unit, target: Unit) -> bs.FirePlan | str:
@@ -254,12 +285,13 @@ def missile_plan(state: GameState, unit: Unit, target: Unit) -> bs.FirePlan | st
         )
     shooter, aimed = battle_unit(unit), battle_unit(target)
     lines = _SightLines(state, unit, target)
+    front_ranks = [h for (rank, _), h in shooter.figure_hexes().items() if rank <= 1]
     friends_in_melee = [u for u in _engaged(state, target) if u.side == unit.side]
     cover = "wall" if _terrain(state, target.hex) == BUILDING else None
     plan = bs.plan_missile_fire(
         shooter,
         aimed,
-        sight_of=lambda cell: lines(shooter.cell_hex(cell)),
+        sight_of=lambda cell: lines(shooter.cell_hex(cell), front_ranks),
         height_difference=_level(state, unit.hex) - _level(state, target.hex),
         shooter_in_melee=bool(_engaged(state, unit)),
         target_in_melee_with_friend=bool(friends_in_melee),
@@ -866,10 +898,6 @@ TOWER_HEIGHT = 3
 # The shooting phase of the turn lives in ``state.initiative`` under this key: it is
 # rolled afresh every turn, as the turn's initiative is.
 SHOOTING_PHASE = "shooting"
-
-
-def _frozen(data: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
-    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in data.items()))
 
 
 @lru_cache(maxsize=4096)
