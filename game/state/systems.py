@@ -5,9 +5,10 @@ scenario profile into the fresh state, turn the dict into the resolver's own
 object and back, and describe the unit to the artillery damage rules.
 
 Decision (docs/engine.md): every unit is one counter in one hex. A
-BATTLESYSTEM regiment's figures stand in ranks of its frontage behind that
-hex for its own combat, but artillery strikes the regiment at its counter's
-hex; a toy-soldier unit of N figures is N warriors in the same hex.
+BATTLESYSTEM regiment's figures stand in ranks of its frontage around that
+hex for its own combat (the front rank's middle figure on it, the ranks
+behind: docs/engine-systems.md), but artillery strikes the regiment at its
+counter's hex; a toy-soldier unit of N figures is N warriors in the same hex.
 """
 
 from __future__ import annotations
