@@ -1,8 +1,10 @@
 """Barrage: hex-map artillery simulator.
 
-``python main.py`` will open the game window; ``python main.py validate FILE...``
-checks scenario and sheet files. Heavy modules are imported inside the
-subcommands so that start-up stays light.
+``python main.py [options]`` opens the game window (``--help`` lists the window
+options: ``--scenario``, ``--mode``, ``--side``, ``--level``, ``--seed``,
+``--screenshot``...); ``python main.py validate FILE...`` checks scenario and
+sheet files. Heavy modules are imported only by the part that needs them, so
+that start-up stays light.
 """
 
 from __future__ import annotations
@@ -159,23 +161,28 @@ def run_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_default() -> int:
-    """No subcommand: the game window belongs here once it exists."""
-    lines = [
-        "Barrage: the game window is not built yet.",
-        "Available commands:",
-        *(f"  python main.py {name:<9} {text}" for name, text in SUBCOMMANDS.items()),
-        "Run python main.py COMMAND --help for details.",
-    ]
-    print("\n".join(lines))
-    return 0
+def window_epilog() -> str:
+    lines = ["other commands:"]
+    lines += [f"  python main.py {name:<9} {text}" for name, text in SUBCOMMANDS.items()]
+    return "\n".join(lines)
+
+
+def run_window(argv: Sequence[str]) -> int:
+    """No subcommand: open the game window with the window options."""
+    import os
+
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from game.ui.app import run
+
+    return run(argv, prog="main.py", epilog=window_epilog())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    if args.command is None:
-        return run_default()
-    return int(args.run(args))
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in SUBCOMMANDS:
+        args = build_parser().parse_args(argv)
+        return int(args.run(args))
+    return run_window(argv)
 
 
 if __name__ == "__main__":

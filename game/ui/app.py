@@ -1,0 +1,513 @@
+"""The game window: a stack of screens, the main loop and the command line of the window.
+
+``run(argv)`` is what ``python main.py [options]`` does: open a resizable
+window (1280x800 by default) on the main menu, or straight on a battle with
+``--scenario FILE``; with ``--screenshot PATH`` it renders without a display,
+saves a PNG after ``--frames N`` frames and exits.
+
+An ``App`` holds a stack of ``Screen`` objects (the menu, the game screen,
+the hand-over screen, the pause menu, dialogs...). Every frame the top screen
+gets the events and ``update``; the screens are drawn from the topmost opaque
+one upward, so an overlay (the pause menu) shows the game beneath it while an
+opaque screen (the hot-seat hand-over) hides everything below it.
+
+Tests drive the window with real pygame events: post them with
+``pygame.event.post`` and call ``App.run_frames(n)``, which runs ``n`` frames of
+fixed length exactly as the main loop does (events, update, draw).
+
+User data (saves, the autosave, screenshots) lives in ``$BARRAGE_HOME`` or
+``~/.barrage``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from game.ui import fonts
+from game.ui import palette as pal
+
+if TYPE_CHECKING:
+    import pygame_gui
+
+    from game.state import GameState
+    from game.ui.game_screen import GameScreen
+
+ROOT = Path(__file__).resolve().parents[2]
+THEME = ROOT / "assets" / "theme.json"
+SCENARIO_DIR = ROOT / "maps"
+DEFAULT_SIZE = (1280, 800)
+MIN_SIZE = (960, 600)
+FPS = 60
+HOME_ENV = "BARRAGE_HOME"
+
+SOLO = "solo"
+HOTSEAT = "hotseat"
+WATCH = "watch"
+MODES = (SOLO, HOTSEAT, WATCH)
+MODE_NAMES = {SOLO: "Solo against the AI", HOTSEAT: "Hot-seat", WATCH: "Watch AI against AI"}
+LEVELS = ("easy", "normal", "hard")
+
+# Sizes pygame-gui uses with the theme in assets/theme.json; loaded up front so
+# no element has to load a font on the fly (and warn about it).
+_GUI_FONTS = [
+    {"name": "noto_sans", "point_size": size, "style": style, "antialiased": "1"}
+    for size in (13, 14, 15, 16, 17, 19)
+    for style in ("regular", "bold", "italic", "bold_italic")
+]
+
+
+def data_home() -> Path:
+    """Folder of saves, the autosave and screenshots: ``$BARRAGE_HOME`` or ``~/.barrage``."""
+    env = os.environ.get(HOME_ENV)
+    return Path(env) if env else Path.home() / ".barrage"
+
+
+def saves_dir() -> Path:
+    return data_home() / "saves"
+
+
+def autosave_dir() -> Path:
+    return data_home() / "autosave"
+
+
+# --- who plays which side ---------------------------------------------------------------
+
+
+@dataclass
+class Seats:
+    """Who sits at each side: the mode, the human's side in solo play, the AI level,
+    and in watch mode the side whose view is shown (None: the acting side's)."""
+
+    mode: str = SOLO
+    human: str | None = None
+    level: str = "normal"
+    watch: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"mode {self.mode!r} must be one of {', '.join(MODES)}")
+        if self.level not in LEVELS:
+            raise ValueError(f"AI level {self.level!r} must be one of {', '.join(LEVELS)}")
+
+    def human_sides(self, sides: Sequence[str]) -> list[str]:
+        if self.mode == HOTSEAT:
+            return list(sides)
+        if self.mode == WATCH:
+            return []
+        human = self.human if self.human in sides else sides[0]
+        return [human]
+
+    def check(self, sides: Sequence[str]) -> None:
+        """ValueError when a named side is not one of the game's."""
+        for what, side in (("--side", self.human), ("watched side", self.watch)):
+            if side is not None and side not in sides:
+                raise ValueError(
+                    f"{what} {side!r} is not a side of this scenario (sides: {', '.join(sides)})"
+                )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Seats:
+        return cls(
+            mode=str(data.get("mode", SOLO)),
+            human=data.get("human"),
+            level=str(data.get("level", "normal")),
+            watch=data.get("watch"),
+        )
+
+
+def seats_path(save: Path) -> Path:
+    """The file beside a save that remembers who played which side."""
+    return save.with_name(save.name.removesuffix(".json") + ".seats.json")
+
+
+def write_seats(save: Path, seats: Seats) -> None:
+    seats_path(save).write_text(json.dumps(seats.to_dict()), encoding="utf-8")
+
+
+def read_seats(save: Path, state: GameState) -> Seats:
+    """The seats saved beside ``save``; without that file, the scenario's controllers
+    (a human side and an AI side: solo; two humans: hot-seat)."""
+    try:
+        return Seats.from_dict(json.loads(seats_path(save).read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError, AttributeError):
+        pass
+    sides = state.scenario.get("sides", [])
+    humans = [s["name"] for s in sides if s.get("controller") == "human"]
+    if len(humans) == 1:
+        return Seats(SOLO, humans[0])
+    if len(humans) == 2 or not sides:
+        return Seats(HOTSEAT)
+    return Seats(SOLO, state.sides[0])
+
+
+# --- screens ----------------------------------------------------------------------------
+
+
+class Screen:
+    """One screen of the stack. Opaque screens hide every screen below them."""
+
+    opaque = True
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        """Called for each event while this screen is on top."""
+
+    def update(self, dt: float) -> None:
+        """Called once a frame while this screen is on top."""
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the screen (every frame in which it is visible)."""
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """The window changed size."""
+
+    def close(self) -> None:
+        """The screen leaves the stack: release what it holds."""
+
+
+# --- the application --------------------------------------------------------------------
+
+
+class App:
+    """The window and its screens (see the module docstring)."""
+
+    def __init__(
+        self,
+        size: tuple[int, int] = DEFAULT_SIZE,
+        ai_delay: float = 0.25,
+        autosave: bool = True,
+    ) -> None:
+        """``ai_delay``: seconds between the AI's commands, so a player can follow
+        them (0 in tests); ``autosave``: write the autosave every turn."""
+        started = time.perf_counter()
+        pygame.display.init()
+        pygame.font.init()
+        pygame.key.set_repeat(300, 40)
+        w, h = max(MIN_SIZE[0], int(size[0])), max(MIN_SIZE[1], int(size[1]))
+        self.window = pygame.display.set_mode((w, h), pygame.RESIZABLE)
+        pygame.display.set_caption("Barrage")
+        self.size = (w, h)
+        self.ai_delay = float(ai_delay)
+        self.autosave = autosave
+        self.screens: list[Screen] = []
+        self.running = True
+        self.clock = pygame.time.Clock()
+        self.frames = 0
+        self.first_frame_seconds: float | None = None
+        self._started = started
+        self._gui_fonts_loaded = False
+
+    # --- the stack ------------------------------------------------------------------
+
+    @property
+    def top(self) -> Screen | None:
+        return self.screens[-1] if self.screens else None
+
+    def push(self, screen: Screen) -> Screen:
+        self.screens.append(screen)
+        return screen
+
+    def pop(self, screen: Screen | None = None) -> None:
+        """Remove the top screen (or ``screen`` wherever it is) and close it."""
+        if not self.screens:
+            return
+        target = self.screens[-1] if screen is None else screen
+        if target in self.screens:
+            self.screens.remove(target)
+            target.close()
+
+    def replace_all(self, screen: Screen) -> Screen:
+        """Close every screen and show ``screen`` alone."""
+        while self.screens:
+            self.pop()
+        return self.push(screen)
+
+    def find(self, kind: type) -> Any:
+        """The topmost screen of a class, or None."""
+        for screen in reversed(self.screens):
+            if isinstance(screen, kind):
+                return screen
+        return None
+
+    @property
+    def game(self) -> GameScreen | None:
+        """The game screen on the stack, if a game is open."""
+        from game.ui.game_screen import GameScreen
+
+        return self.find(GameScreen)
+
+    # --- pygame-gui -------------------------------------------------------------------
+
+    def ui_manager(self) -> pygame_gui.UIManager:
+        """A pygame-gui manager with the game's theme, its fonts loaded."""
+        import pygame_gui
+
+        manager = pygame_gui.UIManager(self.size, str(THEME), enable_live_theme_updates=False)
+        loaded = manager.get_theme().get_font_dictionary()
+        missing = []
+        for spec in _GUI_FONTS:
+            style = str(spec["style"])
+            font_id = loaded.create_font_id(
+                int(spec["point_size"]), str(spec["name"]), "bold" in style, "italic" in style
+            )
+            if not loaded.check_font_preloaded(font_id):
+                missing.append(spec)
+        if missing:
+            manager.preload_fonts(missing)
+        return manager
+
+    # --- moving between screens ----------------------------------------------------------
+
+    def open_menu(self) -> None:
+        from game.ui.menu import MainMenu
+
+        self.replace_all(MainMenu(self))
+
+    def start_game(self, scenario: str | Path, seats: Seats, seed: int | None = None) -> GameScreen:
+        """A new game of a scenario file: replaces every screen with the game screen."""
+        from game.state import new_game
+
+        seed = int(time.time() * 1000) % 1_000_000_007 if seed is None else int(seed)
+        state = new_game(scenario, seed)
+        return self.open_game(state, seats)
+
+    def open_game(self, state: GameState, seats: Seats) -> GameScreen:
+        """Play ``state`` with these seats (a new or loaded game)."""
+        from game.ui.game_screen import GameScreen, make_session
+
+        seats.check(state.sides)
+        folder = autosave_dir() if self.autosave else None
+        session = make_session(state, seats, folder)
+        if folder is not None:
+            folder.mkdir(parents=True, exist_ok=True)
+            write_seats(folder / "autosave.json", seats)
+        screen = GameScreen(self, session, seats)
+        self.replace_all(screen)
+        return screen
+
+    def load_game(self, path: str | Path) -> GameScreen:
+        """Open a save (``SaveError`` with the reason when it cannot be read)."""
+        from game.state import load_game
+
+        path = Path(path)
+        state = load_game(path)
+        return self.open_game(state, read_seats(path, state))
+
+    def quit(self) -> None:
+        self.running = False
+
+    # --- the loop ----------------------------------------------------------------------
+
+    def frame(self, dt: float) -> None:
+        """One frame: events to the top screen, its update, drawing, flip."""
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT:
+                self.quit()
+                continue
+            if event.type == pygame.VIDEORESIZE:
+                self._resize((event.w, event.h))
+                continue
+            top = self.top
+            if top is not None:
+                top.handle_event(event)
+        top = self.top
+        if top is not None:
+            top.update(dt)
+        self.draw()
+        pygame.display.flip()
+        self.frames += 1
+        if self.first_frame_seconds is None:
+            self.first_frame_seconds = time.perf_counter() - self._started
+
+    def draw(self) -> None:
+        surface = self.window
+        if not self.screens:
+            surface.fill(pal.BACKGROUND)
+            return
+        start = 0
+        for k in range(len(self.screens) - 1, -1, -1):
+            if self.screens[k].opaque:
+                start = k
+                break
+        for screen in self.screens[start:]:
+            screen.draw(surface)
+
+    def run_frames(self, n: int, dt: float = 1 / FPS) -> None:
+        """Run ``n`` frames of ``dt`` seconds each, as the main loop would (tests,
+        screenshots). Stops early when the app quits."""
+        for _ in range(int(n)):
+            if not self.running:
+                break
+            self.frame(dt)
+
+    def run(self) -> int:
+        """The main loop, until the window is closed or Quit is chosen."""
+        while self.running and self.screens:
+            dt = self.clock.tick(FPS) / 1000.0
+            self.frame(min(dt, 0.1))
+        self.shutdown()
+        return 0
+
+    def screenshot(self, path: str | Path) -> Path:
+        """Save the window as it is now (PNG)."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(self.window, str(path))
+        return path
+
+    def shutdown(self) -> None:
+        while self.screens:
+            self.pop()
+        pygame.display.quit()
+
+    def _resize(self, size: tuple[int, int]) -> None:
+        w, h = max(MIN_SIZE[0], int(size[0])), max(MIN_SIZE[1], int(size[1]))
+        if (w, h) != tuple(size):
+            self.window = pygame.display.set_mode((w, h), pygame.RESIZABLE)
+        else:
+            self.window = pygame.display.get_surface() or self.window
+        self.size = (w, h)
+        for screen in self.screens:
+            screen.resize(self.size)
+
+
+def draw_text_centred(
+    surface: pygame.Surface,
+    label: str,
+    px: int,
+    colour: tuple[int, int, int],
+    centre: tuple[int, int],
+    bold: bool = False,
+) -> pygame.Rect:
+    """One line of text centred on a point; returns where it went."""
+    image = fonts.text(label, px, colour, bold=bold)
+    rect = image.get_rect(center=centre)
+    surface.blit(image, rect)
+    return rect
+
+
+# --- the command line --------------------------------------------------------------------
+
+
+def build_parser(prog: str = "main.py", epilog: str | None = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="Barrage: hex-map artillery simulator. Without options it opens the "
+        "game window on the main menu.",
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--scenario", metavar="FILE", help="skip the menu: play this scenario file (maps/*.toml)"
+    )
+    parser.add_argument(
+        "--load", metavar="SAVE", help="skip the menu: open a saved game (a .json save)"
+    )
+    parser.add_argument(
+        "--mode",
+        choices=MODES,
+        default=SOLO,
+        help="solo: you against the AI; hotseat: two players at one screen; "
+        "watch: AI against AI (default solo)",
+    )
+    parser.add_argument(
+        "--side", metavar="SIDE", help="your side in solo play, the watched side in watch mode"
+    )
+    parser.add_argument(
+        "--level", choices=LEVELS, default="normal", help="the AI's level (default normal)"
+    )
+    parser.add_argument("--seed", type=int, help="dice seed of a new game (default: the clock)")
+    parser.add_argument(
+        "--size",
+        metavar="WxH",
+        default=f"{DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]}",
+        help=f"window size in pixels (default {DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]})",
+    )
+    parser.add_argument(
+        "--zoom", type=int, metavar="LEVEL", help="starting zoom level of the map, 0 (far) to 6"
+    )
+    parser.add_argument(
+        "--screenshot",
+        metavar="PATH",
+        help="render without a display, save a PNG of the window and exit",
+    )
+    parser.add_argument(
+        "--frames",
+        type=int,
+        metavar="N",
+        help="with --screenshot: frames to run first (default 3); alone: exit after N frames",
+    )
+    return parser
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise SystemExit(
+            f"--size {text!r}: give the window size as WIDTHxHEIGHT, e.g. 1600x900"
+        ) from None
+    if w < 1 or h < 1:
+        raise SystemExit(f"--size {text!r}: width and height must be positive")
+    return w, h
+
+
+def run(argv: Sequence[str] | None = None, prog: str = "main.py", epilog: str | None = None) -> int:
+    """Open the game window as the command line asks; returns the exit code."""
+    args = build_parser(prog, epilog).parse_args(argv)
+    size = _size(args.size)
+    if args.frames is not None and args.frames < 1:
+        print("--frames must be 1 or more")
+        return 2
+    if args.zoom is not None and not 0 <= args.zoom <= 6:
+        print(f"--zoom {args.zoom}: zoom levels are 0 (far) to 6 (near)")
+        return 2
+    if args.screenshot:
+        # No display needed: SDL reads these when the video system starts.
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    headless = bool(args.screenshot) or args.frames is not None
+    app = App(size, ai_delay=0.0 if headless else 0.25)
+    try:
+        seats = Seats(
+            args.mode,
+            human=args.side if args.mode == SOLO else None,
+            level=args.level,
+            watch=args.side if args.mode == WATCH else None,
+        )
+        if args.scenario:
+            screen = app.start_game(args.scenario, seats, args.seed)
+        elif args.load:
+            screen = app.load_game(args.load)
+        else:
+            screen = None
+            app.open_menu()
+        if screen is not None and args.zoom is not None:
+            screen.set_zoom(args.zoom)
+    except (OSError, ValueError) as exc:
+        # ScenarioError and SaveError are ValueErrors whose text names the file and the fix.
+        app.shutdown()
+        print(f"cannot start: {exc}")
+        return 1
+    if headless:
+        app.run_frames(args.frames or 3)
+        if args.screenshot:
+            saved = app.screenshot(args.screenshot)
+            print(f"screenshot saved to {saved}")
+        app.shutdown()
+        return 0
+    return app.run()

@@ -1,0 +1,602 @@
+"""The game screen: the map, the units, the panels and the other layers of a battle.
+
+It owns the ``UiContext`` (``ctx``) every layer shares and hosts the layers in
+drawing order: the units layer, the unit panel, the log, the phase bar, then
+the layers of ``game.ui.artillery_layers.make_layers(ctx)`` when that module
+exists (LOS tool, artillery, arrivals, intelligence, sheet picker, attack
+dialog), then the tooltip. Events go to pygame-gui first, then to the layers
+topmost first; what no layer takes moves the map:
+
+- drag with any mouse button pans (a press and release without a drag is a
+  click, delivered to the layers as MOUSEBUTTONUP: layers act on the release);
+  arrow keys and WASD pan; the wheel zooms around the mouse; + and - zoom;
+  Home shows the whole area.
+- Esc pauses, F1 shows every key (each layer's optional ``keys()``), Ctrl+S
+  saves, Ctrl+L loads, F12 saves a screenshot.
+
+The map fills the window (camera screen coordinates are window coordinates);
+panels lie over it, and their rectangles are in ``ctx.extra["hud"]`` so other
+layers can keep clear of them. Other optional layer hooks: ``tooltip_lines(h,
+ctx) -> list[str]`` adds lines to the hover tooltip; ``reset(ctx)`` is called
+at a hot-seat hand-over (drop everything of the side that left the seat);
+``title`` names the layer's section in the help.
+
+Hidden information: ``ctx.view`` is always ``session.view()``, the view of
+the side on screen. In hot-seat play the hand-over screen is pushed whenever
+the acting side differs from the side on screen; it is opaque, and the view
+only changes to the next side once that player presses Space.
+
+The AI's commands are stepped in ``update``: one per frame (more when they are
+quick), with ``App.ai_delay`` seconds between visible ones, so the window
+stays responsive. ``run_frames`` on the app drives all of it in tests.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from game.dice import DiceBase
+from game.hexmath import Hex, hex_to_pixel
+from game.state import (
+    Command,
+    EndPhase,
+    GameState,
+    Hold,
+    IllegalCommand,
+    PlaceSheet,
+    PlayerView,
+    player_view,
+)
+from game.ui import fonts
+from game.ui import palette as pal
+from game.ui.app import HOTSEAT, WATCH, App, Screen, Seats, data_home
+from game.ui.camera import DEFAULT_ZOOM, Camera
+from game.ui.context import UiContext
+from game.ui.map_layer import MapLayer
+from game.ui.panels import BAR_HEIGHT, ERROR, TEXT, LogPanel, PhaseBar, Tooltip, UnitPanel
+from game.ui.session import HUMAN, GameSession
+from game.ui.units_layer import UnitsLayer, unit_hex
+
+OTHER_LAYERS = "game.ui.artillery_layers"
+AI_BUDGET = 0.012  # seconds of AI thinking per frame before the frame is drawn
+DRAG_THRESHOLD = 5  # pixels a pressed mouse moves before the press is a drag
+ZOOM_RENDER_BUDGET = 0.008  # seconds a frame may spend rendering sheet caches
+PAN_KEYS = {
+    pygame.K_LEFT: "left",
+    pygame.K_a: "left",
+    pygame.K_RIGHT: "right",
+    pygame.K_d: "right",
+    pygame.K_UP: "up",
+    pygame.K_w: "up",
+    pygame.K_DOWN: "down",
+    pygame.K_s: "down",
+}
+
+
+# --- opponents ----------------------------------------------------------------------------
+
+
+class StandingController:
+    """A stand-in opponent for when no AI package is installed: it accepts its
+    deployment, holds every unit and ends every phase (the first such legal command)."""
+
+    def choose(self, view: PlayerView, legal: list[Command], dice: DiceBase) -> Command:
+        if not legal:
+            raise IllegalCommand(f"{view.side} has nothing it may do now")
+        for kind in (PlaceSheet, EndPhase, Hold):
+            for command in legal:
+                if isinstance(command, kind):
+                    return command
+        return legal[0]
+
+
+def ai_controller(level: str) -> Any:
+    """The AI of ``game.ai`` at a level (easy / normal / hard); the stand-in when
+    the AI package is not installed."""
+    try:
+        from game.ai import make_policy
+    except ImportError:
+        return StandingController()
+    return make_policy(level)
+
+
+def make_session(state: GameState, seats: Seats, autosave_folder: Path | None) -> GameSession:
+    """The session of a game: a controller per side as the seats say."""
+    humans = seats.human_sides(state.sides)
+    controllers: dict[str, object] = {
+        side: HUMAN if side in humans else ai_controller(seats.level) for side in state.sides
+    }
+    session = GameSession(
+        state,
+        controllers,
+        autosave_dir=autosave_folder,
+        watch=seats.watch if seats.mode == WATCH else None,
+        ai_seed=state.seed,
+    )
+    if seats.mode != HOTSEAT and humans:
+        session.shown = humans[0]
+    return session
+
+
+def discover_layers(ctx: UiContext) -> list[Any]:
+    """The other layers of the game screen, if their module is installed."""
+    try:
+        module = importlib.import_module(OTHER_LAYERS)
+    except ModuleNotFoundError as exc:
+        if exc.name == OTHER_LAYERS:
+            return []
+        raise
+    return list(module.make_layers(ctx))
+
+
+# --- the screen ------------------------------------------------------------------------------
+
+
+class GameScreen(Screen):
+    """A battle in progress (see the module docstring)."""
+
+    opaque = True
+
+    def __init__(self, app: App, session: GameSession, seats: Seats) -> None:
+        super().__init__(app)
+        self.session = session
+        self.seats = seats
+        view = session.view()
+        self.map_layer = MapLayer(view.area)
+        self.camera = Camera(app.size)
+        self.camera.set_bounds(self.map_layer.world_bounds())
+        self._area_revision = view.area.revision
+        self.ui_manager = app.ui_manager()
+        self.ctx = UiContext(
+            session=session,
+            camera=self.camera,
+            map_layer=self.map_layer,
+            view=view,
+            screen_size=app.size,
+            ui_manager=self.ui_manager,
+        )
+        self.units = UnitsLayer(self.ctx)
+        self.ctx.extra["units_layer"] = self.units
+        self.ctx.extra["game_screen"] = self
+        self.ctx.extra["mouse"] = (-1, -1)
+        self.unit_panel = UnitPanel()
+        self.log_panel = LogPanel()
+        self.phase_bar = PhaseBar(self.ctx, self.open_pause, self.open_help)
+        self.other_layers = discover_layers(self.ctx)
+        self.tooltip = Tooltip(lambda: self.layers)
+        self.layers: list[Any] = [
+            self.units,
+            self.unit_panel,
+            self.log_panel,
+            self.phase_bar,
+            *self.other_layers,
+        ]
+        self._keys: set[str] = set()
+        self._press: tuple[int, tuple[int, int]] | None = None
+        self._dragging = False
+        self._ai_wait = 0.0
+        self._ai_paused = False
+        self._end_shown = False
+        self._building_cf: list[list[int]] | None = None
+        self._map_image: pygame.Surface | None = None
+        self._map_key: tuple[Any, ...] | None = None
+        self._cameras: dict[str, tuple[float, float, int]] = {}
+        # Hot-seat: the first player takes the seat through a hand-over too.
+        self._handover_due = session.hot_seat
+        self.frame_seconds: list[float] = []
+        self._sync_view()
+        self._initial_camera()
+
+    # --- camera ------------------------------------------------------------------------
+
+    def _initial_camera(self) -> None:
+        """Show the whole area when it fits at a readable zoom, else the own units."""
+        self.camera.fit(self.map_layer.world_bounds())
+        self.camera.set_bounds(self.map_layer.world_bounds())
+        if self.camera.zoom_index < DEFAULT_ZOOM:
+            self.camera.set_zoom(DEFAULT_ZOOM)
+            self.centre_on_units()
+        # The phase bar covers the top of the window: centre in the part below it.
+        self.camera.pan(0, -BAR_HEIGHT / 2)
+
+    def centre_on_units(self) -> None:
+        view = self.ctx.view
+        hexes = [
+            h for u in view.own_units() if (h := unit_hex(u)) is not None and not u["destroyed"]
+        ]
+        if not hexes:
+            return
+        points = [hex_to_pixel(h, 1.0) for h in hexes]
+        self.camera.centre_on_world(
+            sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)
+        )
+
+    def set_zoom(self, level: int) -> None:
+        self.camera.set_zoom(int(level))
+
+    def hex_to_screen(self, h: Hex) -> tuple[int, int]:
+        """Window position of a hex centre (tests click there)."""
+        x, y = self.camera.hex_to_screen(h)
+        return round(x), round(y)
+
+    # --- hot-seat -------------------------------------------------------------------------
+
+    def accept_handover(self, side: str) -> None:
+        """The next player has the seat: show that side's view, with its own camera."""
+        old = self.ctx.view.side
+        self._cameras[old] = (self.camera.cx, self.camera.cy, self.camera.zoom_index)
+        self.session.accept_handover()
+        if self.session.shown != side and side in self.session.state.sides:
+            self.session.shown = side
+        self._handover_due = False
+        self._reset_for_new_side()
+        saved = self._cameras.get(self.session.viewer())
+        if saved is not None:
+            self.camera.set_zoom(saved[2])
+            self.camera.centre_on_world(saved[0], saved[1])
+        else:
+            self._initial_camera()
+
+    def _reset_for_new_side(self) -> None:
+        ctx = self.ctx
+        ctx.selected = None
+        ctx.hovered = None
+        ctx.mode = "select"
+        ctx.plot_battery = None
+        ctx.toasts.clear()
+        ctx.extra.pop("inspected", None)
+        ctx.refresh()
+        for layer in self.layers:
+            reset = getattr(layer, "reset", None)
+            if callable(reset):
+                reset(ctx)
+        self._sync_view()
+
+    def _needs_handover(self) -> str | None:
+        if not self.session.hot_seat or self.session.over:
+            return None
+        acting = self.session.acting()
+        if acting is None:
+            return None
+        if self._handover_due or self.session.needs_handover():
+            return acting
+        return None
+
+    # --- screens over this one ------------------------------------------------------------
+
+    def open_pause(self) -> None:
+        from game.ui.screens import PauseMenu
+
+        self.app.push(PauseMenu(self.app, self))
+
+    def open_help(self) -> None:
+        from game.ui.screens import HelpOverlay
+
+        self.app.push(HelpOverlay(self.app, self))
+
+    def open_save(self) -> None:
+        from game.ui.screens import SaveDialog
+
+        self.app.push(SaveDialog(self.app, self))
+
+    def open_load(self) -> None:
+        from game.ui.screens import LoadDialog
+
+        self.app.push(LoadDialog(self.app))
+
+    def help_sections(self) -> list[tuple[str, list[tuple[str, str]]]]:
+        """The help's sections: the map and game keys, then each layer's ``keys()``."""
+        sections: list[tuple[str, list[tuple[str, str]]]] = [
+            (
+                "Map",
+                [
+                    ("Drag (any button)", "pan the map"),
+                    ("Arrows / WASD", "pan the map"),
+                    ("Mouse wheel", "zoom around the mouse"),
+                    ("+ / -", "zoom in / out"),
+                    ("Home", "show the whole play area"),
+                ],
+            ),
+            (
+                "Game",
+                [
+                    ("Esc", "pause menu"),
+                    ("F1", "this help"),
+                    ("Ctrl+S / Ctrl+L", "save / load a game"),
+                    ("F12", "save a screenshot"),
+                    ("Space (hand-over)", "the next player takes the seat"),
+                ],
+            ),
+        ]
+        if self.seats.mode == WATCH:
+            sections[1][1].append(("Space", "pause / resume the AIs"))
+        for layer in [*self.layers, self.tooltip]:
+            keys = getattr(layer, "keys", None)
+            if not callable(keys):
+                continue
+            entries = list(keys())
+            if not entries:
+                continue
+            title = getattr(layer, "title", None) or _title_of(layer)
+            sections.append((str(title), entries))
+        return sections
+
+    # --- events -----------------------------------------------------------------------------
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        ctx = self.ctx
+        if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            ctx.extra["mouse"] = event.pos
+        if event.type == pygame.KEYUP and event.key in PAN_KEYS:
+            self._keys.discard(PAN_KEYS[event.key])
+        if self.ui_manager.process_events(event):
+            return
+        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and event.button in (4, 5):
+            return  # the legacy wheel buttons: MOUSEWHEEL handles the wheel
+        if event.type == pygame.MOUSEMOTION:
+            if self._press is not None:
+                start = self._press[1]
+                moved = abs(event.pos[0] - start[0]) + abs(event.pos[1] - start[1])
+                if self._dragging or moved > DRAG_THRESHOLD:
+                    if not self._dragging:
+                        # Catch up the motion before the drag was recognised.
+                        self.camera.pan(start[0] - event.pos[0], start[1] - event.pos[1])
+                        self._dragging = True
+                    else:
+                        self.camera.pan(-event.rel[0], -event.rel[1])
+                    self._set_hover(event.pos)
+                    return
+            self._set_hover(event.pos)
+        if event.type == pygame.MOUSEBUTTONUP and self._press is not None:
+            dragged = self._dragging and event.button == self._press[0]
+            if event.button == self._press[0]:
+                self._press = None
+                self._dragging = False
+            if dragged:
+                return
+        for layer in reversed(self.layers):
+            if layer.handle_event(event, ctx):
+                return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button in (1, 2, 3):
+            self._press = (event.button, event.pos)
+            self._dragging = False
+        elif event.type == pygame.MOUSEWHEEL:
+            anchor = ctx.extra.get("mouse", (-1, -1))
+            if anchor[0] < 0:
+                anchor = None
+            self.camera.zoom_at(1 if event.y > 0 else -1, anchor)
+        elif event.type == pygame.KEYDOWN:
+            self._key(event)
+
+    def _key(self, event: pygame.event.Event) -> None:
+        key, mod = event.key, event.mod
+        ctrl = mod & pygame.KMOD_CTRL
+        if key == pygame.K_ESCAPE:
+            self.open_pause()
+        elif key == pygame.K_F1:
+            self.open_help()
+        elif key == pygame.K_s and ctrl:
+            self.open_save()
+        elif key == pygame.K_l and ctrl:
+            self.open_load()
+        elif key == pygame.K_F12:
+            folder = data_home() / "screenshots"
+            path = self.app.screenshot(folder / time.strftime("barrage-%Y%m%d-%H%M%S.png"))
+            self.ctx.notify(f"Screenshot saved: {path}")
+        elif key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
+            self.camera.zoom_at(1)
+        elif key in (pygame.K_MINUS, pygame.K_KP_MINUS):
+            self.camera.zoom_at(-1)
+        elif key == pygame.K_HOME:
+            self.camera.fit(self.map_layer.world_bounds())
+        elif key == pygame.K_SPACE and self.seats.mode == WATCH:
+            self._ai_paused = not self._ai_paused
+            self.ctx.notify("AIs paused" if self._ai_paused else "AIs resumed")
+        elif key in PAN_KEYS and not ctrl:
+            self._keys.add(PAN_KEYS[key])
+
+    def _over_hud(self, pos: tuple[int, int]) -> bool:
+        """Over a panel of this screen or of another layer (``ctx.extra["panels"]``)."""
+        rects = [*self.hud_rects().values(), *self._panels().values()]
+        return any(r.collidepoint(pos) for r in rects if isinstance(r, pygame.Rect))
+
+    def _set_hover(self, pos: tuple[int, int]) -> None:
+        if self._over_hud(pos):
+            self.ctx.hovered = None
+            return
+        h = self.camera.screen_to_hex(*pos)
+        self.ctx.hovered = h
+
+    def _panels(self) -> dict[str, Any]:
+        found = self.ctx.extra.get("panels")
+        if not isinstance(found, dict):
+            found = {}
+            self.ctx.extra["panels"] = found
+        return found
+
+    def hud_rects(self) -> dict[str, pygame.Rect]:
+        rects = {"phase_bar": self.phase_bar.rect, "log": self.log_panel.rect}
+        if self.unit_panel.shown and self.unit_panel.rect.height:
+            rects["unit_panel"] = self.unit_panel.rect
+        return rects
+
+    # --- frame --------------------------------------------------------------------------------
+
+    def update(self, dt: float) -> None:
+        started = time.perf_counter()
+        ctx = self.ctx
+        self.camera.pan_by_keys(
+            "left" in self._keys,
+            "right" in self._keys,
+            "up" in self._keys,
+            "down" in self._keys,
+            dt,
+        )
+        side = self._needs_handover()
+        if side is not None:
+            self._push_handover(side)
+            return
+        if not self.session.over:
+            self._step_ai(dt)
+        self._sync_view()
+        self.ui_manager.update(dt)
+        for layer in [*self.layers, self.tooltip]:
+            layer.update(dt, ctx)
+        hud = self.hud_rects()
+        ctx.extra["hud"] = hud
+        ctx.extra["map_rect"] = pygame.Rect(0, 0, *self.camera.viewport)
+        panels = self._panels()
+        for name in ("phase_bar", "log", "unit_panel"):
+            if name in hud:
+                panels[name] = hud[name]
+            else:
+                panels.pop(name, None)
+        now = time.monotonic()
+        ctx.toasts[:] = [t for t in ctx.toasts if t.until > now]
+        if self.session.over and not self._end_shown:
+            self._end_shown = True
+            from game.ui.screens import EndScreen
+
+            self.app.push(EndScreen(self.app, self))
+        self.frame_seconds.append(time.perf_counter() - started)
+        del self.frame_seconds[:-240]
+
+    def _push_handover(self, side: str) -> None:
+        from game.ui.screens import HandOverScreen
+
+        self._press = None
+        self._dragging = False
+        self._keys.clear()
+        self.app.push(HandOverScreen(self.app, self, side))
+        self._handover_due = False
+
+    def _step_ai(self, dt: float) -> None:
+        """Let the AI act: as many commands as fit in the frame's budget, or one per
+        ``ai_delay`` seconds when its moves must be seen."""
+        session = self.session
+        if self._ai_paused:
+            return
+        self._ai_wait -= dt
+        if self._ai_wait > 0:
+            return
+        deadline = time.perf_counter() + AI_BUDGET
+        stepped = False
+        while not session.over and session.acting() is not None and not session.human_to_act():
+            if session.hot_seat:
+                break
+            try:
+                events = session.step_ai()
+            except IllegalCommand as exc:
+                side = session.acting()
+                self.ctx.notify(f"{side} AI: {exc}; it stands down this step", error=True)
+                assert side is not None
+                fallback = StandingController().choose(
+                    player_view(session.state, side), session.legal(), DiceBase()
+                )
+                events = session.submit(fallback)
+            stepped = True
+            if events is None:
+                break
+            seen = session.visible(events)
+            if self.app.ai_delay > 0 and any(e.kind in ("move", "hold", "attack") for e in seen):
+                self._ai_wait = self.app.ai_delay
+                break
+            if time.perf_counter() > deadline:
+                break
+        if stepped:
+            self.ctx.refresh()
+
+    def _sync_view(self) -> None:
+        """Follow the view: the area growing (mobile maps), damaged buildings."""
+        view = self.ctx.view
+        if view.side != self.session.viewer():
+            self.ctx.refresh()
+            view = self.ctx.view
+        area = view.area
+        if area is not self.map_layer.area:
+            self.map_layer.set_area(area)
+        if area.revision != self._area_revision:
+            self._area_revision = area.revision
+            self.camera.set_bounds(self.map_layer.world_bounds())
+            self._map_key = None
+        if view.building_cf != self._building_cf:
+            self._building_cf = [list(x) for x in view.building_cf]
+            self.map_layer.set_building_cf({Hex(q, r): cf for q, r, cf in view.building_cf})
+            self._map_key = None
+
+    def draw(self, surface: pygame.Surface) -> None:
+        ctx = self.ctx
+        self._draw_map(surface)
+        for layer in self.layers:
+            layer.draw_world(surface, ctx)
+        for layer in self.layers:
+            layer.draw_hud(surface, ctx)
+        self._draw_toasts(surface)
+        self.tooltip.draw_hud(surface, ctx)
+        self.ui_manager.draw_ui(surface)
+
+    def _draw_map(self, surface: pygame.Surface) -> None:
+        """Terrain and sides from one composed picture while the camera stands still;
+        recomposed from the sheet caches when it moves or the map changes."""
+        camera = self.camera
+        key = (camera.offset, camera.zoom_index, camera.viewport, self._area_revision)
+        if self._map_image is not None and key == self._map_key:
+            surface.blit(self._map_image, (0, 0))
+            return
+        image = self._map_image
+        if image is None or image.get_size() != camera.viewport:
+            image = pygame.Surface(camera.viewport)
+            if pygame.display.get_surface() is not None:
+                image = image.convert()
+            self._map_image = image
+        image.fill(pal.BACKGROUND)
+        stand_ins = self.map_layer.draw(image, camera, render_budget=ZOOM_RENDER_BUDGET)
+        self.map_layer.draw_sides(image, camera)
+        self._map_key = key if stand_ins == 0 else None
+        surface.blit(image, (0, 0))
+
+    def _draw_toasts(self, surface: pygame.Surface) -> None:
+        y = 56
+        for toast in self.ctx.toasts[-4:]:
+            colour = ERROR if toast.error else TEXT
+            image = fonts.text(toast.text, 15, colour, bold=True)
+            box = pygame.Surface((image.get_width() + 28, image.get_height() + 12), pygame.SRCALPHA)
+            pygame.draw.rect(box, (20, 22, 26, 225), box.get_rect(), 0, 8)
+            edge = (200, 80, 60) if toast.error else (90, 100, 110)
+            pygame.draw.rect(box, edge, box.get_rect(), 1, 8)
+            box.blit(image, (14, 6))
+            surface.blit(box, box.get_rect(midtop=(surface.get_width() // 2, y)))
+            y += box.get_height() + 6
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.camera.resize(size)
+        self.ctx.screen_size = size
+        self.ui_manager.set_window_resolution(size)
+        self._map_key = None
+        self._map_image = None
+        self.phase_bar._key = None
+        for layer in self.other_layers:
+            on_resize = getattr(layer, "resize", None)
+            if callable(on_resize):
+                on_resize(size, self.ctx)
+
+    def close(self) -> None:
+        for layer in self.other_layers:
+            on_close = getattr(layer, "close", None)
+            if callable(on_close):
+                on_close(self.ctx)
+        self.ui_manager.clear_and_reset()
+
+
+def _title_of(layer: Any) -> str:
+    """A readable section name from a layer's class name ("LosLayer" -> "Los")."""
+    name = type(layer).__name__.removesuffix("Layer").removesuffix("Panel")
+    out = ""
+    for ch in name:
+        out += (" " + ch.lower()) if ch.isupper() and out else ch
+    return out or "Layer"

@@ -1,0 +1,456 @@
+"""The main menu: new game (scenario, briefing, map thumbnail, mode, side, AI level),
+continue from the autosave, load a game, quit.
+
+The first frame needs only the scenario files' names and briefings, read with
+``tomllib``; the full scenario check and the thumbnail (which needs the map
+sheets) come in the frames after, so the window opens fast.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pygame_gui
+
+from game.hexmath import SQRT3
+from game.ui import fonts
+from game.ui import palette as pal
+from game.ui.app import (
+    HOTSEAT,
+    LEVELS,
+    MODE_NAMES,
+    MODES,
+    SCENARIO_DIR,
+    SOLO,
+    WATCH,
+    App,
+    Screen,
+    Seats,
+    autosave_dir,
+)
+from game.ui.panels import ACCENT, DIM, ERROR, TEXT, panel_surface, wrap
+
+THUMB_SIZE = (300, 210)
+
+
+@dataclass
+class ScenarioEntry:
+    """A scenario file as the menu shows it."""
+
+    path: Path
+    name: str
+    briefing: str
+    turns: int | None
+    sides: list[tuple[str, str]]  # (name, label)
+    sheets: int
+    problem: str = ""
+    thumbnail: pygame.Surface | None = None
+    checked: bool = False
+    units: dict[str, int] = field(default_factory=dict)
+
+
+def read_entry(path: Path) -> ScenarioEntry:
+    """Name, briefing and sides of a scenario file, without the full check."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return ScenarioEntry(path, path.stem, "", None, [], 0, f"{path.name}: {exc}")
+    head = data.get("scenario", {}) if isinstance(data.get("scenario"), dict) else {}
+    sides = []
+    for s in data.get("sides", []) if isinstance(data.get("sides"), list) else []:
+        if isinstance(s, dict) and "name" in s:
+            sides.append((str(s["name"]), str(s.get("label") or s["name"]).strip()))
+    layout = data.get("layout", [])
+    units: dict[str, int] = {}
+    for u in data.get("units", []) if isinstance(data.get("units"), list) else []:
+        if isinstance(u, dict):
+            units[str(u.get("side"))] = units.get(str(u.get("side")), 0) + 1
+    return ScenarioEntry(
+        path=path,
+        name=str(head.get("name") or path.stem),
+        briefing=str(head.get("briefing", "")).strip(),
+        turns=head.get("turns") if isinstance(head.get("turns"), int) else None,
+        sides=sides,
+        sheets=len(layout) if isinstance(layout, list) else 0,
+        units=units,
+    )
+
+
+def scenario_entries(folder: Path = SCENARIO_DIR) -> list[ScenarioEntry]:
+    return [read_entry(p) for p in sorted(folder.glob("*.toml"))]
+
+
+def render_thumbnail(entry: ScenarioEntry, size: tuple[int, int] = THUMB_SIZE) -> None:
+    """Check the scenario fully and draw its starting map with the units on it."""
+    from game.scenario import ScenarioError, load_scenario
+    from game.ui.camera import Camera
+    from game.ui.map_layer import MapLayer
+
+    entry.checked = True
+    try:
+        scenario = load_scenario(entry.path)
+        area = scenario.build_area()
+    except (ScenarioError, ValueError, OSError) as exc:
+        entry.problem = str(exc)
+        return
+    layer = MapLayer(area)
+    bounds = layer.world_bounds()
+    camera = Camera(size, 0)
+    camera.fit(bounds)
+    x0, y0, x1, y1 = bounds
+    full = (
+        math.ceil((x1 - x0) * camera.size) + 8,
+        math.ceil((y1 - y0) * camera.size) + 8,
+    )
+    big = Camera(full, camera.zoom_index)
+    big.set_bounds(None)
+    big.centre_on_world((x0 + x1) / 2, (y0 + y1) / 2)
+    picture = pygame.Surface(full)
+    picture.fill(pal.BACKGROUND)
+    layer.draw(picture, big)
+    layer.draw_sides(picture, big)
+    radius = max(3, big.size // 2)
+    for u in scenario.units:
+        h = area.hex_at(u.sheet, u.hex)
+        x, y = big.hex_to_screen(h)
+        colour = pal.SIDE_COLOURS.get(u.side, (200, 200, 200))
+        pygame.draw.circle(picture, (20, 20, 20), (x, y), radius + 1)
+        pygame.draw.circle(picture, colour, (x, y), radius)
+    scale = min(size[0] / full[0], size[1] / full[1], 1.0)
+    shown = (max(1, round(full[0] * scale)), max(1, round(full[1] * scale)))
+    entry.thumbnail = pygame.transform.smoothscale(picture, shown) if scale < 1 else picture
+
+
+def _backdrop(size: tuple[int, int]) -> pygame.Surface:
+    """A dark field with a faint hex grid."""
+    surf = pygame.Surface(size)
+    surf.fill((20, 24, 28))
+    s = 34
+    ink = (30, 36, 42)
+    cols = int(size[0] / (1.5 * s)) + 2
+    rows = int(size[1] / (SQRT3 * s)) + 2
+    for c in range(cols):
+        for r in range(rows):
+            x = c * 1.5 * s
+            y = r * SQRT3 * s + (c % 2) * SQRT3 * s / 2
+            pts = [
+                (x + s * math.cos(math.radians(60 * k)), y + s * math.sin(math.radians(60 * k)))
+                for k in range(6)
+            ]
+            pygame.draw.polygon(surf, ink, pts, 1)
+    glow = pygame.Surface(size, pygame.SRCALPHA)
+    for k in range(12):
+        alpha = 10 - k * 0.8
+        if alpha <= 0:
+            break
+        pygame.draw.circle(glow, (200, 120, 40, int(alpha)), (0, 0), 260 + k * 40)
+    surf.blit(glow, (0, 0))
+    return surf
+
+
+class MainMenu(Screen):
+    """The first screen (see the module docstring)."""
+
+    opaque = True
+
+    def __init__(self, app: App, folder: Path = SCENARIO_DIR) -> None:
+        super().__init__(app)
+        self.entries = scenario_entries(folder)
+        self.manager = app.ui_manager()
+        self.chosen = 0
+        self.mode = SOLO
+        self.side: str | None = None
+        self.level = "normal"
+        self.watch: str | None = None
+        self.message = ""
+        self._backdrop: pygame.Surface | None = None
+        self.build()
+
+    # --- layout ----------------------------------------------------------------------
+
+    def build(self) -> None:
+        w, h = self.app.size
+        manager = self.manager
+        self.left = pygame.Rect(50, 40, 290, h - 80)
+        self.panel = pygame.Rect(370, 40, w - 420, h - 80)
+        y = 210
+        self.menu_buttons: dict[Any, str] = {}
+        items = [("new", "New game")]
+        if (autosave_dir() / "autosave.json").is_file():
+            items.append(("continue", "Continue (autosave)"))
+        items += [("load", "Load game"), ("quit", "Quit")]
+        for ident, text in items:
+            button = pygame_gui.elements.UIButton(
+                pygame.Rect(self.left.x, y, 260, 48),
+                text,
+                manager,
+                object_id=pygame_gui.core.ObjectID(object_id="#menu_item"),
+            )
+            self.menu_buttons[button] = ident
+            y += 58
+        p = self.panel
+        inner = p.inflate(-40, -40)
+        top = inner.y + 40
+        list_w = max(240, inner.width - THUMB_SIZE[0] - 20)
+        self.scenario_list = pygame_gui.elements.UISelectionList(
+            pygame.Rect(inner.x, top, list_w, THUMB_SIZE[1]),
+            [e.name for e in self.entries],
+            manager,
+            default_selection=self.entries[self.chosen].name if self.entries else None,
+        )
+        self.thumb_rect = pygame.Rect(inner.right - THUMB_SIZE[0], top, *THUMB_SIZE)
+        rows_h = 3 * 44 + 60
+        brief_top = top + THUMB_SIZE[1] + 14
+        brief_h = max(90, inner.bottom - rows_h - brief_top - 6)
+        self.briefing = pygame_gui.elements.UITextBox(
+            self._briefing_html(), pygame.Rect(inner.x, brief_top, inner.width, brief_h), manager
+        )
+        y = brief_top + brief_h + 12
+        self.row_y = {"mode": y, "side": y + 44, "level": y + 88}
+        self.choice_x = inner.x + 110
+        self.choice_w = inner.right - self.choice_x
+        self.choices: dict[Any, tuple[str, str | None]] = {}
+        self._build_choices()
+        self.start_button = pygame_gui.elements.UIButton(
+            pygame.Rect(inner.right - 220, inner.bottom - 48, 220, 48),
+            "Start",
+            manager,
+            object_id=pygame_gui.core.ObjectID(object_id="#primary"),
+        )
+        self.seed_entry = pygame_gui.elements.UITextEntryLine(
+            pygame.Rect(inner.x + 110, inner.bottom - 44, 160, 38), manager
+        )
+        self.seed_entry.set_text("")
+        self.seed_label_pos = (inner.x, inner.bottom - 36)
+        self._refresh_start()
+
+    def _build_choices(self) -> None:
+        for button in self.choices:
+            button.kill()
+        self.choices = {}
+        entry = self.entry
+        sides = entry.sides if entry else []
+        rows: list[tuple[str, list[tuple[str | None, str]]]] = [
+            ("mode", [(m, MODE_NAMES[m]) for m in MODES]),
+        ]
+        if self.mode == SOLO:
+            rows.append(("side", [(s, f"{s.capitalize()}: {label}") for s, label in sides]))
+        elif self.mode == WATCH:
+            rows.append(
+                (
+                    "watch",
+                    [(None, "Acting side"), *[(s, f"{s.capitalize()} view") for s, _ in sides]],
+                )
+            )
+        if self.mode != HOTSEAT:
+            rows.append(("level", [(lv, lv.capitalize()) for lv in LEVELS]))
+        if self.side is None and sides:
+            self.side = sides[0][0]
+        for n, (row, options) in enumerate(rows):
+            y = list(self.row_y.values())[n]
+            count = max(1, len(options))
+            gap = 8
+            w = (self.choice_w - gap * (count - 1)) // count
+            for k, (value, text) in enumerate(options):
+                rect = pygame.Rect(self.choice_x + k * (w + gap), y, w, 36)
+                button = pygame_gui.elements.UIButton(
+                    rect,
+                    text,
+                    self.manager,
+                    object_id=pygame_gui.core.ObjectID(object_id="#choice"),
+                )
+                current = {"mode": self.mode, "side": self.side, "watch": self.watch}.get(
+                    row, self.level
+                )
+                if value == current:
+                    button.select()
+                self.choices[button] = (row, value)
+        self.row_titles = [(row, list(self.row_y.values())[n]) for n, (row, _) in enumerate(rows)]
+
+    @property
+    def entry(self) -> ScenarioEntry | None:
+        return self.entries[self.chosen] if self.entries else None
+
+    def _briefing_html(self) -> str:
+        entry = self.entry
+        if entry is None:
+            return f"No scenario files in {SCENARIO_DIR}."
+        parts = []
+        facts = []
+        if entry.turns:
+            facts.append(f"{entry.turns} turns")
+        if entry.sheets:
+            facts.append(f"{entry.sheets} map sheets")
+        for side, label in entry.sides:
+            n = entry.units.get(side, 0)
+            facts.append(f"{label} ({side}): {n} units")
+        parts.append(f"<font color='#a9b0b6'>{_html(' · '.join(facts))}</font><br><br>")
+        if entry.problem:
+            parts.append(f"<font color='#ff7864'>{_html(entry.problem)}</font><br><br>")
+        parts.append(_html_keep_breaks(entry.briefing) or "No briefing.")
+        return "".join(parts)
+
+    def _refresh_start(self) -> None:
+        entry = self.entry
+        if entry is None or entry.problem:
+            self.start_button.disable()
+        else:
+            self.start_button.enable()
+
+    # --- events -------------------------------------------------------------------------
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        self.manager.process_events(event)
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            self._pressed(event.ui_element)
+        elif event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION:
+            if event.ui_element is self.scenario_list:
+                names = [e.name for e in self.entries]
+                if event.text in names:
+                    self.choose(names.index(event.text))
+        elif (
+            event.type == pygame.KEYDOWN
+            and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER)
+            and not self.seed_entry.is_focused
+        ):
+            self.start()
+
+    def choose(self, index: int) -> None:
+        self.chosen = index
+        self.side = None
+        self.watch = None
+        self.briefing.set_text(self._briefing_html())
+        self._build_choices()
+        self._refresh_start()
+
+    def _pressed(self, element: Any) -> None:
+        ident = self.menu_buttons.get(element)
+        if ident == "new":
+            self.message = ""
+        elif ident == "continue":
+            self.continue_game()
+        elif ident == "load":
+            from game.ui.screens import LoadDialog
+
+            self.app.push(LoadDialog(self.app))
+        elif ident == "quit":
+            self.app.quit()
+        if element is self.start_button:
+            self.start()
+            return
+        choice = self.choices.get(element)
+        if choice is not None:
+            row, value = choice
+            if row == "mode" and value is not None:
+                self.mode = value
+            elif row == "side":
+                self.side = value
+            elif row == "watch":
+                self.watch = value
+            elif row == "level" and value is not None:
+                self.level = value
+            self._build_choices()
+
+    def seats(self) -> Seats:
+        return Seats(
+            self.mode,
+            human=self.side if self.mode == SOLO else None,
+            level=self.level,
+            watch=self.watch if self.mode == WATCH else None,
+        )
+
+    def start(self) -> None:
+        entry = self.entry
+        if entry is None or entry.problem:
+            return
+        text = self.seed_entry.get_text().strip()
+        seed = None
+        if text:
+            try:
+                seed = int(text)
+            except ValueError:
+                self.message = f"The seed must be a whole number, not {text!r}"
+                return
+        try:
+            self.app.start_game(entry.path, self.seats(), seed)
+        except (ValueError, OSError) as exc:
+            entry.problem = str(exc)
+            self.briefing.set_text(self._briefing_html())
+            self._refresh_start()
+
+    def continue_game(self) -> None:
+        from game.state import SaveError
+
+        try:
+            self.app.load_game(autosave_dir() / "autosave.json")
+        except (SaveError, ValueError, OSError) as exc:
+            self.message = str(exc)
+
+    # --- frame -------------------------------------------------------------------------
+
+    def update(self, dt: float) -> None:
+        self.manager.update(dt)
+        entry = self.entry
+        # After the first frame: check the chosen scenario and draw its thumbnail.
+        if entry is not None and not entry.checked and self.app.frames >= 1:
+            render_thumbnail(entry)
+            if entry.problem:
+                self.briefing.set_text(self._briefing_html())
+                self._refresh_start()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        size = surface.get_size()
+        if self._backdrop is None or self._backdrop.get_size() != size:
+            self._backdrop = _backdrop(size)
+        surface.blit(self._backdrop, (0, 0))
+        x, y = self.left.x, self.left.y + 20
+        surface.blit(fonts.text("BARRAGE", 58, ACCENT, bold=True), (x - 3, y))
+        surface.blit(fonts.text("Hex-map artillery simulator", 17, DIM), (x, y + 78))
+        surface.blit(fonts.text("Plot. Wait. Adjust. Hunt the guns.", 14, DIM), (x, y + 102))
+        surface.blit(panel_surface(self.panel.size, 12), self.panel)
+        inner = self.panel.inflate(-40, -40)
+        surface.blit(fonts.text("New game", 22, ACCENT, bold=True), (inner.x, inner.y))
+        # Thumbnail.
+        pygame.draw.rect(surface, (14, 16, 18), self.thumb_rect, 0, 6)
+        entry = self.entry
+        if entry is not None and entry.thumbnail is not None:
+            image = entry.thumbnail
+            surface.blit(image, image.get_rect(center=self.thumb_rect.center))
+        elif entry is not None and not entry.problem:
+            label = fonts.text("drawing the map...", 14, DIM)
+            surface.blit(label, label.get_rect(center=self.thumb_rect.center))
+        pygame.draw.rect(surface, (77, 88, 98), self.thumb_rect, 1, 6)
+        titles = {"mode": "Mode", "side": "Your side", "watch": "Show", "level": "AI level"}
+        for row, ry in self.row_titles:
+            surface.blit(fonts.text(titles[row], 15, TEXT, bold=True), (inner.x, ry + 8))
+        surface.blit(fonts.text("Seed", 15, TEXT, bold=True), self.seed_label_pos)
+        hint = fonts.text("empty: a new one", 12, DIM)
+        surface.blit(hint, (self.seed_entry.rect.right + 10, self.seed_label_pos[1] + 2))
+        if self.message:
+            for k, line in enumerate(wrap(self.message, 13, self.left.width)):
+                image = fonts.text(line, 13, ERROR)
+                surface.blit(image, (self.left.x, self.left.bottom - 60 + 17 * k))
+        self.manager.draw_ui(surface)
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.manager.set_window_resolution(size)
+        self.manager.clear_and_reset()
+        self.build()
+
+    def close(self) -> None:
+        self.manager.clear_and_reset()
+
+
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _html_keep_breaks(text: str) -> str:
+    """Briefing text: paragraphs (blank lines) kept, single line breaks joined."""
+    paragraphs = [" ".join(p.split()) for p in text.strip().split("\n\n")]
+    return "<br><br>".join(_html(p) for p in paragraphs if p)

@@ -1,0 +1,729 @@
+"""Panels of the game screen: the phase bar, the unit panel, the log and the tooltip.
+
+Each panel is a layer (``game.ui.context.Layer``) drawn in screen space. They
+read only ``ctx.view`` and send commands only through ``ctx.submit``. Their
+pictures are rendered once per view (a new view object comes after every
+command) and blitted every frame, so a frame costs a few blits; the log keeps
+its wrapped lines and re-wraps only when the log grows.
+
+- ``PhaseBar``: scenario, turn, phase, who acts; the phase's buttons ("Accept
+  deployment", "Hold", "End movement", "End targeting", "End attacks") sent as
+  ``EndPhase`` / ``Hold`` commands; "Menu" and "Help".
+- ``UnitPanel``: the selected (or inspected, or hovered) unit's system stats,
+  movement, weapons, damage by location and, for own artillery, its battery.
+- ``LogPanel``: the side's redacted log with dice rolls; wheel to scroll, F2
+  to fold it away.
+- ``Tooltip``: the hex under the mouse (sheet and XXYY, terrain, level,
+  buildings) plus the lines other layers add (``tooltip_lines``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import pygame
+import pygame_gui
+
+from game.board.movement import mover_for
+from game.hexmath import DIRECTION_NAMES, Hex
+from game.state import EndPhase, Hold, PlaceSheet
+from game.ui import fonts
+from game.ui import palette as pal
+from game.ui.context import UiContext
+from game.ui.map_layer import hover_lines
+from game.ui.units_layer import SYMBOL_NAMES, UnitsLayer, strength_colour, unit_hex, unit_symbol
+
+PANEL_BG = (24, 28, 32, 228)
+PANEL_EDGE = (77, 88, 98)
+TEXT = (232, 228, 218)
+DIM = (160, 166, 172)
+ACCENT = (240, 180, 96)
+ERROR = (255, 120, 100)
+BAR_HEIGHT = 46
+MARGIN = 10
+
+PHASE_NAMES = {
+    "setup": "Set-up",
+    "movement": "Movement",
+    "targeting": "Targeting",
+    "attack": "Weapon attacks",
+    "over": "Game over",
+}
+
+
+def panel_surface(size: tuple[int, int], radius: int = 8) -> pygame.Surface:
+    """A translucent dark panel with a thin edge."""
+    surf = pygame.Surface(size, pygame.SRCALPHA)
+    rect = surf.get_rect()
+    pygame.draw.rect(surf, PANEL_BG, rect, 0, radius)
+    pygame.draw.rect(surf, PANEL_EDGE, rect, 1, radius)
+    return surf
+
+
+def wrap(text: str, px: int, width: int, bold: bool = False) -> list[str]:
+    """Split text into lines no wider than ``width`` pixels in the font of ``px``."""
+    font = fonts.font(px, bold)
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        words = paragraph.split(" ")
+        line = ""
+        for word in words:
+            trial = f"{line} {word}" if line else word
+            if font.size(trial)[0] <= width or not line:
+                line = trial
+            else:
+                lines.append(line)
+                line = word
+        lines.append(line)
+    return lines
+
+
+def side_name(view: Any, side: str | None) -> str:
+    return "" if side is None else side.capitalize()
+
+
+def side_label(session: Any, side: str) -> str:
+    """The scenario's name of a side ("Highland Lancers"), or the side itself."""
+    for entry in session.state.scenario.get("sides", []):
+        if entry.get("name") == side and entry.get("label"):
+            return str(entry["label"])
+    return side.capitalize()
+
+
+# --- the phase bar ---------------------------------------------------------------------
+
+
+class PhaseBar:
+    """The top bar: where the game stands and the buttons that end a phase."""
+
+    title = "Phase bar"
+
+    def __init__(
+        self, ctx: UiContext, open_menu: Callable[[], None], open_help: Callable[[], None]
+    ):
+        self.open_menu = open_menu
+        self.open_help = open_help
+        self.buttons: dict[str, pygame_gui.elements.UIButton] = {}
+        self._key: tuple[Any, ...] | None = None
+        self._image: pygame.Surface | None = None
+        self._image_key: tuple[Any, ...] | None = None
+        self.rect = pygame.Rect(0, 0, ctx.screen_size[0], BAR_HEIGHT)
+        self.auto_hold: tuple[str, int] | None = None  # "End movement": (side, turn)
+
+    def keys(self) -> list[tuple[str, str]]:
+        return [
+            ("Ctrl+Enter", "the phase button: accept deployment / end the phase"),
+            ("End movement button", "your remaining units hold this turn"),
+        ]
+
+    # Which buttons the phase shows: (id, text, tooltip).
+    def _actions(self, ctx: UiContext) -> list[tuple[str, str]]:
+        view = ctx.view
+        mine = view.acting == view.side and ctx.session.human_to_act()
+        if view.result is not None or view.acting is None:
+            return []
+        if not mine:
+            return [("wait", f"Waiting for {side_name(view, view.acting)}")]
+        if view.pending_sheet is not None:
+            return [("sheet", "Place a sheet")]
+        if view.phase == "setup":
+            return [("end", "Accept deployment")]
+        if view.phase == "movement":
+            return [("hold", "Hold unit (H)"), ("end_movement", "End movement")]
+        if view.phase == "targeting":
+            return [("end", "End targeting")]
+        if view.phase == "attack":
+            return [("end", "End attacks")]
+        return []
+
+    def _rebuild(self, ctx: UiContext) -> None:
+        for button in self.buttons.values():
+            button.kill()
+        self.buttons = {}
+        manager = ctx.ui_manager
+        if manager is None:
+            return
+        width = ctx.screen_size[0]
+        x = width - MARGIN
+        for ident, text in [("menu", "Menu"), ("help", "Help")]:
+            w = 74
+            x -= w
+            self.buttons[ident] = pygame_gui.elements.UIButton(
+                pygame.Rect(x, 7, w, 32), text, manager
+            )
+            x -= 6
+        x -= 10
+        for ident, text in reversed(self._actions(ctx)):
+            w = max(120, fonts.font(15, True).size(text)[0] + 30)
+            x -= w
+            button = pygame_gui.elements.UIButton(
+                pygame.Rect(x, 7, w, 32),
+                text,
+                manager,
+                object_id=pygame_gui.core.ObjectID(object_id="#primary")
+                if ident in ("end", "end_movement", "sheet")
+                else None,
+            )
+            if ident == "wait":
+                button.disable()
+            self.buttons[ident] = button
+            x -= 6
+        self.text_right = x
+
+    def primary(self, ctx: UiContext) -> bool:
+        """Press the phase's main button (Ctrl+Enter)."""
+        for ident in ("end", "end_movement"):
+            if ident in {a for a, _ in self._actions(ctx)}:
+                return self.press(ctx, ident)
+        return False
+
+    def press(self, ctx: UiContext, ident: str) -> bool:
+        view = ctx.view
+        if ident == "menu":
+            self.open_menu()
+            return True
+        if ident == "help":
+            self.open_help()
+            return True
+        if ident == "end":
+            return ctx.submit(EndPhase(view.side))
+        if ident == "hold":
+            units = ctx.extra.get("units_layer")
+            if isinstance(units, UnitsLayer):
+                if not units.can_move_now(ctx, ctx.selected):
+                    movable = units.movable_units(ctx)
+                    if movable:
+                        units.select(ctx, movable[0])
+                return units.hold(ctx)
+            return False
+        if ident == "end_movement":
+            self.auto_hold = (view.side, view.turn)
+            ctx.notify("your remaining units hold this turn")
+            return True
+        if ident == "sheet":
+            pending = view.pending_sheet or {}
+            allowed = pending.get("allowed") or []
+            if not allowed:
+                ctx.notify("no sheet may be placed here", error=True)
+                return False
+            return ctx.submit(PlaceSheet(view.side, allowed[0]))
+        return False
+
+    def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool:
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            for ident, button in self.buttons.items():
+                if event.ui_element is button:
+                    self.press(ctx, ident)
+                    return True
+            return False
+        if (
+            event.type == pygame.KEYDOWN
+            and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER)
+            and event.mod & pygame.KMOD_CTRL
+        ):
+            self.primary(ctx)
+            return True
+        # Clicks on the bar never reach the map.
+        return event.type in (
+            pygame.MOUSEBUTTONDOWN,
+            pygame.MOUSEBUTTONUP,
+        ) and self.rect.collidepoint(event.pos)
+
+    def update(self, dt: float, ctx: UiContext) -> None:
+        self.rect.width = ctx.screen_size[0]
+        key = (ctx.screen_size, tuple(self._actions(ctx)))
+        if key != self._key:
+            self._key = key
+            self._rebuild(ctx)
+        self._auto_hold(ctx)
+
+    def _auto_hold(self, ctx: UiContext) -> None:
+        """ "End movement": hold the side's next unit whenever its move comes this turn."""
+        view = ctx.view
+        if self.auto_hold is None:
+            return
+        if self.auto_hold != (view.side, view.turn) or view.phase != "movement":
+            self.auto_hold = None
+            return
+        if view.acting != view.side or not ctx.session.human_to_act():
+            return
+        units = ctx.extra.get("units_layer")
+        movable = units.movable_units(ctx) if isinstance(units, UnitsLayer) else []
+        if movable:
+            ctx.submit(Hold(view.side, movable[0]))
+
+    def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        """The bar has nothing on the map."""
+
+    def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        view = ctx.view
+        key = (id(view), ctx.screen_size, getattr(self, "text_right", 0))
+        if key != self._image_key:
+            self._image_key = key
+            self._image = self._render(ctx)
+        if self._image is not None:
+            surface.blit(self._image, (0, 0))
+
+    def _render(self, ctx: UiContext) -> pygame.Surface:
+        view = ctx.view
+        session = ctx.session
+        width = ctx.screen_size[0]
+        surf = pygame.Surface((width, BAR_HEIGHT), pygame.SRCALPHA)
+        surf.fill((22, 26, 30, 238))
+        pygame.draw.line(surf, PANEL_EDGE, (0, BAR_HEIGHT - 1), (width, BAR_HEIGHT - 1))
+        colour = pal.SIDE_COLOURS.get(view.side, (150, 150, 150))
+        pygame.draw.rect(surf, colour, pygame.Rect(0, 0, 6, BAR_HEIGHT))
+        x = 16
+        name = view.scenario_name or "Barrage"
+        title = fonts.text(name, 17, ACCENT, bold=True)
+        surf.blit(title, (x, 4))
+        limit = f" of {view.turn_limit}" if view.turn_limit else ""
+        turn = f"Turn {view.turn}{limit}" if view.turn else "Before the battle"
+        phase = PHASE_NAMES.get(view.phase, view.phase.capitalize())
+        sub = fonts.text(f"{turn}  ·  {phase}", 13, DIM)
+        surf.blit(sub, (x, 26))
+        x += max(title.get_width(), sub.get_width()) + 26
+        you = f"You: {side_label(session, view.side)} ({view.side})"
+        if not session.humans:
+            you = f"Watching: {view.side}'s view"
+        surf.blit(fonts.text(you, 14, pal.mix(colour, (255, 255, 255), 0.45), bold=True), (x, 4))
+        if view.result is not None:
+            winner = view.result.get("winner")
+            status = f"{winner.capitalize()} wins" if winner else "Draw"
+        elif view.acting is None:
+            status = ""
+        elif view.pending_sheet is not None:
+            status = f"{side_name(view, view.acting)} places a new sheet"
+        elif view.acting == view.side and session.human_to_act():
+            status = "Your move" if view.phase == "movement" else "Your turn"
+        else:
+            who = side_name(view, view.acting)
+            kind = "" if session.controllers.get(view.acting) == "human" else " (AI)"
+            status = f"{who}{kind} is acting"
+        surf.blit(fonts.text(status, 13, TEXT), (x, 26))
+        initiative = view.initiative
+        if initiative.get("winner"):
+            text = "Initiative: " + ", ".join(
+                f"{s} {initiative[s]}" for s in (view.side, view.enemy) if s in initiative
+            )
+            text += f"; {initiative['loser']} moves first"
+            image = fonts.text(text, 13, DIM)
+            right = getattr(self, "text_right", width) - 12
+            if x + 260 + image.get_width() < right:
+                surf.blit(image, (right - image.get_width(), 15))
+        return surf
+
+
+# --- the unit panel ----------------------------------------------------------------------
+
+
+def _words(key: str) -> str:
+    return key.replace("_", " ")
+
+
+def unit_facts(
+    data: dict[str, Any], own: bool, strength: tuple[float, str]
+) -> list[tuple[str, str]]:
+    """(label, value) lines describing a unit as its side's view shows it."""
+    profile = data.get("profile", {})
+    facts: list[tuple[str, str]] = []
+    system = {
+        "battletech": "BattleTech",
+        "battlesystem": "BATTLESYSTEM",
+        "warhammer": "Warhammer",
+        "toysoldiers": "Toy soldiers",
+    }.get(data.get("system", ""), data.get("system", ""))
+    model = profile.get("model") or SYMBOL_NAMES[unit_symbol(data)]
+    kind = SYMBOL_NAMES[unit_symbol(data)]
+    tons = f", {profile['tonnage']} t" if profile.get("tonnage") else ""
+    facts.append(("Type", f"{model} ({system} {kind}{tons})"))
+    try:
+        mover = mover_for(data["system"], profile, data["name"], data.get("height"))
+        facts.append(("Move", mover.allowance_text()))
+    except (ValueError, KeyError):
+        facts.append(("Move", "cannot move"))
+    skills = [f"gunnery {data.get('gunnery')}"]
+    if "piloting" in profile:
+        skills.append(f"piloting {profile['piloting']}")
+    for key, label in (("ad", "attack dice"), ("ar", "AR"), ("t", "T"), ("w", "W"), ("bs", "BS")):
+        if key in profile:
+            skills.append(f"{label} {profile[key]}")
+    facts.append(("Skills", ", ".join(skills)))
+    h = unit_hex(data)
+    facing = DIRECTION_NAMES.get(int(data.get("facing", 1)), "?")
+    facts.append(("Facing", f"{facing}, height {data.get('height', 1)}" if h else "off the board"))
+    if own and not data.get("destroyed"):
+        if data.get("moved"):
+            mode = data.get("movement_mode", "stood")
+            facts.append(
+                (
+                    "This turn",
+                    f"{mode}, {data.get('mp_spent', 0)} MP, {data.get('hexes_moved', 0)} hexes",
+                )
+            )
+        else:
+            facts.append(("This turn", "not moved yet"))
+    weapons = profile.get("weapons")
+    if weapons:
+        counts: dict[str, int] = {}
+        for w in weapons:
+            counts[w] = counts.get(w, 0) + 1
+        text = ", ".join(f"{_words(w)} x{n}" if n > 1 else _words(w) for w, n in counts.items())
+        facts.append(("Weapons", text))
+    battery = data.get("battery")
+    if battery:
+        facts.append(("Battery", f"{_words(battery['weapon'])}, {battery['pieces']} piece(s)"))
+        if own and "ammunition" in battery:
+            ammo = ", ".join(
+                f"{_words(a)} {'unlimited' if n is None else n}"
+                for a, n in battery["ammunition"].items()
+            )
+            facts.append(("Ammunition", ammo))
+            off = battery.get("offboard")
+            if off:
+                facts.append(
+                    (
+                        "Position",
+                        f"{off['distance']} sheets {off['direction']}, "
+                        f"sheet {_words(off['sheet'])} {off['xxyy']} (secret)",
+                    )
+                )
+    facts.append(("Strength", strength[1]))
+    if data.get("hidden"):
+        facts.append(("Hidden", "the enemy does not see this unit"))
+    return facts
+
+
+def damage_rows(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """Armour / structure (and rear armour) per location of a BattleTech-style unit."""
+    damage = data.get("damage", {})
+    armour = damage.get("armour")
+    structure = damage.get("structure")
+    if not isinstance(armour, dict) or not isinstance(structure, dict):
+        return []
+    rear = damage.get("rear_armour", {}) or {}
+    rows = []
+    for loc, value in armour.items():
+        text = f"{value}/{structure.get(loc, 0)}"
+        if loc in rear:
+            text += f" r{rear[loc]}"
+        rows.append((loc, text))
+    return rows
+
+
+class UnitPanel:
+    """The selected unit's card (own units), or an inspected or hovered unit's."""
+
+    title = "Unit panel"
+    WIDTH = 316
+
+    def __init__(self) -> None:
+        self.rect = pygame.Rect(MARGIN, BAR_HEIGHT + MARGIN, self.WIDTH, 10)
+        self._image: pygame.Surface | None = None
+        self._key: tuple[Any, ...] | None = None
+        self.shown: str | None = None
+
+    def keys(self) -> list[tuple[str, str]]:
+        return []
+
+    def _unit(self, ctx: UiContext) -> dict[str, Any] | None:
+        view = ctx.view
+        for uid in (ctx.selected, ctx.extra.get("inspected")):
+            if uid and uid in view.units:
+                return view.units[uid]
+        h = ctx.hovered
+        units = ctx.extra.get("units_layer")
+        if h is not None and isinstance(units, UnitsLayer):
+            return units.living_at(ctx, h)
+        return None
+
+    def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool:
+        # Clicks and the wheel over the card never reach the map.
+        return bool(
+            self.shown
+            and event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEWHEEL)
+            and self.rect.collidepoint(getattr(event, "pos", ctx.extra.get("mouse", (-1, -1))))
+        )
+
+    def update(self, dt: float, ctx: UiContext) -> None:
+        unit = self._unit(ctx)
+        self.shown = unit["id"] if unit else None
+        if unit is None:
+            self._image = None
+            self._key = None
+            self.rect.height = 0
+            return
+        key = (id(ctx.view), unit["id"])
+        if key != self._key:
+            self._key = key
+            self._image = self._render(ctx, unit)
+            self.rect.size = self._image.get_size()
+
+    def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        """The panel has nothing on the map."""
+
+    def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        if self._image is not None:
+            surface.blit(self._image, self.rect)
+
+    def _render(self, ctx: UiContext, data: dict[str, Any]) -> pygame.Surface:
+        own = data["side"] == ctx.side
+        units = ctx.extra.get("units_layer")
+        strength = (
+            units.strength_of(ctx, data["id"]) if isinstance(units, UnitsLayer) else (1.0, "")
+        )
+        width = self.WIDTH
+        pad = 12
+        label_w = 86
+        value_w = width - 2 * pad - label_w
+        lines: list[tuple[str, str]] = []
+        for label, value in unit_facts(data, own, strength):
+            for k, part in enumerate(wrap(value, 13, value_w)):
+                lines.append((label if k == 0 else "", part))
+        rows = damage_rows(data)
+        height = pad + 26 + 20 + len(lines) * 18 + 14
+        if rows:
+            height += 22 + ((len(rows) + 1) // 2) * 17
+        if own and units is not None and units.can_move_now(ctx, data["id"]):
+            height += 20
+        surf = panel_surface((width, height))
+        colour = pal.SIDE_COLOURS.get(data["side"], (150, 150, 150))
+        pygame.draw.rect(surf, colour, pygame.Rect(0, 0, 6, height), 0, 4)
+        y = pad - 2
+        surf.blit(fonts.text(data["name"], 17, TEXT, bold=True), (pad + 4, y))
+        tag = "yours" if own else data["side"]
+        tag_img = fonts.text(tag, 13, colour, bold=True, halo=(240, 240, 240))
+        surf.blit(tag_img, (width - pad - tag_img.get_width(), y + 3))
+        y += 26
+        # Strength bar.
+        bar = pygame.Rect(pad + 4, y + 4, width - 2 * pad - 4, 8)
+        pygame.draw.rect(surf, (12, 12, 12), bar.inflate(2, 2))
+        filled = bar.copy()
+        filled.width = round(bar.width * strength[0])
+        pygame.draw.rect(surf, strength_colour(strength[0]), filled)
+        y += 20
+        for label, value in lines:
+            if label:
+                surf.blit(fonts.text(label, 13, DIM), (pad + 4, y))
+            surf.blit(fonts.text(value, 13, TEXT), (pad + 4 + label_w, y))
+            y += 18
+        if rows:
+            y += 6
+            surf.blit(
+                fonts.text("Armour/structure by location", 13, ACCENT, bold=True), (pad + 4, y)
+            )
+            y += 20
+            col_w = (width - 2 * pad) // 2
+            for k, (loc, text) in enumerate(rows):
+                cx = pad + 4 + (k % 2) * col_w
+                cy = y + (k // 2) * 17
+                surf.blit(fonts.text(loc, 12, DIM), (cx, cy))
+                value = fonts.text(text, 12, TEXT, bold=True)
+                surf.blit(value, (cx + col_w - 12 - value.get_width(), cy))
+            y += ((len(rows) + 1) // 2) * 17
+        if own and units is not None and units.can_move_now(ctx, data["id"]):
+            y += 4
+            hint = "Click a tinted hex to plan a move; H holds"
+            surf.blit(fonts.text(hint, 12, ACCENT), (pad + 4, y))
+        return surf
+
+
+# --- the log ------------------------------------------------------------------------------
+
+
+class LogPanel:
+    """What the side on screen has seen happen, newest at the bottom."""
+
+    title = "Log"
+    WIDTH = 470
+    HEIGHT = 200
+
+    def __init__(self) -> None:
+        self.open = True
+        self.rect = pygame.Rect(MARGIN, 0, self.WIDTH, self.HEIGHT)
+        self.scroll = 0  # lines scrolled up from the newest
+        self._lines: list[tuple[str, tuple[int, int, int]]] = []
+        self._log_key: tuple[Any, ...] | None = None
+        self._image: pygame.Surface | None = None
+        self._image_key: tuple[Any, ...] | None = None
+
+    def keys(self) -> list[tuple[str, str]]:
+        return [("F2", "show / hide the log"), ("Mouse wheel over the log", "scroll it")]
+
+    def _place(self, ctx: UiContext) -> None:
+        w, h = ctx.screen_size
+        height = self.HEIGHT if self.open else 26
+        self.rect = pygame.Rect(MARGIN, h - height - MARGIN, min(self.WIDTH, w // 2), height)
+
+    def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_F2:
+            self.open = not self.open
+            self._image_key = None
+            return True
+        if event.type == pygame.MOUSEWHEEL:
+            if self.rect.collidepoint(ctx.extra.get("mouse", (-1, -1))):
+                self.scroll = max(0, min(self.scroll + event.y * 3, max(0, len(self._lines) - 4)))
+                self._image_key = None
+                return True
+            return False
+        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and self.rect.collidepoint(
+            event.pos
+        ):
+            if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and not self.open:
+                self.open = True
+                self._image_key = None
+            elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+                header = pygame.Rect(self.rect.x, self.rect.y, self.rect.width, 24)
+                if header.collidepoint(event.pos):
+                    self.open = False
+                    self._image_key = None
+            return True
+        return False
+
+    def _wrap_log(self, ctx: UiContext) -> None:
+        view = ctx.view
+        key = (view.side, len(view.log), self.rect.width)
+        if key == self._log_key:
+            return
+        grew = self._log_key is not None and self._log_key[0] == view.side
+        self._log_key = key
+        width = self.rect.width - 24
+        lines: list[tuple[str, tuple[int, int, int]]] = []
+        for event in view.log[-300:]:
+            colour = TEXT
+            if event.kind in ("result",):
+                colour = ACCENT
+            elif event.kind in ("initiative",):
+                colour = (170, 200, 240)
+            elif event.side is not None:
+                colour = (200, 220, 190)  # only this side knows it
+            stamp = f"T{event.turn} " if event.turn else ""
+            for k, part in enumerate(wrap(stamp + event.text, 13, width)):
+                lines.append(((part if k == 0 else "   " + part), colour))
+            for roll in event.rolls:
+                for part in wrap(f"   {roll}", 12, width):
+                    lines.append((part, DIM))
+        self._lines = lines
+        if not grew:
+            self.scroll = 0
+
+    def update(self, dt: float, ctx: UiContext) -> None:
+        self._place(ctx)
+        self._wrap_log(ctx)
+
+    def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        """The log has nothing on the map."""
+
+    def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        key = (self._log_key, self.scroll, self.open, self.rect.size)
+        if key != self._image_key:
+            self._image_key = key
+            self._image = self._render()
+        if self._image is not None:
+            surface.blit(self._image, self.rect)
+
+    def _render(self) -> pygame.Surface:
+        surf = panel_surface(self.rect.size)
+        title = "Log (F2 hides)" if self.open else "Log (F2 or click to show)"
+        surf.blit(fonts.text(title, 13, ACCENT, bold=True), (12, 4))
+        if not self.open:
+            return surf
+        line_h = 17
+        room = (self.rect.height - 30) // line_h
+        end = len(self._lines) - self.scroll
+        shown = self._lines[max(0, end - room) : end]
+        y = 26
+        for text, colour in shown:
+            surf.blit(fonts.text(text, 13 if not text.startswith("   ") else 12, colour), (12, y))
+            y += line_h
+        if not self._lines:
+            surf.blit(fonts.text("Nothing has happened yet.", 13, DIM), (12, y))
+        return surf
+
+
+# --- the tooltip --------------------------------------------------------------------------
+
+
+class Tooltip:
+    """The hovered hex's description, after the mouse rests on it a moment."""
+
+    title = "Tooltip"
+    DELAY = 0.3
+
+    def __init__(self, sources: Callable[[], Iterable[Any]]) -> None:
+        """``sources`` gives the layers asked for extra lines (``tooltip_lines``)."""
+        self.sources = sources
+        self._hex: Hex | None = None
+        self._rested = 0.0  # seconds of frames the mouse has rested on the hex
+        self._image: pygame.Surface | None = None
+        self._key: tuple[Any, ...] | None = None
+        self.lines: list[str] = []
+
+    def keys(self) -> list[tuple[str, str]]:
+        return [("Rest the mouse on a hex", "sheet, XXYY, terrain, level and units there")]
+
+    def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool:
+        return False
+
+    def update(self, dt: float, ctx: UiContext) -> None:
+        if ctx.hovered != self._hex:
+            self._hex = ctx.hovered
+            self._rested = 0.0
+            self._image = None
+            self._key = None
+        else:
+            self._rested += dt
+
+    def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        """Nothing on the map."""
+
+    def text_lines(self, ctx: UiContext, h: Hex) -> list[str]:
+        view = ctx.view
+        cf = {Hex(q, r): v for q, r, v in view.building_cf}
+
+        def extra(hx: Hex) -> list[str]:
+            out: list[str] = []
+            for layer in self.sources():
+                lines = getattr(layer, "tooltip_lines", None)
+                if lines is not None:
+                    out.extend(lines(hx, ctx))
+            return out
+
+        return hover_lines(view.area, h, cf, extra)
+
+    def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        h = self._hex
+        if h is None or self._rested < self.DELAY:
+            return
+        key = (h, id(ctx.view), ctx.selected)
+        if key != self._key:
+            self._key = key
+            self.lines = self.text_lines(ctx, h)
+            self._image = self._render(self.lines)
+        if self._image is None:
+            return
+        mx, my = ctx.extra.get("mouse", (0, 0))
+        rect = self._image.get_rect(topleft=(mx + 18, my + 18))
+        screen = surface.get_rect()
+        if rect.right > screen.right:
+            rect.right = mx - 12
+        if rect.bottom > screen.bottom:
+            rect.bottom = my - 12
+        rect.clamp_ip(screen)
+        surface.blit(self._image, rect)
+
+    @staticmethod
+    def _render(lines: list[str]) -> pygame.Surface:
+        images = [
+            fonts.text(line, 13, TEXT if k else ACCENT, bold=(k == 0))
+            for k, line in enumerate(lines)
+        ]
+        w = max((i.get_width() for i in images), default=10) + 20
+        h = sum(i.get_height() for i in images) + 14
+        surf = panel_surface((w, h), 6)
+        y = 7
+        for image in images:
+            surf.blit(image, (10, y))
+            y += image.get_height()
+        return surf

@@ -1,0 +1,570 @@
+"""Screens over the game: the hot-seat hand-over, the pause menu, help, the end
+screen, and the save and load dialogs.
+
+The hand-over screen is opaque and draws nothing of either side's view: it
+stands between the players whenever the acting side changes in hot-seat play
+(principle 6). The others are overlays that dim the screen beneath them.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pygame
+import pygame_gui
+
+from game.state import SaveError, player_view, save_game
+from game.ui import fonts
+from game.ui import palette as pal
+from game.ui.app import App, Screen, saves_dir, write_seats
+from game.ui.panels import ACCENT, DIM, ERROR, PHASE_NAMES, TEXT, panel_surface, side_label, wrap
+
+if TYPE_CHECKING:
+    from game.ui.game_screen import GameScreen
+
+HANDOVER_BG = (16, 18, 21)
+
+
+def _dim(surface: pygame.Surface, alpha: int = 150) -> None:
+    veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    veil.fill((8, 10, 12, alpha))
+    surface.blit(veil, (0, 0))
+
+
+def _centred_box(size: tuple[int, int], screen: tuple[int, int]) -> pygame.Rect:
+    rect = pygame.Rect(0, 0, *size)
+    rect.center = (screen[0] // 2, screen[1] // 2)
+    return rect
+
+
+class _Overlay(Screen):
+    """A dimming overlay with a pygame-gui manager of its own."""
+
+    opaque = False
+    BOX = (420, 400)
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app)
+        self.manager = app.ui_manager()
+        self.box = _centred_box(self.BOX, app.size)
+        self.build()
+
+    def build(self) -> None:
+        """Create the widgets (again after a resize)."""
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.manager.set_window_resolution(size)
+        self.manager.clear_and_reset()
+        self.box = _centred_box(self.BOX, size)
+        self.build()
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        self.manager.process_events(event)
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            self.pressed(event.ui_element)
+        elif event.type == pygame.KEYDOWN:
+            self.key(event)
+
+    def pressed(self, element: Any) -> None:
+        """A button of this overlay was pressed."""
+
+    def key(self, event: pygame.event.Event) -> None:
+        if event.key == pygame.K_ESCAPE:
+            self.app.pop(self)
+
+    def update(self, dt: float) -> None:
+        self.manager.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        _dim(surface)
+        surface.blit(panel_surface(self.box.size, 12), self.box)
+        self.draw_content(surface)
+        self.manager.draw_ui(surface)
+
+    def draw_content(self, surface: pygame.Surface) -> None:
+        """Text of the overlay, under its widgets."""
+
+    def close(self) -> None:
+        self.manager.clear_and_reset()
+
+    def button(self, text: str, y: int, primary: bool = False, width: int | None = None) -> Any:
+        w = width or self.box.width - 80
+        rect = pygame.Rect(self.box.centerx - w // 2, y, w, 40)
+        object_id = pygame_gui.core.ObjectID(object_id="#primary") if primary else None
+        return pygame_gui.elements.UIButton(rect, text, self.manager, object_id=object_id)
+
+
+# --- the hand-over ----------------------------------------------------------------------
+
+
+class HandOverScreen(Screen):
+    """Hot-seat: "South to play: press Space", on a blank screen."""
+
+    opaque = True
+
+    def __init__(self, app: App, game: GameScreen, side: str) -> None:
+        super().__init__(app)
+        self.game = game
+        self.side = side
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.accept()
+            elif event.key == pygame.K_ESCAPE:
+                self.app.push(PauseMenu(self.app, self.game))
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            self.accept()
+
+    def accept(self) -> None:
+        self.app.pop(self)
+        self.game.accept_handover(self.side)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(HANDOVER_BG)
+        w, h = surface.get_size()
+        colour = pal.SIDE_COLOURS.get(self.side, ACCENT)
+        session = self.game.session
+        band = pygame.Rect(0, h // 2 - 110, w, 6)
+        pygame.draw.rect(surface, colour, band)
+        title = fonts.text(f"{self.side.capitalize()} to play", 54, TEXT, bold=True)
+        surface.blit(title, title.get_rect(center=(w // 2, h // 2 - 50)))
+        label = fonts.text(side_label(session, self.side), 22, colour, bold=True)
+        surface.blit(label, label.get_rect(center=(w // 2, h // 2 + 8)))
+        state = session.state
+        phase = PHASE_NAMES.get(state.phase, state.phase)
+        where = f"Turn {state.turn}, {phase}" if state.turn else "Set-up"
+        if state.pending_sheet is not None:
+            where += ": a new sheet must be placed"
+        info = fonts.text(where, 18, DIM)
+        surface.blit(info, info.get_rect(center=(w // 2, h // 2 + 44)))
+        prompt = fonts.text("Press Space when only this player can see the screen", 18, ACCENT)
+        surface.blit(prompt, prompt.get_rect(center=(w // 2, h // 2 + 100)))
+
+
+# --- pause, help ----------------------------------------------------------------------------
+
+
+class PauseMenu(_Overlay):
+    """Esc during play: resume, help, save, load, main menu, quit."""
+
+    BOX = (380, 420)
+
+    def __init__(self, app: App, game: GameScreen) -> None:
+        self.game = game
+        super().__init__(app)
+
+    def build(self) -> None:
+        y = self.box.top + 70
+        self.buttons = {}
+        for ident, text in (
+            ("resume", "Resume (Esc)"),
+            ("help", "Help and keys (F1)"),
+            ("save", "Save game (Ctrl+S)"),
+            ("load", "Load game (Ctrl+L)"),
+            ("menu", "Main menu"),
+            ("quit", "Quit"),
+        ):
+            self.buttons[self.button(text, y, primary=ident == "resume")] = ident
+            y += 52
+
+    def draw_content(self, surface: pygame.Surface) -> None:
+        title = fonts.text("Paused", 26, ACCENT, bold=True)
+        surface.blit(title, title.get_rect(midtop=(self.box.centerx, self.box.top + 18)))
+
+    def pressed(self, element: Any) -> None:
+        ident = self.buttons.get(element)
+        if ident == "resume":
+            self.app.pop(self)
+        elif ident == "help":
+            self.app.pop(self)
+            self.app.push(HelpOverlay(self.app, self.game))
+        elif ident == "save":
+            self.app.pop(self)
+            self.app.push(SaveDialog(self.app, self.game))
+        elif ident == "load":
+            self.app.pop(self)
+            self.app.push(LoadDialog(self.app))
+        elif ident == "menu":
+            self.app.open_menu()
+        elif ident == "quit":
+            self.app.quit()
+
+
+class HelpOverlay(Screen):
+    """F1: every key of the game screen, gathered from its layers' ``keys()``."""
+
+    opaque = False
+
+    def __init__(self, app: App, game: GameScreen) -> None:
+        super().__init__(app)
+        self.game = game
+        self.sections = game.help_sections()
+        self._image: pygame.Surface | None = None
+        self._size: tuple[int, int] | None = None
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if (
+            event.type == pygame.KEYDOWN
+            and event.key
+            in (
+                pygame.K_ESCAPE,
+                pygame.K_F1,
+                pygame.K_SPACE,
+                pygame.K_RETURN,
+            )
+        ) or (event.type == pygame.MOUSEBUTTONUP and event.button == 1):
+            self.app.pop(self)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        size = surface.get_size()
+        if self._image is None or self._size != size:
+            self._size = size
+            self._image = self._render(size)
+        _dim(surface, 170)
+        surface.blit(self._image, self._image.get_rect(center=(size[0] // 2, size[1] // 2)))
+
+    def _render(self, size: tuple[int, int]) -> pygame.Surface:
+        columns = 2 if size[0] >= 1100 else 1
+        col_w = 520
+        key_w = 190
+        blocks: list[list[tuple[str, str, bool]]] = []
+        for title, keys in self.sections:
+            block = [(title, "", True)]
+            for key, what in keys:
+                for k, part in enumerate(wrap(what, 14, col_w - key_w - 20)):
+                    block.append((key if k == 0 else "", part, False))
+            blocks.append(block)
+        # Fill the columns in order, each block whole.
+        total = sum(len(b) + 1 for b in blocks)
+        per_column = (total + columns - 1) // columns
+        cols: list[list[tuple[str, str, bool]]] = [[] for _ in range(columns)]
+        c = 0
+        for block in blocks:
+            if len(cols[c]) + len(block) > per_column + 3 and c < columns - 1:
+                c += 1
+            cols[c].extend([*block, ("", "", False)])
+        line_h = 21
+        rows = max(len(col) for col in cols)
+        w = columns * col_w + 40
+        h = min(size[1] - 40, rows * line_h + 90)
+        surf = panel_surface((w, h), 12)
+        surf.blit(fonts.text("Keys and mouse", 24, ACCENT, bold=True), (24, 16))
+        hint = fonts.text("F1, Esc or a click closes this", 13, DIM)
+        surf.blit(hint, (w - 24 - hint.get_width(), 24))
+        for n, col in enumerate(cols):
+            x = 24 + n * col_w
+            y = 60
+            for key, what, heading in col:
+                if y > h - line_h:
+                    break
+                if heading:
+                    surf.blit(fonts.text(key, 16, ACCENT, bold=True), (x, y))
+                else:
+                    if key:
+                        surf.blit(fonts.text(key, 14, TEXT, bold=True), (x, y))
+                    if what:
+                        surf.blit(fonts.text(what, 14, DIM), (x + key_w, y))
+                y += line_h
+        return surf
+
+
+# --- the end of the game ----------------------------------------------------------------------
+
+
+@dataclass
+class SideStatistics:
+    side: str
+    label: str
+    units: int
+    lost: int
+    shells_landed: int
+    hits: int
+    spotted: int
+    in_flight: int
+    directions_learned: int
+    enemies_found: int
+
+
+def game_statistics(game: GameScreen) -> list[SideStatistics]:
+    """Each side's numbers, read from that side's own view (the game is over)."""
+    state = game.session.state
+    out = []
+    for side in state.sides:
+        view = player_view(state, side)
+        own = view.own_units()
+        landed = [a for a in view.arrivals if a.get("side") == side]
+        out.append(
+            SideStatistics(
+                side=side,
+                label=side_label(game.session, side),
+                units=len(own),
+                lost=sum(1 for u in own if u.get("destroyed")),
+                shells_landed=len(landed),
+                hits=sum(1 for a in landed if a.get("hit")),
+                spotted=sum(1 for a in landed if a.get("spotted")),
+                in_flight=len(view.plots),
+                directions_learned=len(view.announcements),
+                enemies_found=len(view.revealed),
+            )
+        )
+    return out
+
+
+class EndScreen(_Overlay):
+    """The result and each side's statistics."""
+
+    BOX = (640, 520)
+
+    def __init__(self, app: App, game: GameScreen) -> None:
+        self.game = game
+        self.stats = game_statistics(game)
+        result = game.session.state.result
+        assert result is not None
+        self.result = result
+        super().__init__(app)
+
+    def build(self) -> None:
+        y = self.box.bottom - 60
+        w = 180
+        self.buttons = {}
+        for k, (ident, text) in enumerate(
+            (("map", "Look at the map"), ("menu", "Main menu"), ("quit", "Quit"))
+        ):
+            x = self.box.left + 30 + k * (w + 15)
+            rect = pygame.Rect(x, y, w, 40)
+            object_id = pygame_gui.core.ObjectID(object_id="#primary") if ident == "menu" else None
+            button = pygame_gui.elements.UIButton(rect, text, self.manager, object_id=object_id)
+            self.buttons[button] = ident
+
+    def pressed(self, element: Any) -> None:
+        ident = self.buttons.get(element)
+        if ident == "map":
+            self.app.pop(self)
+        elif ident == "menu":
+            self.app.open_menu()
+        elif ident == "quit":
+            self.app.quit()
+
+    def draw_content(self, surface: pygame.Surface) -> None:
+        box = self.box
+        winner = self.result.winner
+        game = self.game
+        if winner is None:
+            headline, colour = "Draw", ACCENT
+        else:
+            humans = game.session.humans
+            if len(humans) == 1:
+                headline = "Victory" if winner == humans[0] else "Defeat"
+            else:
+                headline = f"{winner.capitalize()} wins"
+            colour = pal.SIDE_COLOURS.get(winner, ACCENT)
+        title = fonts.text(headline, 40, colour, bold=True, halo=(245, 245, 245))
+        surface.blit(title, title.get_rect(midtop=(box.centerx, box.top + 18)))
+        y = box.top + 80
+        for line in wrap(f"{self.result.reason} (turn {self.result.turn})", 16, box.width - 60):
+            image = fonts.text(line, 16, TEXT)
+            surface.blit(image, image.get_rect(midtop=(box.centerx, y)))
+            y += 22
+        y += 16
+        rows = [
+            ("Units fielded", "units"),
+            ("Units lost", "lost"),
+            ("Shells landed", "shells_landed"),
+            ("On target", "hits"),
+            ("Seen landing by a spotter", "spotted"),
+            ("Still in flight", "in_flight"),
+            ("Gun directions learned", "directions_learned"),
+            ("Hidden enemies found", "enemies_found"),
+        ]
+        label_x = box.left + 40
+        col_x = [box.left + 330, box.left + 480]
+        for k, s in enumerate(self.stats):
+            colour = pal.SIDE_COLOURS.get(s.side, TEXT)
+            image = fonts.text(s.label, 15, colour, bold=True, halo=(240, 240, 240))
+            surface.blit(image, image.get_rect(midtop=(col_x[k] + 40, y)))
+        y += 28
+        for label, attr in rows:
+            surface.blit(fonts.text(label, 15, DIM), (label_x, y))
+            for k, s in enumerate(self.stats):
+                value = fonts.text(str(getattr(s, attr)), 15, TEXT, bold=True)
+                surface.blit(value, value.get_rect(midtop=(col_x[k] + 40, y)))
+            y += 24
+        turns = fonts.text(f"{self.game.session.state.turn} turns played", 14, DIM)
+        surface.blit(turns, turns.get_rect(midtop=(box.centerx, y + 6)))
+
+
+# --- saving and loading -----------------------------------------------------------------------
+
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9 _.-]+")
+
+
+def save_name(text: str) -> str:
+    """A file name from what the player typed (letters, digits, space, - _ .)."""
+    name = _SAFE_NAME.sub("", text).strip().strip(".")
+    return name.removesuffix(".json")
+
+
+def list_saves(folders: list[Path] | None = None) -> list[Path]:
+    """Save files, newest first (the autosave among them)."""
+    from game.ui.app import autosave_dir
+
+    folders = folders or [saves_dir(), autosave_dir()]
+    found = []
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        for path in folder.glob("*.json"):
+            if path.name.endswith((".seats.json", ".log.json")):
+                continue
+            found.append(path)
+    return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
+
+
+def describe_save(path: Path) -> str:
+    stamp = time.strftime("%d %b %H:%M", time.localtime(path.stat().st_mtime))
+    name = "Autosave" if path.parent.name == "autosave" else path.stem
+    return f"{name}  ({stamp})"
+
+
+class SaveDialog(_Overlay):
+    """Ctrl+S: name the save; it goes to the saves folder with who plays which side."""
+
+    BOX = (460, 250)
+
+    def __init__(self, app: App, game: GameScreen) -> None:
+        self.game = game
+        self.message = ""
+        self.error = False
+        super().__init__(app)
+
+    def default_name(self) -> str:
+        state = self.game.session.state
+        scenario = str(state.options.get("name", "game"))
+        return save_name(f"{scenario} turn {state.turn}")
+
+    def build(self) -> None:
+        box = self.box
+        self.entry = pygame_gui.elements.UITextEntryLine(
+            pygame.Rect(box.left + 30, box.top + 80, box.width - 60, 38), self.manager
+        )
+        self.entry.set_text(self.default_name())
+        self.entry.focus()
+        self.save_button = pygame_gui.elements.UIButton(
+            pygame.Rect(box.left + 30, box.bottom - 60, 180, 40),
+            "Save",
+            self.manager,
+            object_id=pygame_gui.core.ObjectID(object_id="#primary"),
+        )
+        self.cancel_button = pygame_gui.elements.UIButton(
+            pygame.Rect(box.right - 210, box.bottom - 60, 180, 40), "Cancel", self.manager
+        )
+
+    def pressed(self, element: Any) -> None:
+        if element is self.save_button:
+            self.save()
+        elif element is self.cancel_button:
+            self.app.pop(self)
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED:
+            self.save()
+            return
+        super().handle_event(event)
+
+    def save(self) -> Path | None:
+        name = save_name(self.entry.get_text())
+        if not name:
+            self.message, self.error = "Type a name for the save (letters and digits)", True
+            return None
+        path = saves_dir() / f"{name}.json"
+        try:
+            save_game(self.game.session.state, path)
+            write_seats(path, self.game.seats)
+        except OSError as exc:
+            self.message, self.error = f"Could not save to {path}: {exc.strerror or exc}", True
+            return None
+        self.game.ctx.notify(f"Saved as {path.name} in {path.parent}")
+        self.app.pop(self)
+        return path
+
+    def draw_content(self, surface: pygame.Surface) -> None:
+        title = fonts.text("Save game", 22, ACCENT, bold=True)
+        surface.blit(title, (self.box.left + 30, self.box.top + 20))
+        where = fonts.text(f"into {saves_dir()}", 13, DIM)
+        surface.blit(where, (self.box.left + 30, self.box.top + 52))
+        if self.message:
+            colour = ERROR if self.error else TEXT
+            for k, line in enumerate(wrap(self.message, 13, self.box.width - 60)):
+                image = fonts.text(line, 13, colour)
+                surface.blit(image, (self.box.left + 30, self.box.top + 126 + 17 * k))
+
+
+class LoadDialog(_Overlay):
+    """Ctrl+L (or Load game in the menu): pick a save, the autosave among them."""
+
+    BOX = (560, 480)
+
+    def __init__(self, app: App) -> None:
+        self.saves = list_saves()
+        self.message = "" if self.saves else "No saved games yet."
+        super().__init__(app)
+
+    def build(self) -> None:
+        box = self.box
+        self.names = {describe_save(p): p for p in self.saves}
+        self.listing = pygame_gui.elements.UISelectionList(
+            pygame.Rect(box.left + 30, box.top + 70, box.width - 60, box.height - 190),
+            list(self.names),
+            self.manager,
+        )
+        self.load_button = pygame_gui.elements.UIButton(
+            pygame.Rect(box.left + 30, box.bottom - 60, 200, 40),
+            "Load",
+            self.manager,
+            object_id=pygame_gui.core.ObjectID(object_id="#primary"),
+        )
+        self.cancel_button = pygame_gui.elements.UIButton(
+            pygame.Rect(box.right - 230, box.bottom - 60, 200, 40), "Cancel", self.manager
+        )
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame_gui.UI_SELECTION_LIST_DOUBLE_CLICKED_SELECTION:
+            self.load(event.text)
+            return
+        super().handle_event(event)
+
+    def pressed(self, element: Any) -> None:
+        if element is self.load_button:
+            chosen = self.listing.get_single_selection()
+            if chosen is None:
+                self.message = "Pick a save in the list first."
+            else:
+                self.load(chosen)
+        elif element is self.cancel_button:
+            self.app.pop(self)
+
+    def load(self, name: str) -> None:
+        path = self.names.get(name)
+        if path is None:
+            return
+        try:
+            self.app.load_game(path)
+        except (SaveError, ValueError, OSError) as exc:
+            self.message = str(exc)
+
+    def draw_content(self, surface: pygame.Surface) -> None:
+        title = fonts.text("Load game", 22, ACCENT, bold=True)
+        surface.blit(title, (self.box.left + 30, self.box.top + 20))
+        folder = fonts.text(f"from {saves_dir()} and the autosave", 13, DIM)
+        surface.blit(folder, (self.box.left + 30, self.box.top + 48))
+        if self.message:
+            colour = ERROR if self.saves else DIM
+            y = self.box.bottom - 112
+            for line in wrap(self.message, 13, self.box.width - 60)[:3]:
+                surface.blit(fonts.text(line, 13, colour), (self.box.left + 30, y))
+                y += 17

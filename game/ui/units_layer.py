@@ -1,0 +1,800 @@
+"""The units layer: counters on the map, selection, reachable hexes and moving by click.
+
+Counters show the side's colour, a type symbol in a NATO-style frame (mech,
+vehicle, hover vehicle, infantry, figures, gun, artillery), a notch on the
+side the unit faces and a strength bar. Only units in the view of the side on
+screen are drawn: the layer reads ``ctx.view`` and nothing else (principle 6),
+and it records the ids it drew in ``drawn`` so tests can check exactly that.
+
+Moving (SELECT mode, the acting side's own movement): click an own unit to
+select it; the hexes it can reach this phase are tinted (blue walking, orange
+running, violet off the map edge onto a new sheet) with their MP cost; the hex
+under the mouse shows the path and cost. A click on a reachable hex plans the
+move: the destination gets six facing handles (greyed where the unit cannot
+end with that facing). Click a handle to move with that facing, or click the
+destination again (Enter) to move with the facing shown; Q/E turn the planned
+facing, right click or Esc drops the plan, H holds the unit where it is.
+Clicking the unit's own hex plans a turn in place. Every move goes to the
+engine as a ``Move`` or ``Hold``; the engine's reason shows when it refuses.
+
+Reachable hexes are computed once per selection and view (``reach``), never
+per frame; counters are pre-rendered per zoom, facing and strength.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from game.board.movement import MovementError, Mover, Reach, Route, mover_for, reachable
+from game.hexmath import DIRECTION_NAMES, Hex, hex_to_pixel
+from game.state import Hold, Move, Unit
+from game.state.systems import damage_state, initial_damage, strength_text
+from game.ui import fonts
+from game.ui import palette as pal
+from game.ui.context import SELECT, UiContext
+
+WALK_TINT = (70, 160, 235)
+RUN_TINT = (245, 150, 45)
+EXIT_TINT = (170, 90, 220)
+PATH_CASING = (25, 28, 32)
+PATH_LINE = (255, 236, 150)
+HANDLE_OK = (250, 250, 245)
+HANDLE_OFF = (120, 120, 120)
+COUNTER_EDGE = (18, 22, 28)
+SYMBOL_INK = (250, 250, 250)
+READY_DOT = (255, 200, 60)
+WRECK = (84, 84, 84)
+NEUTRAL = (120, 120, 130)
+
+# Hex sizes (px) from which costs are written in reachable hexes and facing handles show.
+COST_LABEL_SIZE = 18
+HANDLE_SIZE = 12
+
+
+def facing_angle(direction: int) -> float:
+    """Screen angle in radians of hex direction 1..6 (1 north, clockwise; y down)."""
+    return math.radians(-90 + 60 * (direction - 1))
+
+
+def unit_symbol(unit: dict[str, Any]) -> str:
+    """Which type symbol a counter shows."""
+    if unit.get("battery"):
+        return "artillery"
+    kind = unit.get("kind")
+    if unit.get("system") == "battletech":
+        if kind == "vehicle" and unit.get("profile", {}).get("motive") == "hover":
+            return "hover"
+        return kind if kind in ("mech", "vehicle", "infantry") else "vehicle"
+    if kind == "gun":
+        return "gun"
+    return "figures"
+
+
+SYMBOL_NAMES = {
+    "mech": "mech",
+    "vehicle": "vehicle",
+    "hover": "hover vehicle",
+    "infantry": "infantry",
+    "artillery": "artillery",
+    "figures": "figures",
+    "gun": "gun",
+}
+
+
+def as_unit(data: dict[str, Any]) -> Unit:
+    """An engine ``Unit`` rebuilt from a view's unit record (an enemy record lacks
+    the secret fields, which get neutral values), for the systems' display functions."""
+    full = {
+        "moved": False,
+        "movement_mode": "stood",
+        "hexes_moved": 0,
+        "mp_spent": 0,
+        "attacked": False,
+        "weapons_fired": [],
+        **data,
+    }
+    battery = full.get("battery")
+    if battery is not None and "ammunition" not in battery:
+        full["battery"] = None  # the enemy sees only weapon and pieces
+    return Unit.from_dict(full)
+
+
+def _points(state: Any) -> float:
+    """What is left of a unit, in the one measure its system has."""
+    if hasattr(state, "structure") and hasattr(state, "armour"):
+        return float(
+            sum(state.armour.values())
+            + sum(getattr(state, "rear_armour", {}).values())
+            + sum(state.structure.values())
+        )
+    if hasattr(state, "troopers"):
+        return float(state.troopers)
+    if hasattr(state, "ranks"):
+        return float(state.figures)
+    if hasattr(state, "models"):
+        return float(state.models * max(1, state.wounds_per_model) - state.carried_wounds)
+    if hasattr(state, "gun_type"):
+        return {"ready": 2.0, "repairing": 1.0, "disabled": 1.0}.get(state.status, 0.0)
+    if isinstance(state, tuple):
+        return float(sum(1 for w in state if w.on_board))
+    return 0.0
+
+
+def unit_strength(data: dict[str, Any]) -> tuple[float, str]:
+    """(share of the unit left, 0..1; a short text) from a view's unit record."""
+    if data.get("destroyed"):
+        return 0.0, "destroyed"
+    try:
+        unit = as_unit(data)
+        now = _points(damage_state(unit))
+        fresh = initial_damage(
+            unit.id, unit.side, unit.name, unit.profile, unit.hex or Hex(0, 0), unit.facing
+        )
+        full = _points(damage_state(as_unit({**data, "damage": fresh})))
+        text = strength_text(unit)
+    except (KeyError, TypeError, ValueError):
+        return 1.0, "strength unknown"
+    return (min(1.0, now / full) if full > 0 else 0.0), text
+
+
+def unit_mover(data: dict[str, Any]) -> Mover | None:
+    """The unit's movement allowance, None when it has none."""
+    try:
+        mover = mover_for(data["system"], data["profile"], data["name"], data.get("height"))
+    except (MovementError, KeyError):
+        return None
+    return mover if mover.mp > 0 else None
+
+
+def unit_hex(data: dict[str, Any]) -> Hex | None:
+    h = data.get("hex")
+    return None if h is None else Hex(int(h[0]), int(h[1]))
+
+
+def strength_colour(fraction: float) -> tuple[int, int, int]:
+    if fraction >= 0.66:
+        return (90, 200, 90)
+    if fraction >= 0.33:
+        return (235, 200, 60)
+    return (225, 70, 50)
+
+
+# --- counters ------------------------------------------------------------------------
+
+
+def _draw_symbol(
+    surf: pygame.Surface, symbol: str, box: pygame.Rect, ink: tuple[int, int, int]
+) -> None:
+    """A NATO-style type symbol in its frame."""
+    w = max(1, round(box.height / 9))
+    pygame.draw.rect(surf, ink, box, w)
+    inner = box.inflate(-2 * w - 2, -2 * w - 2)
+    cx, cy = inner.center
+    if symbol == "infantry":
+        pygame.draw.line(surf, ink, box.topleft, box.bottomright, w)
+        pygame.draw.line(surf, ink, box.bottomleft, box.topright, w)
+    elif symbol in ("vehicle", "hover"):
+        track = inner.inflate(-inner.width * 0.25, -inner.height * 0.35)
+        pygame.draw.ellipse(surf, ink, track, w)
+        if symbol == "hover":
+            y = inner.bottom - 1
+            pygame.draw.line(surf, ink, (track.left, y), (track.right, y), w)
+    elif symbol == "mech":
+        # A walker: body and two legs.
+        top = inner.top + inner.height * 0.18
+        hip = inner.top + inner.height * 0.5
+        foot = inner.bottom - inner.height * 0.08
+        half = inner.width * 0.22
+        pygame.draw.rect(
+            surf, ink, pygame.Rect(cx - half, top, 2 * half, hip - top), 0, max(1, w // 2)
+        )
+        pygame.draw.line(surf, ink, (cx - half * 0.6, hip), (cx - half * 1.5, foot), w + 1)
+        pygame.draw.line(surf, ink, (cx + half * 0.6, hip), (cx + half * 1.5, foot), w + 1)
+    elif symbol == "artillery":
+        pygame.draw.circle(surf, ink, (cx, cy), max(2, inner.height * 0.28))
+    elif symbol == "gun":
+        pygame.draw.circle(surf, ink, (cx - inner.width * 0.15, cy), max(2, inner.height * 0.22))
+        pygame.draw.line(surf, ink, (cx, cy), (inner.right - 1, inner.top + 1), w + 1)
+    else:  # figures: crossed blades
+        pygame.draw.line(surf, ink, box.topleft, box.bottomright, w)
+        pygame.draw.line(surf, ink, box.bottomleft, box.topright, w)
+        pygame.draw.line(surf, ink, (cx, box.top), (cx, box.bottom), w)
+
+
+def render_counter(
+    size: int,
+    colour: tuple[int, int, int],
+    symbol: str,
+    facing: int | None,
+    strength: float,
+    ready: bool = False,
+    hidden: bool = False,
+    wreck: bool = False,
+) -> pygame.Surface:
+    """One counter for hex size ``size``; the surface is centred on the hex centre."""
+    side = max(8, round(size * 1.2))
+    extent = side + max(6, round(size * 0.5))
+    surf = pygame.Surface((extent, extent), pygame.SRCALPHA)
+    c = extent / 2
+    fill = WRECK if wreck else colour
+    if size < 12:
+        # Far zooms: a disc with a facing tick.
+        radius = max(3, round(size * 0.62))
+        pygame.draw.circle(surf, fill, (c, c), radius)
+        pygame.draw.circle(surf, COUNTER_EDGE, (c, c), radius, 1)
+        if facing is not None and not wreck:
+            a = facing_angle(facing)
+            tip = (c + math.cos(a) * (radius + 2), c + math.sin(a) * (radius + 2))
+            pygame.draw.line(surf, SYMBOL_INK, (c, c), tip, 2)
+        if hidden:
+            surf.set_alpha(150)
+        return surf
+    rect = pygame.Rect(0, 0, side, side)
+    rect.center = (round(c), round(c))
+    radius = max(2, side // 8)
+    if facing is not None and not wreck:
+        # The notch: a wedge on the side the unit faces, under the counter's edge.
+        a = facing_angle(facing)
+        reach = side * 0.5 + max(3, size * 0.2)
+        spread = math.radians(28)
+        base = side * 0.36
+        tip = (c + math.cos(a) * reach, c + math.sin(a) * reach)
+        left = (c + math.cos(a - spread) * base, c + math.sin(a - spread) * base)
+        right = (c + math.cos(a + spread) * base, c + math.sin(a + spread) * base)
+        pygame.draw.polygon(surf, COUNTER_EDGE, [tip, left, right])
+        inner_tip = (c + math.cos(a) * (reach - 2.5), c + math.sin(a) * (reach - 2.5))
+        pygame.draw.polygon(surf, (255, 240, 200), [inner_tip, left, right])
+    shade = pal.mix(fill, (0, 0, 0), 0.35)
+    pygame.draw.rect(surf, shade, rect.move(0, max(1, side // 24)), 0, radius)
+    pygame.draw.rect(surf, fill, rect, 0, radius)
+    pygame.draw.rect(surf, COUNTER_EDGE, rect, max(1, side // 22), radius)
+    box = pygame.Rect(0, 0, round(side * 0.64), round(side * 0.42))
+    box.center = (rect.centerx, rect.top + round(side * 0.38))
+    _draw_symbol(
+        surf, "figures" if wreck else symbol, box, (200, 200, 200) if wreck else SYMBOL_INK
+    )
+    if not wreck:
+        bar = pygame.Rect(0, 0, round(side * 0.7), max(2, round(side * 0.1)))
+        bar.midbottom = (rect.centerx, rect.bottom - max(2, round(side * 0.1)))
+        pygame.draw.rect(surf, (20, 20, 20), bar.inflate(2, 2))
+        filled = bar.copy()
+        filled.width = max(0, round(bar.width * min(max(strength, 0.0), 1.0)))
+        pygame.draw.rect(surf, strength_colour(strength), filled)
+    if ready:
+        r = max(2, round(side * 0.1))
+        pygame.draw.circle(surf, COUNTER_EDGE, (rect.right - r, rect.top + r), r + 1)
+        pygame.draw.circle(surf, READY_DOT, (rect.right - r, rect.top + r), r)
+    if hidden:
+        surf.set_alpha(140)
+    return surf
+
+
+# --- the layer -------------------------------------------------------------------------
+
+
+@dataclass
+class Plan:
+    """A move waiting for its facing and confirmation."""
+
+    unit: str
+    to: Hex
+    facing: int
+
+
+@dataclass
+class _Drawn:
+    """A unit of the current view with what drawing it needs."""
+
+    data: dict[str, Any]
+    hex: Hex
+    colour: tuple[int, int, int]
+    symbol: str
+    strength: float
+    strength_text: str
+
+
+class UnitsLayer:
+    """Counters, selection, reachable hexes and moves (see the module docstring)."""
+
+    def __init__(self, ctx: UiContext | None = None) -> None:
+        self.plan: Plan | None = None
+        self.drawn: list[str] = []  # unit ids drawn in the last frame
+        self._view_key: int | None = None
+        self._side: str | None = None
+        self._units: list[_Drawn] = []
+        self._by_hex: dict[Hex, list[_Drawn]] = {}
+        self._counters: dict[tuple[Any, ...], pygame.Surface] = {}
+        self._reach_key: tuple[Any, ...] | None = None
+        self._reach: Reach | None = None
+        self._mover: Mover | None = None
+        self._mouse: tuple[int, int] = (0, 0)
+
+    # --- help ----------------------------------------------------------------------
+
+    def keys(self) -> list[tuple[str, str]]:
+        return [
+            ("Left click unit", "select it (own units show where they can move)"),
+            ("Left click hex", "plan a move there; click again or Enter to move"),
+            ("Click a facing handle", "move and end facing that way"),
+            ("Q / E", "turn the planned facing left / right"),
+            ("Right click / Esc", "drop the planned move, then the selection"),
+            ("H", "hold: the selected unit stays where it is"),
+            ("Tab / Shift+Tab", "next / previous own unit"),
+            ("C", "centre the map on the selected unit"),
+        ]
+
+    # --- what the view holds ---------------------------------------------------------
+
+    def _sync(self, ctx: UiContext) -> None:
+        """Rebuild the per-view tables when the view changed (after a command or a
+        hand-over); a new side on screen drops everything of the old one."""
+        key = id(ctx.view)
+        if key == self._view_key:
+            return
+        if ctx.view.side != self._side:
+            self.reset(ctx)
+            self._side = ctx.view.side
+        self._view_key = key
+        self._units = []
+        self._by_hex = {}
+        for data in ctx.view.units.values():
+            h = unit_hex(data)
+            if h is None:
+                continue
+            colour = pal.SIDE_COLOURS.get(data["side"], NEUTRAL)
+            fraction, text = unit_strength(data)
+            drawn = _Drawn(data, h, colour, unit_symbol(data), fraction, text)
+            self._units.append(drawn)
+            self._by_hex.setdefault(h, []).append(drawn)
+        # Living units above wrecks in the same hex.
+        for group in self._by_hex.values():
+            group.sort(key=lambda d: not d.data.get("destroyed"))
+        if self.plan is not None and not self.can_move_now(ctx, self.plan.unit):
+            self.plan = None
+
+    def reset(self, ctx: UiContext) -> None:
+        """Forget the selection, plan and caches (a hand-over to the other side)."""
+        self.plan = None
+        self._reach = None
+        self._reach_key = None
+        self._mover = None
+        self._units = []
+        self._by_hex = {}
+        self._view_key = None
+        self.drawn = []
+
+    def units_at(self, ctx: UiContext, h: Hex) -> list[dict[str, Any]]:
+        """Units of the view in a hex (wrecks last)."""
+        self._sync(ctx)
+        return [d.data for d in self._by_hex.get(h, [])]
+
+    def living_at(self, ctx: UiContext, h: Hex) -> dict[str, Any] | None:
+        for data in self.units_at(ctx, h):
+            if not data.get("destroyed"):
+                return data
+        return None
+
+    def strength_of(self, ctx: UiContext, unit_id: str) -> tuple[float, str]:
+        self._sync(ctx)
+        for d in self._units:
+            if d.data["id"] == unit_id:
+                return d.strength, d.strength_text
+        data = ctx.view.units.get(unit_id)
+        return unit_strength(data) if data else (0.0, "")
+
+    def can_move_now(self, ctx: UiContext, unit_id: str | None) -> bool:
+        """The side on screen may move this unit now (its movement turn, played by a human)."""
+        view = ctx.view
+        unit = ctx.own_unit(unit_id)
+        if unit is None or view.phase != "movement" or view.acting != view.side:
+            return False
+        if view.pending_sheet is not None or not ctx.session.human_to_act():
+            return False
+        if unit.get("moved") or unit.get("destroyed") or unit_hex(unit) is None:
+            return False
+        return unit_mover(unit) is not None
+
+    def movable_units(self, ctx: UiContext) -> list[str]:
+        """Own units that may still move now, in the view's order."""
+        return [uid for uid in ctx.view.units if self.can_move_now(ctx, uid)]
+
+    def reach(self, ctx: UiContext) -> Reach | None:
+        """Where the selected unit can go now, computed once per selection and view."""
+        uid = ctx.selected
+        if not self.can_move_now(ctx, uid):
+            return None
+        unit = ctx.view.units[uid]  # type: ignore[index]
+        start = unit_hex(unit)
+        assert start is not None
+        view = ctx.view
+        enemies = [
+            h
+            for u in view.units.values()
+            if u["side"] != view.side and not u.get("destroyed") and (h := unit_hex(u))
+        ]
+        friends = [
+            h
+            for u in view.units.values()
+            if u["side"] == view.side
+            and u["id"] != uid
+            and not u.get("destroyed")
+            and (h := unit_hex(u))
+        ]
+        key = (
+            uid,
+            start,
+            unit["facing"],
+            view.turn,
+            view.area.revision,
+            tuple(sorted(enemies)),
+            tuple(sorted(friends)),
+        )
+        if key != self._reach_key:
+            mover = unit_mover(unit)
+            self._reach_key = key
+            self._mover = mover
+            self._reach = None
+            if mover is not None:
+                try:
+                    self._reach = reachable(
+                        view.area,
+                        start,
+                        int(unit["facing"]),
+                        mover,
+                        enemy_hexes=enemies,
+                        friendly_hexes=friends,
+                        exits=bool(view.options.get("mobile_maps")),
+                    )
+                except MovementError as exc:
+                    ctx.notify(str(exc), error=True)
+        return self._reach
+
+    def planned_route(self, ctx: UiContext) -> Route | None:
+        if self.plan is None:
+            return None
+        reach = self.reach(ctx)
+        return None if reach is None else reach.route(self.plan.to, self.plan.facing)
+
+    # --- input -----------------------------------------------------------------------
+
+    def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool:
+        self._sync(ctx)
+        if event.type == pygame.MOUSEMOTION:
+            self._mouse = event.pos
+            return False
+        if ctx.mode != SELECT:
+            return False
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            return self._click(ctx, event.pos)
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 3:
+            if self.plan is not None:
+                self.plan = None
+                return True
+            if ctx.selected is not None or ctx.extra.get("inspected"):
+                ctx.selected = None
+                ctx.extra.pop("inspected", None)
+                return True
+            return False
+        if event.type == pygame.KEYDOWN:
+            return self._key(ctx, event)
+        return False
+
+    def _key(self, ctx: UiContext, event: pygame.event.Event) -> bool:
+        key = event.key
+        if key == pygame.K_ESCAPE and self.plan is not None:
+            self.plan = None
+            return True
+        if key in (pygame.K_q, pygame.K_e) and self.plan is not None:
+            step = -1 if key == pygame.K_q else 1
+            for k in range(1, 7):
+                facing = (self.plan.facing - 1 + step * k) % 6 + 1
+                if self._facing_possible(ctx, facing):
+                    self.plan.facing = facing
+                    break
+            return True
+        if (
+            key in (pygame.K_RETURN, pygame.K_KP_ENTER)
+            and self.plan is not None
+            and not event.mod & pygame.KMOD_CTRL
+        ):
+            self.commit(ctx)
+            return True
+        if key == pygame.K_h and ctx.selected is not None:
+            self.hold(ctx)
+            return True
+        if key == pygame.K_TAB:
+            self.cycle(ctx, -1 if event.mod & pygame.KMOD_SHIFT else 1)
+            return True
+        if key == pygame.K_c and ctx.selected is not None:
+            unit = ctx.view.units.get(ctx.selected)
+            h = unit_hex(unit) if unit else None
+            if h is not None:
+                ctx.camera.centre_on(h)
+            return True
+        return False
+
+    def _click(self, ctx: UiContext, pos: tuple[int, int]) -> bool:
+        h = ctx.camera.screen_to_hex(*pos)
+        if self.plan is not None:
+            facing = self._handle_at(ctx, pos)
+            if facing is not None:
+                if self._facing_possible(ctx, facing):
+                    self.plan.facing = facing
+                    self.commit(ctx)
+                else:
+                    ctx.notify(f"cannot end this move facing {DIRECTION_NAMES[facing]}", error=True)
+                return True
+            if h == self.plan.to:
+                self.commit(ctx)
+                return True
+        unit = self.living_at(ctx, h)
+        selected = ctx.selected
+        if unit is not None and unit["side"] == ctx.side and unit["id"] != selected:
+            self.select(ctx, unit["id"])
+            return True
+        reach = self.reach(ctx)
+        if reach is not None and selected is not None:
+            start = unit_hex(ctx.view.units[selected])
+            if h == start:
+                turn = next((f for f in range(1, 7) if reach.route(h, f) is not None), None)
+                if turn is not None:
+                    current = int(ctx.view.units[selected]["facing"])
+                    self.plan = Plan(selected, h, current)
+                    return True
+            elif h in reach:
+                self.plan = Plan(selected, h, reach[h].facing)
+                return True
+        if unit is not None:
+            # An enemy (or an own unit that cannot move now): show it in the unit panel.
+            ctx.extra["inspected"] = unit["id"]
+            if unit["side"] == ctx.side:
+                self.select(ctx, unit["id"])
+            return True
+        if self.plan is not None:
+            self.plan = None
+            return True
+        if selected is not None or ctx.extra.get("inspected"):
+            ctx.selected = None
+            ctx.extra.pop("inspected", None)
+            return True
+        return False
+
+    def select(self, ctx: UiContext, unit_id: str | None) -> None:
+        ctx.selected = unit_id
+        ctx.extra.pop("inspected", None)
+        self.plan = None
+
+    def cycle(self, ctx: UiContext, step: int = 1) -> None:
+        """Select the next own unit (those that may move now first), centring on it."""
+        candidates = self.movable_units(ctx) or [
+            u["id"]
+            for u in ctx.view.own_units()
+            if unit_hex(u) is not None and not u.get("destroyed")
+        ]
+        if not candidates:
+            return
+        if ctx.selected in candidates:
+            k = (candidates.index(ctx.selected) + step) % len(candidates)
+        else:
+            k = 0 if step > 0 else len(candidates) - 1
+        self.select(ctx, candidates[k])
+        h = unit_hex(ctx.view.units[candidates[k]])
+        if h is not None:
+            ctx.camera.centre_on(h)
+
+    def _facing_possible(self, ctx: UiContext, facing: int) -> bool:
+        if self.plan is None:
+            return False
+        reach = self.reach(ctx)
+        return reach is not None and reach.route(self.plan.to, facing) is not None
+
+    def commit(self, ctx: UiContext) -> bool:
+        """Send the planned move to the engine."""
+        plan = self.plan
+        if plan is None:
+            return False
+        self.plan = None
+        return ctx.submit(Move(ctx.side, plan.unit, plan.to, plan.facing))
+
+    def hold(self, ctx: UiContext) -> bool:
+        """The selected unit holds its position this movement phase."""
+        if not self.can_move_now(ctx, ctx.selected):
+            ctx.notify("no unit of yours to hold now: select one that has not moved", error=True)
+            return False
+        self.plan = None
+        return ctx.submit(Hold(ctx.side, ctx.selected))  # type: ignore[arg-type]
+
+    def _handle_centres(self, ctx: UiContext) -> dict[int, tuple[float, float]]:
+        if self.plan is None or ctx.camera.size < HANDLE_SIZE:
+            return {}
+        x, y = ctx.camera.hex_to_screen(self.plan.to)
+        r = ctx.camera.size * 0.62
+        return {
+            d: (x + math.cos(facing_angle(d)) * r, y + math.sin(facing_angle(d)) * r)
+            for d in range(1, 7)
+        }
+
+    def _handle_at(self, ctx: UiContext, pos: tuple[int, int]) -> int | None:
+        grab = max(6.0, ctx.camera.size * 0.26)
+        for d, (x, y) in self._handle_centres(ctx).items():
+            if (pos[0] - x) ** 2 + (pos[1] - y) ** 2 <= grab * grab:
+                return d
+        return None
+
+    # --- frame -----------------------------------------------------------------------
+
+    def update(self, dt: float, ctx: UiContext) -> None:
+        self._sync(ctx)
+        if self.plan is not None and self.plan.unit != ctx.selected:
+            self.plan = None
+
+    def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        self._sync(ctx)
+        camera = ctx.camera
+        reach = self.reach(ctx)
+        if ctx.selected is not None:
+            unit = ctx.view.units.get(ctx.selected)
+            h = unit_hex(unit) if unit else None
+            if h is not None:
+                ctx.map_layer.draw_highlight(
+                    surface, camera, [h], pal.HIGHLIGHT, 50, outline=pal.HIGHLIGHT, outline_width=3
+                )
+        inspected = ctx.extra.get("inspected")
+        if inspected and inspected in ctx.view.units:
+            h = unit_hex(ctx.view.units[inspected])
+            if h is not None:
+                ctx.map_layer.draw_highlight(
+                    surface, camera, [h], (255, 255, 255), 30, outline=(255, 255, 255)
+                )
+        if reach is not None and ctx.mode == SELECT:
+            self._draw_reach(surface, ctx, reach)
+        self._draw_counters(surface, ctx)
+        if reach is not None and ctx.mode == SELECT:
+            self._draw_path(surface, ctx, reach)
+
+    def _draw_reach(self, surface: pygame.Surface, ctx: UiContext, reach: Reach) -> None:
+        camera = ctx.camera
+        costs = reach.costs()
+        mover = self._mover
+        walk = mover.walk_mp if mover is not None else 0
+        exits = set(reach.exits()) if len(costs) else set()
+        walked = [h for h, c in costs.items() if c <= walk and h not in exits]
+        ran = [h for h, c in costs.items() if c > walk and h not in exits]
+        layer = ctx.map_layer
+        layer.draw_highlight(surface, camera, walked, WALK_TINT, 80, outline=None)
+        layer.draw_highlight(surface, camera, ran, RUN_TINT, 80, outline=None)
+        if exits:
+            layer.draw_highlight(surface, camera, exits, EXIT_TINT, 110, outline=EXIT_TINT)
+        if camera.size >= COST_LABEL_SIZE:
+            px = max(11, camera.size // 2)
+            w, hgt = camera.viewport
+            for h, c in costs.items():
+                x, y = camera.hex_to_screen(h)
+                if -20 <= x <= w + 20 and -20 <= y <= hgt + 20:
+                    label = fonts.text(str(c), px, (255, 255, 255), bold=True, halo=(30, 30, 30))
+                    surface.blit(label, label.get_rect(center=(round(x), round(y))))
+
+    def _draw_counters(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        camera = ctx.camera
+        size = camera.size
+        w, h = camera.viewport
+        movable = set(self.movable_units(ctx))
+        drawn: list[str] = []
+        for hx, group in self._by_hex.items():
+            x, y = camera.hex_to_screen(hx)
+            if not (-2 * size <= x <= w + 2 * size and -2 * size <= y <= h + 2 * size):
+                continue
+            for k, d in enumerate(reversed(group)):
+                data = d.data
+                wreck = bool(data.get("destroyed"))
+                facing = int(data.get("facing", 1))
+                if self.plan is not None and data["id"] == self.plan.unit and self.plan.to == hx:
+                    facing = self.plan.facing  # turning in place: show the planned facing
+                key = (
+                    size,
+                    d.colour,
+                    d.symbol,
+                    facing,
+                    round(d.strength * 20),
+                    data["id"] in movable,
+                    bool(data.get("hidden")),
+                    wreck,
+                )
+                image = self._counters.get(key)
+                if image is None:
+                    if len(self._counters) > 2000:
+                        self._counters.clear()
+                    image = render_counter(
+                        size, d.colour, d.symbol, facing, d.strength, key[5], key[6], wreck
+                    )
+                    self._counters[key] = image
+                shift = k * max(2, size // 8)  # a wreck under a living unit peeks out
+                surface.blit(image, image.get_rect(center=(round(x + shift), round(y - shift))))
+                drawn.append(data["id"])
+        self.drawn = drawn
+
+    def _draw_path(self, surface: pygame.Surface, ctx: UiContext, reach: Reach) -> None:
+        camera = ctx.camera
+        if self.plan is not None:
+            route = reach.route(self.plan.to, self.plan.facing)
+        else:
+            hovered = ctx.hovered
+            route = reach.get(hovered) if hovered is not None else None
+        if route is None:
+            if self.plan is not None:
+                self._draw_handles(surface, ctx, reach)
+            return
+        pts = [camera.hex_to_screen(h) for h in route.path]
+        width = max(2, camera.size // 7)
+        if len(pts) > 1:
+            pygame.draw.lines(surface, PATH_CASING, False, pts, width + 3)
+            pygame.draw.lines(surface, PATH_LINE, False, pts, width)
+            for p in pts[1:-1]:
+                pygame.draw.circle(surface, PATH_LINE, p, width)
+        end = pts[-1]
+        a = facing_angle(route.facing)
+        s = camera.size
+        tip = (end[0] + math.cos(a) * s * 0.75, end[1] + math.sin(a) * s * 0.75)
+        left = (end[0] + math.cos(a - 2.5) * s * 0.3, end[1] + math.sin(a - 2.5) * s * 0.3)
+        right = (end[0] + math.cos(a + 2.5) * s * 0.3, end[1] + math.sin(a + 2.5) * s * 0.3)
+        pygame.draw.polygon(surface, PATH_CASING, [tip, left, right])
+        pygame.draw.polygon(surface, PATH_LINE, [tip, left, right], max(1, width - 1))
+        if self.plan is not None:
+            self._draw_handles(surface, ctx, reach)
+        mode = {"walked": "walk", "ran": "run", "stood": "turn"}.get(route.mode, route.mode)
+        text = f"{route.mp_spent} MP, {mode}, facing {DIRECTION_NAMES[route.facing]}"
+        if route.exit_to is not None:
+            text += f"; leaves the map: new sheet at {route.exit_to[0]},{route.exit_to[1]}"
+        label = fonts.text(text, 14, (255, 255, 255), bold=True, halo=(20, 20, 20))
+        rect = label.get_rect(midbottom=(round(end[0]), round(end[1] - s * 0.95)))
+        rect.clamp_ip(surface.get_rect())
+        surface.blit(label, rect)
+
+    def _draw_handles(self, surface: pygame.Surface, ctx: UiContext, reach: Reach) -> None:
+        assert self.plan is not None
+        s = ctx.camera.size
+        for d, (x, y) in self._handle_centres(ctx).items():
+            possible = reach.route(self.plan.to, d) is not None
+            chosen = d == self.plan.facing
+            a = facing_angle(d)
+            r = max(4.0, s * 0.2)
+            tip = (x + math.cos(a) * r, y + math.sin(a) * r)
+            left = (x + math.cos(a + 2.3) * r, y + math.sin(a + 2.3) * r)
+            right = (x + math.cos(a - 2.3) * r, y + math.sin(a - 2.3) * r)
+            colour = pal.HIGHLIGHT if chosen else HANDLE_OK if possible else HANDLE_OFF
+            pygame.draw.polygon(surface, PATH_CASING, [tip, left, right])
+            pygame.draw.polygon(surface, colour, [tip, left, right], 0 if possible else 2)
+
+    def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        """Nothing in screen space: the unit panel shows the selected unit."""
+
+    # --- tooltip -----------------------------------------------------------------------
+
+    def tooltip_lines(self, h: Hex, ctx: UiContext) -> list[str]:
+        """Lines for the hover tooltip: the units in the hex, as the view shows them."""
+        lines = []
+        for data in self.units_at(ctx, h):
+            who = "your" if data["side"] == ctx.side else data["side"]
+            model = data.get("profile", {}).get("model") or SYMBOL_NAMES[unit_symbol(data)]
+            if data.get("destroyed"):
+                lines.append(f"Wreck of {data['name']} ({who})")
+                continue
+            _, text = self.strength_of(ctx, data["id"])
+            facing = DIRECTION_NAMES.get(int(data.get("facing", 1)), "?")
+            lines.append(f"{data['name']} ({who} {model}), facing {facing}")
+            lines.append(f"  {text}")
+        reach = self.reach(ctx)
+        if reach is not None and ctx.selected is not None:
+            cost = reach.cost(h)
+            if cost is not None:
+                lines.append(f"Move here: {cost} MP")
+        return lines
+
+
+def world_centre(h: Hex) -> tuple[float, float]:
+    """A hex centre in world units (hex size 1)."""
+    return hex_to_pixel(h, 1.0)
