@@ -107,8 +107,9 @@ def game(
     artillery: list[dict[str, Any]] | None = None,
     predesignated: list[dict[str, Any]] | None = None,
     seed: int = 1,
+    sheet: str = "farmland",
 ) -> GameState:
-    """A one-sheet game (farmland, north against south) of these units."""
+    """A one-sheet game (farmland unless told, north against south) of these units."""
     data: dict[str, Any] = {
         "scenario": {
             "name": "Test",
@@ -117,7 +118,7 @@ def game(
             "turns": 6,
         },
         "options": {"predesignated_hexes": bool(predesignated)},
-        "layout": [{"position": [0, 0], "sheet": "farmland"}],
+        "layout": [{"position": [0, 0], "sheet": sheet}],
         "units": units,
     }
     if artillery:
@@ -256,6 +257,30 @@ def test_BS_13_no_volley_beyond_long_range_or_at_an_enemy_in_melee_with_friends(
     to_attack_phase(state)
     reason = cs.missile_plan(state, state.units["bows"], foot)
     assert isinstance(reason, str) and "in melee with a friendly unit (BS-13)" in reason
+
+
+def test_BS_17_figures_fire_over_a_friendly_regiment_at_half_dice() -> None:
+    """BS-15/BS-17: a friendly counter on a figure's line, nearer the shooter than the
+    target, is fired over indirectly (x0.5 AD); an enemy counter there blocks."""
+    for side, indirect in (("north", True), ("south", False)):
+        state = game(
+            [
+                unit("bows", "north", "0507", 4, BOWMEN),
+                unit("foot", "south", "0512", 1, FOOT),
+                unit("between", side, "0903", 1, FOOT),
+            ]
+        )
+        bows = state.units["bows"]
+        place(state, "between", step(bows.hex, 4, 2))
+        place(state, "foot", step(bows.hex, 4, 6))
+        to_attack_phase(state)
+        plan = cs.missile_plan(state, bows, state.units["foot"])
+        assert not isinstance(plan, str)
+        if indirect:
+            assert plan.indirect and plan.band == "short"
+            assert plan.dice_count == len(plan.direct) + -(-len(plan.indirect) // 2)
+        else:
+            assert not plan.indirect and len(plan.direct) < 12
 
 
 def test_BS_9_melee_both_regiments_strike_at_once_with_their_figures_before_the_round() -> None:
@@ -542,6 +567,29 @@ def test_TS_4_TS_7_a_virtual_hit_kills_on_the_lower_half() -> None:
     assert "d6 2 -> wounded" in events[-1].text
     warriors = systems.damage_state(state.units["s-rifles"])
     assert [w.status for w in warriors] == ["killed", "wounded", "fighting", "fighting"]
+
+
+def test_TS_5_a_tower_lengthens_the_range_and_a_wall_covers_the_target() -> None:
+    """TS-5: a warrior on the manor's 3-level tower (0807) shoots 3 steps farther and
+    with chance +1; a target in a building hex stands on a wall (armour +1)."""
+    state = game(
+        [
+            unit("n-rifles", "north", "0807", 4, rifles(1, shooter="4/3 - 1")),
+            unit("s-rifles", "south", "1007", 1, rifles(1)),
+        ],
+        sheet="manor_park",
+    )
+    to_attack_phase(state, ScriptedDice([6, 6, 1, 1]))
+    shooter, target = state.units["n-rifles"], state.units["s-rifles"]
+    plan = cs.shot_plan(state, shooter, target)
+    assert not isinstance(plan, str)
+    assert plan.aim.number.breakdown() == "chance 3, target on a wall -1, tower +1 = 3"
+    target.hex = step(shooter.hex, 4, 7)  # 4 steps + 3 from the tower
+    plan = cs.shot_plan(state, shooter, target)
+    assert not isinstance(plan, str) and plan.aim.distance == 7
+    target.hex = step(shooter.hex, 4, 8)
+    reason = cs.shot_plan(state, shooter, target)
+    assert isinstance(reason, str) and "reaches 7 steps" in reason
 
 
 def test_TS_6_no_shot_with_an_enemy_warrior_within_one_step() -> None:
