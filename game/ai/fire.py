@@ -206,7 +206,7 @@ def _score_targets(board: Board, battery_id: str, targets: dict[Hex, PlotFire]) 
             gain = _expected(kernel, tq, tr, points)
             risk = _expected(kernel, tq, tr, own_points)
             for k, h in enumerate(group):
-                if risk[k] > board.personality.own_damage_tolerance:
+                if risk[k] > _tolerance(board, h):
                     continue
                 cost = board.personality.detection_cost * min(3, int(seeing[area.index_of(h)]))
                 scored.append((float(gain[k]) - cost, float(risk[k]), h, tn, flight))
@@ -246,7 +246,7 @@ def _exact_value(
         i = area.index_of(as_hex(u["hex"]))
         if i >= 0:
             risk += float(damage[i])
-    if risk > board.personality.own_damage_tolerance:
+    if risk > _tolerance(board, aimed):
         return None
     value = 0.0
     for h, w in _points(board, flight) + hidden:
@@ -254,6 +254,16 @@ def _exact_value(
         if i >= 0:
             value += w * float(damage[i])
     return value
+
+
+def _tolerance(board: Board, aimed: Hex) -> float:
+    """Own damage a shell may threaten; five times more at revealed enemy guns,
+    whose destruction wins the game."""
+    base = board.personality.own_damage_tolerance
+    for e in board.enemies.values():
+        if e.get("battery") and distance(as_hex(e["hex"]), aimed) <= 2:
+            return 5.0 * base
+    return base
 
 
 def _near(h: Hex, radius: int) -> list[Hex]:

@@ -87,19 +87,15 @@ def candidate_positions(view: PlayerView, memory: Memory) -> dict[SheetPosition,
     return out
 
 
-def _announcement_batteries(memory: Memory, turn: int, aimed: Hex) -> list[str]:
-    return sorted(
-        {s.battery for s in memory.enemy_shells if s.arrival_turn == turn and s.aimed == aimed}
-    )
-
-
 def _sheet_hexes(view: PlayerView, pos: SheetPosition) -> np.ndarray:
     area = view.area
     return np.flatnonzero((area.sheet_i == pos[0]) & (area.sheet_j == pos[1]))
 
 
 def beliefs(view: PlayerView, memory: Memory, reads_intelligence: bool) -> list[Belief]:
-    """One belief per enemy battery heard from (or one for the unheard guns)."""
+    """Revealed enemy guns still standing, each at its hex; otherwise one belief over
+    where the unseen guns stand. A landed enemy shell does not say which battery
+    fired it (ART-9), so every shell and direction counts for the unseen guns."""
     key = (
         view.turn,
         view.area.revision,
@@ -111,19 +107,17 @@ def beliefs(view: PlayerView, memory: Memory, reads_intelligence: bool) -> list[
     cached = memory.notes.get("beliefs")
     if cached is not None and cached[0] == key and cached[1] == reads_intelligence:
         return cached[2]
-    prior = candidate_positions(view, memory)
-    batteries = sorted({s.battery for s in memory.enemy_shells}) or [UNKNOWN]
     out: list[Belief] = []
-    for battery in batteries:
-        revealed = view.units.get(battery)
-        if revealed is not None:
-            if revealed.get("destroyed"):
-                continue
-            if revealed.get("hex") is not None:
-                h = as_hex(revealed["hex"])
-                out.append(Belief(battery, {view.area.position_of(h): 1.0}, h))
-                continue
-        out.append(_belief(view, memory, battery, prior, reads_intelligence))
+    for uid in sorted(view.units):
+        u = view.units[uid]
+        if u["side"] == view.side or not u.get("battery") or u["hex"] is None:
+            continue
+        if u.get("destroyed"):
+            continue
+        h = as_hex(u["hex"])
+        out.append(Belief(uid, {view.area.position_of(h): 1.0}, h))
+    if not out:
+        out.append(_belief(view, memory, candidate_positions(view, memory), reads_intelligence))
     memory.notes["beliefs"] = (key, reads_intelligence, out)
     return out
 
@@ -131,17 +125,15 @@ def beliefs(view: PlayerView, memory: Memory, reads_intelligence: bool) -> list[
 def _belief(
     view: PlayerView,
     memory: Memory,
-    battery: str,
     prior: dict[SheetPosition, float],
     reads_intelligence: bool,
 ) -> Belief:
     weights = dict(prior)
-    shells = [s for s in memory.enemy_shells if battery in (s.battery, UNKNOWN)]
     announcements = view.announcements
     if not reads_intelligence:
         announcements = announcements[-1:]
     if reads_intelligence:
-        for shell in shells:
+        for shell in memory.enemy_shells:
             weapon = WEAPONS.get(shell.weapon)
             if weapon is None:
                 continue
@@ -154,9 +146,6 @@ def _belief(
     sides_cache: dict[tuple[Hex, SheetPosition], int] = memory.notes.setdefault("sides", {})
     for a in announcements:
         aimed = as_hex(a["aimed"])
-        owners = _announcement_batteries(memory, int(a["turn"]), aimed)
-        if battery != UNKNOWN and owners and owners != [battery]:
-            continue
         for pos in list(weights):
             key = (aimed, pos)
             side = sides_cache.get(key)
@@ -168,22 +157,21 @@ def _belief(
             if side != int(a["side"]):
                 del weights[pos]
     if not weights:
-        # The notes contradict each other (a battery that moved, two batteries):
+        # The notes contradict each other (two batteries, or guns that moved):
         # fall back on the rules alone.
         weights = dict(prior)
     for pos in list(weights):
         if view.area.has_sheet(pos):
-            weights[pos] *= max(0.02, 1.0 - searched_share(view, memory, battery, pos))
+            weights[pos] *= max(0.02, 1.0 - searched_share(view, memory, pos))
     total = sum(weights.values())
-    return Belief(battery, {p: w / total for p, w in sorted(weights.items())})
+    return Belief(UNKNOWN, {p: w / total for p, w in sorted(weights.items())})
 
 
-def searched_mask(view: PlayerView, memory: Memory, battery: str) -> np.ndarray:
-    """Area hexes where ``battery`` is known not to stand (ART-4): next to an own unit
-    at the end of a move, or seen by one when that battery fired from the board."""
+def searched_mask(view: PlayerView, memory: Memory) -> np.ndarray:
+    """Area hexes where hidden enemy guns are known not to stand (ART-4): next to an
+    own unit at the end of a move, or seen by one in a turn enemy guns fired."""
     key = (view.turn, view.area.revision, len(memory.enemy_shells), len(memory.searched))
-    cache = memory.notes.setdefault("searched_masks", {})
-    hit = cache.get(battery)
+    hit = memory.notes.get("searched_mask")
     if hit is not None and hit[0] == key:
         return hit[1]
     area = view.area
@@ -192,7 +180,7 @@ def searched_mask(view: PlayerView, memory: Memory, battery: str) -> np.ndarray:
         i = area.index_of(h)
         if i >= 0:
             mask[i] = True
-    for turn in sorted({s.fired_turn for s in memory.enemy_shells if s.battery == battery}):
+    for turn in sorted({s.fired_turn for s in memory.enemy_shells}):
         own = memory.own_after_movement.get(turn)
         if not own:
             continue
@@ -208,15 +196,15 @@ def searched_mask(view: PlayerView, memory: Memory, battery: str) -> np.ndarray:
             seen &= on_sheets
             memory.notes[sight_key] = seen
         mask |= seen
-    cache[battery] = (key, mask)
+    memory.notes["searched_mask"] = (key, mask)
     return mask
 
 
-def searched_share(view: PlayerView, memory: Memory, battery: str, pos: SheetPosition) -> float:
+def searched_share(view: PlayerView, memory: Memory, pos: SheetPosition) -> float:
     idx = _sheet_hexes(view, pos)
     if idx.size == 0:
         return 0.0
-    return float(searched_mask(view, memory, battery)[idx].mean())
+    return float(searched_mask(view, memory)[idx].mean())
 
 
 def goal_position(belief: Belief, origin: SheetPosition) -> SheetPosition | None:
@@ -238,6 +226,6 @@ def search_hexes(view: PlayerView, memory: Memory, belief: Belief, pos: SheetPos
     idx = _sheet_hexes(view, pos)
     if idx.size == 0:
         return []
-    mask = searched_mask(view, memory, belief.battery)
+    mask = searched_mask(view, memory)
     free = idx[~mask[idx]]
     return [Hex(int(area.q[i]), int(area.r[i])) for i in free.tolist()]

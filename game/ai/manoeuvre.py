@@ -22,7 +22,7 @@ import numpy as np
 from game.ai.candidates import Board, Candidate
 from game.ai.hunt import beliefs, goal_position, search_hexes
 from game.ai.memory import as_hex
-from game.board.los import visible_from
+from game.board.los import line_of_sight, visible_from
 from game.hexmath import Hex, distance, distances
 from game.state.commands import Command, Hold, Move
 
@@ -75,7 +75,8 @@ def _common_penalty(board: Board, uid: str, h: Hex, danger: np.ndarray) -> float
 
 
 def hunt_goal(board: Board, uid: str) -> tuple[Hex | None, list[Hex], str]:
-    """Where a hunter should go: (goal hex, hexes to search around it, why)."""
+    """Where a hunter should go: (goal hex, hexes to search around it, why); the goal
+    is revealed guns when the reason starts with "close in"."""
     view = board.view
     here = board.hex_of(uid)
     known = beliefs(view, board.memory, board.level.reads_intelligence)
@@ -107,6 +108,8 @@ def _hunter_moves(board: Board, uid: str, options: list[Command]) -> list[Candid
     sight = board.enemy_sight(height)
     search_set = set(search)
     out: list[Candidate] = []
+    if goal is not None and why.startswith("close in"):
+        return _close_in(board, uid, options, goal, danger, why)
     for c in options:
         h = _destination(c, here)
         score = 0.0
@@ -124,6 +127,37 @@ def _hunter_moves(board: Board, uid: str, options: list[Command]) -> list[Candid
         out.append(Candidate(c, score, why))
     if search:
         _reward_search_sight(board, uid, out, search, here)
+    return out
+
+
+def _close_in(
+    board: Board, uid: str, options: list[Command], guns: Hex, danger: np.ndarray, why: str
+) -> list[Candidate]:
+    """Revealed guns: stand two or three hexes off with a clear line of sight, still
+    if already there (ART-32a: moving worsens the own shots), out of the rings of
+    the own shells aimed at the guns (ART-25)."""
+    view = board.view
+    here = board.hex_of(uid)
+    height = int(view.units[uid]["height"])
+    out: list[Candidate] = []
+    ranked: list[tuple[float, int]] = []
+    for k, c in enumerate(options):
+        h = _destination(c, here)
+        d = distance(h, guns)
+        score = -1.5 * abs(d - 3) if d >= 2 else -4.0 + d
+        if h == here:
+            score += 1.0
+        score -= _common_penalty(board, uid, h, danger)
+        out.append(Candidate(c, score, why))
+        ranked.append((score, k))
+    ranked.sort(key=lambda t: (-t[0], t[1]))
+    for _, k in ranked[:8]:
+        h = _destination(out[k].command, here)
+        if not view.area.contains(h):
+            continue
+        if line_of_sight(view.area, h, guns, height, 1):
+            c = out[k]
+            out[k] = Candidate(c.command, c.score + 4.0, c.reason + "; in sight of them")
     return out
 
 

@@ -25,10 +25,10 @@ def as_hex(data: Any) -> Hex:
 
 @dataclass(frozen=True)
 class EnemyShell:
-    """An enemy shell that has landed: public once it arrives (ART-9)."""
+    """An enemy shell that has landed: public once it arrives (ART-9), though not
+    which of the enemy's batteries fired it."""
 
-    plot_id: int
-    battery: str
+    number: int  # the arrival's public number
     weapon: str
     aimed: Hex
     fired_turn: int
@@ -91,15 +91,14 @@ class Memory:
             if not plot or plot.get("side") == self.side:
                 continue
             shell = EnemyShell(
-                plot_id=int(plot["id"]),
-                battery=str(plot["battery"]),
+                number=int(plot["id"]),
                 weapon=str(event.data.get("weapon", "")),
                 aimed=as_hex(plot["target"]),
                 fired_turn=int(plot["fired_turn"]),
                 arrival_turn=int(plot["arrival_turn"]),
             )
-            if shell.plot_id not in self._shells_by_plot:
-                self._shells_by_plot[shell.plot_id] = shell
+            if shell.number not in self._shells_by_plot:
+                self._shells_by_plot[shell.number] = shell
                 self.enemy_shells.append(shell)
         self._log_seen = len(view.log)
 

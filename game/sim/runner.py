@@ -112,12 +112,11 @@ def game_record(
     shells = {s: {"fired": 0, "hit": 0, "scattered": 0, "lost": 0} for s in sides}
     impacts: list[list[int]] = []
     sheets_added = 0
-    plot_side = {p.id: p.side for p in state.queue.plots}
     for p in state.queue.plots:
         shells[p.side]["fired"] += 1
     for event in state.log:
         if event.kind == "arrival":
-            side = plot_side[int(event.data["plot"]["id"])]
+            side = str(event.data["plot"]["side"])
             if event.data["lost"]:
                 shells[side]["lost"] += 1
             elif event.data["hit"]:
