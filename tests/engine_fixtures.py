@@ -267,6 +267,18 @@ def hold_everything(state: GameState) -> None:
         apply(state, holds[0])
 
 
+def hold_until(state: GameState, side: str, keep: Iterable[str] = ()) -> None:
+    """In the movement phase, the acting side holds units (those in ``keep`` last)
+    until ``side`` must move or the phase ends."""
+    keep = set(keep)
+    while state.phase == "movement" and acting_side(state) != side:
+        other = acting_side(state)
+        assert other is not None
+        holds = [c for c in legal_commands(state, other) if isinstance(c, Hold)]
+        holds.sort(key=lambda c: c.unit in keep)
+        apply(state, holds[0])
+
+
 def end_phase(state: GameState) -> None:
     """The acting side ends the current (set-up, targeting or attack) phase."""
     side = acting_side(state)

@@ -28,17 +28,16 @@ from game.state import (
     state_hash,
 )
 from game.state.setup import lattice_hex
-from tests.engine_fixtures import battery, duel, end_phase, end_setup, game, mech, scenario_dict
-
-
-def hold_until(state: GameState, side: str, keep: set[str] = frozenset()) -> None:  # type: ignore[assignment]
-    """In the movement phase, the other side holds units until ``side`` must move."""
-    while state.phase == "movement" and acting_side(state) != side:
-        other = acting_side(state)
-        assert other is not None
-        holds = [c for c in legal_commands(state, other) if isinstance(c, Hold)]
-        holds.sort(key=lambda c: c.unit in keep)
-        apply(state, holds[0])
+from tests.engine_fixtures import (
+    battery,
+    duel,
+    end_phase,
+    end_setup,
+    game,
+    hold_until,
+    mech,
+    scenario_dict,
+)
 
 
 def move_now(state: GameState, command: Move) -> None:

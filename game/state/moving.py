@@ -75,17 +75,20 @@ def route(state: GameState, unit: Unit, to: Hex, facing: int) -> Route | str:
     """The route of a requested move, or the reason it is illegal."""
     assert unit.hex is not None
     enemies, friends = _blocking(state, unit)
-    check = validate_move(
-        state.area,
-        unit.hex,
-        unit.facing,
-        mover(unit),
-        to,
-        facing,
-        enemy_hexes=enemies,
-        friendly_hexes=friends,
-        exits=bool(state.options.get("mobile_maps")),
-    )
+    try:
+        check = validate_move(
+            state.area,
+            unit.hex,
+            unit.facing,
+            mover(unit),
+            to,
+            facing,
+            enemy_hexes=enemies,
+            friendly_hexes=friends,
+            exits=bool(state.options.get("mobile_maps")),
+        )
+    except MovementError as exc:  # a facing outside 1..6 and the like
+        return str(exc)
     if not check:
         return check.reason
     assert check.route is not None
