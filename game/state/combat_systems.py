@@ -126,7 +126,7 @@ def _mark_destroyed(units: list[Unit], lines: list[str]) -> list[str]:
 def _frozen(data: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
     """A unit's plain damage data as a hashable key: the resolvers' frozen values read
     from equal data are equal, so each is read once (``lru_cache``)."""
-    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in data.items()))
+    return tuple((k, tuple(v) if type(v) is list else v) for k, v in data.items())
 
 
 def _plural(n: int, word: str, many: str | None = None) -> str:
