@@ -54,11 +54,11 @@ from game.state import (
 )
 from game.ui import fonts
 from game.ui import palette as pal
-from game.ui.app import HOTSEAT, WATCH, App, Screen, Seats, data_home
+from game.ui.app import ERROR, HOTSEAT, TEXT, WATCH, App, Screen, Seats, data_home
 from game.ui.camera import DEFAULT_ZOOM, Camera
 from game.ui.context import UiContext
 from game.ui.map_layer import MapLayer
-from game.ui.panels import BAR_HEIGHT, ERROR, TEXT, LogPanel, PhaseBar, Tooltip, UnitPanel
+from game.ui.panels import BAR_HEIGHT, LogPanel, PhaseBar, Tooltip, UnitPanel
 from game.ui.session import HUMAN, GameSession
 from game.ui.units_layer import UnitsLayer, unit_hex
 
@@ -189,6 +189,8 @@ class GameScreen(Screen):
         # Hot-seat: the first player takes the seat through a hand-over too.
         self._handover_due = session.hot_seat
         self.frame_seconds: list[float] = []
+        # False: paint every visible hex each frame (the benchmark's baseline).
+        self.map_cached = True
         self._sync_view()
         self._initial_camera()
 
@@ -544,6 +546,11 @@ class GameScreen(Screen):
         """Terrain and sides from one composed picture while the camera stands still;
         recomposed from the sheet caches when it moves or the map changes."""
         camera = self.camera
+        if not self.map_cached:
+            surface.fill(pal.BACKGROUND)
+            self.map_layer.draw(surface, camera, cached=False)
+            self.map_layer.draw_sides(surface, camera)
+            return
         key = (camera.offset, camera.zoom_index, camera.viewport, self._area_revision)
         if self._map_image is not None and key == self._map_key:
             surface.blit(self._map_image, (0, 0))

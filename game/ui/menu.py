@@ -17,25 +17,30 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from game.hexmath import SQRT3
 from game.ui import fonts
 from game.ui import palette as pal
 from game.ui.app import (
+    ACCENT,
+    DIM,
+    ERROR,
     HOTSEAT,
     LEVELS,
     MODE_NAMES,
     MODES,
     SCENARIO_DIR,
     SOLO,
+    TEXT,
     WATCH,
     App,
     Screen,
     Seats,
     autosave_dir,
+    panel_surface,
+    wrap,
 )
-from game.ui.panels import ACCENT, DIM, ERROR, TEXT, panel_surface, wrap
 
 THUMB_SIZE = (300, 210)
+SQRT3 = math.sqrt(3.0)
 
 
 @dataclass
@@ -126,7 +131,7 @@ def render_thumbnail(entry: ScenarioEntry, size: tuple[int, int] = THUMB_SIZE) -
     entry.thumbnail = pygame.transform.smoothscale(picture, shown) if scale < 1 else picture
 
 
-def _backdrop(size: tuple[int, int]) -> pygame.Surface:
+def backdrop(size: tuple[int, int]) -> pygame.Surface:
     """A dark field with a faint hex grid."""
     surf = pygame.Surface(size)
     surf.fill((20, 24, 28))
@@ -406,7 +411,7 @@ class MainMenu(Screen):
     def draw(self, surface: pygame.Surface) -> None:
         size = surface.get_size()
         if self._backdrop is None or self._backdrop.get_size() != size:
-            self._backdrop = _backdrop(size)
+            self._backdrop = backdrop(size)
         surface.blit(self._backdrop, (0, 0))
         x, y = self.left.x, self.left.y + 20
         surface.blit(fonts.text("BARRAGE", 58, ACCENT, bold=True), (x - 3, y))

@@ -30,16 +30,11 @@ from game.hexmath import DIRECTION_NAMES, Hex
 from game.state import EndPhase, Hold, PlaceSheet
 from game.ui import fonts
 from game.ui import palette as pal
+from game.ui.app import ACCENT, DIM, PANEL_EDGE, TEXT, panel_surface, wrap
 from game.ui.context import UiContext
 from game.ui.map_layer import hover_lines
 from game.ui.units_layer import SYMBOL_NAMES, UnitsLayer, strength_colour, unit_hex, unit_symbol
 
-PANEL_BG = (24, 28, 32, 228)
-PANEL_EDGE = (77, 88, 98)
-TEXT = (232, 228, 218)
-DIM = (160, 166, 172)
-ACCENT = (240, 180, 96)
-ERROR = (255, 120, 100)
 BAR_HEIGHT = 46
 MARGIN = 10
 
@@ -50,33 +45,6 @@ PHASE_NAMES = {
     "attack": "Weapon attacks",
     "over": "Game over",
 }
-
-
-def panel_surface(size: tuple[int, int], radius: int = 8) -> pygame.Surface:
-    """A translucent dark panel with a thin edge."""
-    surf = pygame.Surface(size, pygame.SRCALPHA)
-    rect = surf.get_rect()
-    pygame.draw.rect(surf, PANEL_BG, rect, 0, radius)
-    pygame.draw.rect(surf, PANEL_EDGE, rect, 1, radius)
-    return surf
-
-
-def wrap(text: str, px: int, width: int, bold: bool = False) -> list[str]:
-    """Split text into lines no wider than ``width`` pixels in the font of ``px``."""
-    font = fonts.font(px, bold)
-    lines: list[str] = []
-    for paragraph in text.split("\n"):
-        words = paragraph.split(" ")
-        line = ""
-        for word in words:
-            trial = f"{line} {word}" if line else word
-            if font.size(trial)[0] <= width or not line:
-                line = trial
-            else:
-                lines.append(line)
-                line = word
-        lines.append(line)
-    return lines
 
 
 def side_name(view: Any, side: str | None) -> str:
@@ -493,7 +461,7 @@ class UnitPanel:
         y = pad - 2
         surf.blit(fonts.text(data["name"], 17, TEXT, bold=True), (pad + 4, y))
         tag = "yours" if own else data["side"]
-        tag_img = fonts.text(tag, 13, colour, bold=True, halo=(240, 240, 240))
+        tag_img = fonts.text(tag, 13, pal.mix(colour, (255, 255, 255), 0.45), bold=True)
         surf.blit(tag_img, (width - pad - tag_img.get_width(), y + 3))
         y += 26
         # Strength bar.

@@ -20,13 +20,22 @@ import pygame_gui
 from game.state import SaveError, player_view, save_game
 from game.ui import fonts
 from game.ui import palette as pal
-from game.ui.app import App, Screen, saves_dir, write_seats
-from game.ui.panels import ACCENT, DIM, ERROR, PHASE_NAMES, TEXT, panel_surface, side_label, wrap
+from game.ui.app import (
+    ACCENT,
+    DIM,
+    ERROR,
+    TEXT,
+    App,
+    Screen,
+    panel_surface,
+    saves_dir,
+    wrap,
+    write_seats,
+)
+from game.ui.panels import PHASE_NAMES, side_label
 
 if TYPE_CHECKING:
     from game.ui.game_screen import GameScreen
-
-HANDOVER_BG = (16, 18, 21)
 
 
 def _dim(surface: pygame.Surface, alpha: int = 150) -> None:
@@ -110,6 +119,7 @@ class HandOverScreen(Screen):
         super().__init__(app)
         self.game = game
         self.side = side
+        self._backdrop: pygame.Surface | None = None
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
@@ -125,25 +135,34 @@ class HandOverScreen(Screen):
         self.game.accept_handover(self.side)
 
     def draw(self, surface: pygame.Surface) -> None:
-        surface.fill(HANDOVER_BG)
+        from game.ui.menu import backdrop
+
         w, h = surface.get_size()
+        if self._backdrop is None or self._backdrop.get_size() != (w, h):
+            self._backdrop = backdrop((w, h))
+        surface.blit(self._backdrop, (0, 0))
         colour = pal.SIDE_COLOURS.get(self.side, ACCENT)
         session = self.game.session
-        band = pygame.Rect(0, h // 2 - 110, w, 6)
-        pygame.draw.rect(surface, colour, band)
-        title = fonts.text(f"{self.side.capitalize()} to play", 54, TEXT, bold=True)
-        surface.blit(title, title.get_rect(center=(w // 2, h // 2 - 50)))
-        label = fonts.text(side_label(session, self.side), 22, colour, bold=True)
-        surface.blit(label, label.get_rect(center=(w // 2, h // 2 + 8)))
+        card = pygame.Rect(0, 0, min(760, w - 80), 300)
+        card.center = (w // 2, h // 2)
+        surface.blit(panel_surface(card.size, 14), card)
+        pygame.draw.rect(surface, colour, pygame.Rect(card.x, card.y, card.width, 8), 0, 4)
+        name = self.side.capitalize()
+        title = fonts.text(f"{name} to play", 52, TEXT, bold=True)
+        surface.blit(title, title.get_rect(center=(card.centerx, card.y + 72)))
+        label = fonts.text(side_label(session, self.side), 22, pal.mix(colour, TEXT, 0.3), True)
+        surface.blit(label, label.get_rect(center=(card.centerx, card.y + 128)))
         state = session.state
         phase = PHASE_NAMES.get(state.phase, state.phase)
-        where = f"Turn {state.turn}, {phase}" if state.turn else "Set-up"
+        where = f"Turn {state.turn}, {phase.lower()}" if state.turn else "Set-up"
         if state.pending_sheet is not None:
             where += ": a new sheet must be placed"
         info = fonts.text(where, 18, DIM)
-        surface.blit(info, info.get_rect(center=(w // 2, h // 2 + 44)))
-        prompt = fonts.text("Press Space when only this player can see the screen", 18, ACCENT)
-        surface.blit(prompt, prompt.get_rect(center=(w // 2, h // 2 + 100)))
+        surface.blit(info, info.get_rect(center=(card.centerx, card.y + 166)))
+        prompt = fonts.text("Press Space to take the seat", 22, ACCENT, bold=True)
+        surface.blit(prompt, prompt.get_rect(center=(card.centerx, card.y + 220)))
+        note = fonts.text(f"Only {name}'s player should see the next screen", 15, DIM)
+        surface.blit(note, note.get_rect(center=(card.centerx, card.y + 258)))
 
 
 # --- pause, help ----------------------------------------------------------------------------
@@ -318,7 +337,7 @@ def game_statistics(game: GameScreen) -> list[SideStatistics]:
 class EndScreen(_Overlay):
     """The result and each side's statistics."""
 
-    BOX = (640, 520)
+    BOX = (640, 470)
 
     def __init__(self, app: App, game: GameScreen) -> None:
         self.game = game
@@ -363,7 +382,7 @@ class EndScreen(_Overlay):
             else:
                 headline = f"{winner.capitalize()} wins"
             colour = pal.SIDE_COLOURS.get(winner, ACCENT)
-        title = fonts.text(headline, 40, colour, bold=True, halo=(245, 245, 245))
+        title = fonts.text(headline, 40, pal.mix(colour, (255, 255, 255), 0.3), bold=True)
         surface.blit(title, title.get_rect(midtop=(box.centerx, box.top + 18)))
         y = box.top + 80
         for line in wrap(f"{self.result.reason} (turn {self.result.turn})", 16, box.width - 60):
@@ -385,7 +404,7 @@ class EndScreen(_Overlay):
         col_x = [box.left + 330, box.left + 480]
         for k, s in enumerate(self.stats):
             colour = pal.SIDE_COLOURS.get(s.side, TEXT)
-            image = fonts.text(s.label, 15, colour, bold=True, halo=(240, 240, 240))
+            image = fonts.text(s.label, 15, pal.mix(colour, (255, 255, 255), 0.4), bold=True)
             surface.blit(image, image.get_rect(midtop=(col_x[k] + 40, y)))
         y += 28
         for label, attr in rows:
@@ -394,7 +413,8 @@ class EndScreen(_Overlay):
                 value = fonts.text(str(getattr(s, attr)), 15, TEXT, bold=True)
                 surface.blit(value, value.get_rect(midtop=(col_x[k] + 40, y)))
             y += 24
-        turns = fonts.text(f"{self.game.session.state.turn} turns played", 14, DIM)
+        played = self.game.session.state.turn
+        turns = fonts.text(f"{played} turn{'s' if played != 1 else ''} played", 14, DIM)
         surface.blit(turns, turns.get_rect(midtop=(box.centerx, y + 6)))
 
 

@@ -216,14 +216,14 @@ def render_counter(
     wreck: bool = False,
 ) -> pygame.Surface:
     """One counter for hex size ``size``; the surface is centred on the hex centre."""
-    side = max(8, round(size * 1.2))
+    side = max(16, round(size * 1.25))
     extent = side + max(6, round(size * 0.5))
     surf = pygame.Surface((extent, extent), pygame.SRCALPHA)
     c = extent / 2
     fill = WRECK if wreck else colour
     if size < 12:
         # Far zooms: a disc with a facing tick.
-        radius = max(3, round(size * 0.62))
+        radius = max(4, round(size * 0.8))
         pygame.draw.circle(surf, fill, (c, c), radius)
         pygame.draw.circle(surf, COUNTER_EDGE, (c, c), radius, 1)
         if facing is not None and not wreck:
@@ -662,6 +662,7 @@ class UnitsLayer:
         mover = self._mover
         walk = mover.walk_mp if mover is not None else 0
         exits = set(reach.exits()) if len(costs) else set()
+        costs.pop(reach.start, None)  # the unit's own hex: under its counter
         walked = [h for h, c in costs.items() if c <= walk and h not in exits]
         ran = [h for h, c in costs.items() if c > walk and h not in exits]
         layer = ctx.map_layer
@@ -723,7 +724,7 @@ class UnitsLayer:
             route = reach.route(self.plan.to, self.plan.facing)
         else:
             hovered = ctx.hovered
-            route = reach.get(hovered) if hovered is not None else None
+            route = reach.get(hovered) if hovered not in (None, reach.start) else None
         if route is None:
             if self.plan is not None:
                 self._draw_handles(surface, ctx, reach)
