@@ -145,7 +145,7 @@ MISSILE = "missile"
 MELEE = "melee"
 BATTLESYSTEM_WEAPONS = (MISSILE, MELEE)
 # BS-5: the owner removes casualties from the rear ranks (rightmost file first), so a
-# regiment stays a compact block whose front-left figure stands on its counter.
+# regiment stays a compact block and its counter's figure is the last to fall.
 REMOVAL = "rear"
 LARGE_KINDS = frozenset({"mech", "vehicle", "monster", "war_machine", "gun"})
 
