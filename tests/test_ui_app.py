@@ -96,6 +96,25 @@ def shot(app: App, name: str) -> Path:
     return app.screenshot(SHOTS / name)
 
 
+def played_game(turns: int, seed: int = 3):
+    """A game of the default scenario played by the easy AI on both sides until
+    north's first move of turn ``turns``."""
+    from game.ai import make_policy
+    from game.dice import Dice
+    from game.state import legal_commands, player_view
+
+    state = new_game(SCENARIO, seed)
+    policies = {side: make_policy("easy") for side in state.sides}
+    dice = {side: Dice(seed * 10 + k) for k, side in enumerate(state.sides)}
+    while state.result is None and not (
+        state.turn == turns and state.phase == "movement" and acting_side(state) == "north"
+    ):
+        side = acting_side(state)
+        view = player_view(state, side)
+        apply(state, policies[side].choose(view, legal_commands(state, side), dice[side]))
+    return state
+
+
 # --- the main path ---------------------------------------------------------------------------
 
 
@@ -199,11 +218,10 @@ def test_menu_new_solo_game_select_move_and_end_phases_change_the_engine_state(a
 def test_battle_screenshots_at_far_and_near_zoom(app):
     """Screenshots of a battle: far zoom (whole area), near zoom with a selected unit
     and its reachable hexes."""
-    state = new_game(SCENARIO, 3)
-    apply(state, EndPhase("north"))
-    apply(state, EndPhase("south"))
+    state = played_game(turns=4)
     game = app.open_game(state, Seats(SOLO, "north", "easy"))
     run_until(app, lambda: acting_side(state) == "north")
+    assert state.queue.arrivals, "shells have landed in the first turns"
     game.set_zoom(1)
     game.camera.fit(game.map_layer.world_bounds())
     app.run_frames(3)

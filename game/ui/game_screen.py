@@ -600,10 +600,14 @@ class GameScreen(Screen):
         self.ui_manager.clear_and_reset()
 
 
+ACRONYMS = {"los": "LOS", "ai": "AI", "gui": "GUI"}
+
+
 def _title_of(layer: Any) -> str:
     """A readable section name from a layer's class name ("LosLayer" -> "Los")."""
     name = type(layer).__name__.removesuffix("Layer").removesuffix("Panel")
     out = ""
     for ch in name:
         out += (" " + ch.lower()) if ch.isupper() and out else ch
-    return out or "Layer"
+    words = [ACRONYMS.get(w.lower(), w) for w in out.split(" ")]
+    return " ".join(words) or "Layer"

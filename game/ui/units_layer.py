@@ -786,10 +786,10 @@ class UnitsLayer:
                 continue
             _, text = self.strength_of(ctx, data["id"])
             facing = DIRECTION_NAMES.get(int(data.get("facing", 1)), "?")
-            lines.append(f"{data['name']} ({who} {model}), facing {facing}")
+            lines.append(f"{data['name']}: {who} {model}, facing {facing}")
             lines.append(f"  {text}")
         reach = self.reach(ctx)
-        if reach is not None and ctx.selected is not None:
+        if reach is not None and ctx.selected is not None and h != reach.start:
             cost = reach.cost(h)
             if cost is not None:
                 lines.append(f"Move here: {cost} MP")
