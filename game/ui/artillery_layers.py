@@ -1,0 +1,71 @@
+"""The artillery, intelligence, line-of-sight, mobile-map and attack layers of the
+game screen, made in one call: ``make_layers(ctx)`` returns them in drawing
+order (the game screen hands events to them topmost first, so the dialog host,
+last, sees every event first while a dialog is open).
+
+=================  ==========================================================
+``IntelLayer``     announced directions (ART-24), intel panel (I), minimap (M)
+``MobileMapLayer`` exits at the edge, sheet picker, new-sheet flash (MAP-6..10)
+``PlotLayer``      plot mode (P), battery and fire-queue panels, incoming markers
+``LosTool``        line of sight from the selected unit (L, MAP-5)
+``AttackTool``     attack mode (F): odds on the map, attack dialog (ART-32a, ART-35)
+``ArrivalAnimation`` each arrived shell in turn, its log entry and every roll
+``DialogLayer``    the modal dialogs (ammunition choice, sheet picker, attack)
+=================  ==========================================================
+
+Each layer follows ``game.ui.context.Layer`` and lists its keys with ``keys()``
+for the help overlay. ``ctx.extra["artillery"]`` keeps the layers by name.
+Screen conventions (``ctx.extra["map_rect"]``, ``ctx.extra["panels"]``) are
+described in ``game.ui.dialogs``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.ui.artillery_anim import ArrivalAnimation
+from game.ui.artillery_plot import PlotLayer
+from game.ui.context import Layer, UiContext
+from game.ui.dialogs import AttackTool, DialogLayer, dialog_layer
+from game.ui.intel_layer import IntelLayer, MobileMapLayer
+from game.ui.los_tool import LosTool
+
+
+@dataclass
+class ArtilleryLayers:
+    """The layers by name (``ctx.extra["artillery"]``)."""
+
+    intel: IntelLayer
+    mobile: MobileMapLayer
+    plot: PlotLayer
+    los: LosTool
+    attack: AttackTool
+    animation: ArrivalAnimation
+    dialogs: DialogLayer
+
+    def in_order(self) -> list[Layer]:
+        return [
+            self.intel,
+            self.mobile,
+            self.plot,
+            self.los,
+            self.attack,
+            self.animation,
+            self.dialogs,
+        ]
+
+
+def make_layers(ctx: UiContext) -> list[Layer]:
+    """The layers in drawing order, bottom first; also kept in ``ctx.extra["artillery"]``."""
+    dialogs = dialog_layer(ctx)
+    layers = ArtilleryLayers(
+        intel=IntelLayer(),
+        mobile=MobileMapLayer(dialogs),
+        plot=PlotLayer(dialogs),
+        los=LosTool(),
+        attack=AttackTool(dialogs),
+        animation=ArrivalAnimation(),
+        dialogs=dialogs,
+    )
+    ctx.extra["artillery"] = layers
+    return layers.in_order()

@@ -1,0 +1,1055 @@
+"""Plot mode: aim a battery at a hex and see everything before firing (ART-3 .. ART-21).
+
+Hovering a hex in plot mode shows, before anything is fired: the range in
+sheets, the flight time and the arrival turn (ART-5 .. ART-7), the to-hit
+number with its breakdown and the spotters who see the hex (ART-11, ART-13,
+ART-16 .. ART-18), "automatic hit" on an auto-hit or pre-designated hex
+(ART-19, ART-21), the scatter diagram 1-6 around the hex (ART-12) and the
+exact forecast: the probability of every landing hex and the expected damage
+in the rings around it (ART-25). A click confirms with the ammunition choice
+(ART-10) and sends ``PlotFire``.
+
+The to-hit number of a plotted shot is decided when it arrives (ART-16: the
+spotters then). ``plot_preview`` computes it as the engine would now, from
+the view alone: the battery's gunnery, the best spotter among own units that
+see the hex (``line_of_sight``), the adjusting-fire count from the view's own
+spotted arrivals of that battery at that hex (ART-17) and the spotter's own
+attacks (ART-18). It is a preview, and the card says so.
+
+Beside plot mode: the battery panel (on/off board, weapon, ammunition,
+auto-hit and pre-designated hexes), the fire-queue panel (the side's shells
+by arrival turn) and the incoming markers on every own target hex, drawn so
+they cannot be missed: a pulsing red target with the damage footprint, a
+badge with the arrival turn, and arrows at the edge of the map for targets
+out of view. Only the side's own plots are drawn (``view.plots``); the
+enemy's are never in the view (principle 6).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import pygame
+
+from game.artillery.flight import flight_time, range_refusal, sheet_distance
+from game.artillery.forecast import Forecast, forecast
+from game.artillery.tohit import artillery_target_number, spotter_modifier
+from game.artillery.weapons import Weapon
+from game.artillery.weapons import weapon as weapon_spec
+from game.board.los import line_of_sight
+from game.hexmath import DIRECTIONS, Hex, distance, hex_to_pixel, neighbor
+from game.rules.core import TargetNumber
+from game.state import PlayerView, PlotFire
+from game.ui import dialogs as ui
+from game.ui.context import PLOT, SELECT, UiContext
+from game.ui.map_layer import edge_corners
+
+SheetPosition = tuple[int, int]
+
+# Expected-damage overlay: buckets of the share of the weapon's base damage.
+HEAT_BUCKETS = 8
+PANEL_WIDTH = 390
+HEAT_LOW = (255, 236, 120)
+HEAT_HIGH = (214, 24, 16)
+
+
+# --- from the view ----------------------------------------------------------------------------
+
+
+def _hex(data: Any) -> Hex | None:
+    return None if data is None else Hex(int(data[0]), int(data[1]))
+
+
+def own_batteries(view: PlayerView) -> list[dict[str, Any]]:
+    """The side's artillery units still in the game, in the view's order."""
+    return [u for u in view.own_units() if u.get("battery") and not u.get("destroyed")]
+
+
+def battery_position(view: PlayerView, unit: dict[str, Any]) -> SheetPosition:
+    """The sheet position a battery fires from (ART-2, ART-5): off the board or on it."""
+    battery = unit["battery"]
+    off = battery.get("offboard")
+    if off is not None:
+        return int(off["position"][0]), int(off["position"][1])
+    h = _hex(unit.get("hex"))
+    if h is None:
+        raise ValueError(f"{unit['name']} is neither off the board nor on it")
+    return view.area.position_of(h)
+
+
+def where_it_stands(view: PlayerView, unit: dict[str, Any]) -> str:
+    """Off board with direction and distance (the owner knows them), or its hex."""
+    off = unit["battery"].get("offboard")
+    if off is not None:
+        pos = off["position"]
+        return f"off board, {off['distance']} sheets {off['direction']} (sheet ({pos[0]},{pos[1]}))"
+    h = _hex(unit.get("hex"))
+    return "on the board" if h is None else f"on the board at {view.area.label(h)}"
+
+
+def free_pieces(view: PlayerView, unit: dict[str, Any]) -> list[int]:
+    """Pieces without a target this turn (ART-8: each piece may be aimed once a turn)."""
+    busy = {
+        int(p["piece"])
+        for p in view.plots
+        if p["battery"] == unit["id"] and int(p["fired_turn"]) == view.turn
+    }
+    return [n for n in range(1, int(unit["battery"]["pieces"]) + 1) if n not in busy]
+
+
+def auto_hit_hexes(unit: dict[str, Any], turn: int) -> list[Hex]:
+    """ART-19: the battery's auto-hit hexes that cover a shot fired in ``turn``."""
+    return [Hex(q, r) for q, r, t in unit["battery"].get("auto_hit", []) if turn >= t]
+
+
+def predesignated_hexes(view: PlayerView) -> list[Hex]:
+    return [Hex(int(q), int(r)) for q, r in view.predesignated]
+
+
+@dataclass(frozen=True)
+class Spotter:
+    """An own unit that sees the target hex now (ART-16), with its ART-13 modifier."""
+
+    id: str
+    name: str
+    gunnery: int
+    modifier: int
+    attacking: bool  # ART-18: +1 to the artillery attack when it attacks itself
+
+
+def spotters_of(view: PlayerView, target: Hex) -> list[Spotter]:
+    """Own units on the board that have ``target`` in line of sight (MAP-5)."""
+    out = []
+    for u in view.own_units():
+        h = _hex(u.get("hex"))
+        if h is None or u.get("destroyed"):
+            continue
+        if line_of_sight(view.area, h, target, int(u["height"])):
+            g = int(u["gunnery"])
+            out.append(Spotter(u["id"], u["name"], g, spotter_modifier(g), bool(u["attacked"])))
+    return out
+
+
+def best_spotter(spotters: Iterable[Spotter]) -> Spotter | None:
+    """The spotter that helps the shot most, as the engine picks it at arrival."""
+    ranked = sorted(spotters, key=lambda s: (s.modifier + (1 if s.attacking else 0), s.id))
+    return ranked[0] if ranked else None
+
+
+def adjustments_so_far(view: PlayerView, battery_id: str, target: Hex) -> int:
+    """ART-17: spotted arrivals of this battery's shells at this hex up to now."""
+    return sum(
+        1
+        for a in view.arrivals
+        if a.get("battery") == battery_id
+        and _hex(a["target"]) == target
+        and a.get("spotted")
+        and int(a["turn"]) <= view.turn
+    )
+
+
+def landing_before_firing(view: PlayerView, battery_id: str, target: Hex) -> int:
+    """Own shells of this battery due at this hex this turn: they land before a shot
+    plotted now leaves the gun, so each spotted one adds -1 more (ART-17, ART-18a)."""
+    return sum(
+        1
+        for p in view.plots
+        if p["battery"] == battery_id
+        and _hex(p["target"]) == target
+        and int(p["arrival_turn"]) == view.turn
+        and int(p["fired_turn"]) < view.turn
+    )
+
+
+@dataclass(frozen=True)
+class PlotPreview:
+    """What a shot at ``target`` would be if plotted now (a preview: see the module)."""
+
+    battery: str
+    battery_name: str
+    weapon: Weapon
+    gunnery: int
+    target: Hex
+    target_label: str
+    piece: int | None  # the piece a click would aim; None: every piece has a target
+    sheets: int | None
+    flight: int | None
+    arrival_turn: int | None
+    refusal: str | None
+    automatic: str | None
+    spotters: tuple[Spotter, ...]
+    spotter: Spotter | None
+    adjustments: int
+    landing_first: int
+    to_hit: TargetNumber | None
+    forecast: Forecast | None
+
+    @property
+    def hit_probability(self) -> float:
+        return 0.0 if self.forecast is None else self.forecast.hit_probability
+
+    @property
+    def can_fire(self) -> bool:
+        return self.refusal is None and self.piece is not None
+
+    def lines(self, turn: int) -> list[tuple[str, tuple[int, int, int]]]:
+        """The hover card: (text, colour) lines."""
+        out: list[tuple[str, tuple[int, int, int]]] = [
+            (f"{self.battery_name} -> {self.target_label}", ui.TEXT)
+        ]
+        if self.refusal is not None:
+            return [*out, (f"Cannot fire: {self.refusal}", ui.BAD)]
+        assert self.flight is not None and self.arrival_turn is not None
+        when = (
+            "this turn"
+            if self.arrival_turn == turn
+            else (
+                "next turn"
+                if self.arrival_turn == turn + 1
+                else f"in {self.arrival_turn - turn} turns"
+            )
+        )
+        out.append(
+            (
+                f"{self.sheets} sheets: flight {self.flight} turn{'s' if self.flight != 1 else ''},"
+                f" lands in turn {self.arrival_turn} ({when})",
+                ui.ACCENT,
+            )
+        )
+        if self.automatic:
+            out.append((f"Automatic hit ({self.automatic})", ui.GOOD))
+        elif self.to_hit is not None:
+            out.append(
+                (
+                    f"To hit {self.to_hit.total}: {self.to_hit.breakdown()}  ->  "
+                    f"{ui.percent(self.hit_probability)}",
+                    ui.TEXT,
+                )
+            )
+        if self.spotters:
+            names = ", ".join(
+                f"{s.name} (gunnery {s.gunnery}, {s.modifier:+d})" for s in self.spotters
+            )
+            out.append((f"Spotters now: {names}", ui.GOOD))
+        else:
+            out.append(
+                ("No own unit sees this hex: the fire cannot be adjusted (ART-16)", ui.MUTED)
+            )
+        if self.landing_first:
+            out.append(
+                (
+                    f"{self.landing_first} shell(s) of this battery land here first this turn: "
+                    "each one spotted gives -1 more (ART-17)",
+                    ui.MUTED,
+                )
+            )
+        fc = self.forecast
+        if fc is not None:
+            if not self.automatic and self.to_hit is not None and self.to_hit.total > 2:
+                far = self.to_hit.total - 2
+                out.append(
+                    (
+                        f"Miss {ui.percent(1 - fc.hit_probability)}: scatter 1-{far} hexes, "
+                        "d6 direction on the diagram (ART-12)",
+                        ui.TEXT,
+                    )
+                )
+            if fc.lost > 0:
+                out.append((f"Lands off the map and is lost: {ui.percent(fc.lost)}", ui.MUTED))
+            here = fc.expected_damage.get(self.target, 0.0)
+            out.append(
+                (
+                    f"Expected damage: {here:.1f} in the target hex "
+                    f"(rings {'/'.join(map(str, self.weapon.rings()))} on a hit)",
+                    ui.TEXT,
+                )
+            )
+        if not self.automatic:
+            out.append(("Preview: the to-hit number is fixed when the shell lands.", ui.MUTED))
+        if self.piece is None:
+            out.append(("Every piece of this battery already has a target this turn", ui.BAD))
+        return out
+
+
+def plot_preview(view: PlayerView, battery_id: str, target: Hex) -> PlotPreview:
+    """The shot ``battery_id`` would make at ``target`` if plotted now, from the view."""
+    unit = view.units.get(battery_id)
+    if unit is None or unit["side"] != view.side or not unit.get("battery"):
+        raise ValueError(f"{battery_id!r} is not an artillery unit of {view.side}")
+    target = Hex(int(target[0]), int(target[1]))
+    battery = unit["battery"]
+    w = weapon_spec(battery["weapon"])
+    area = view.area
+    label = area.label(target)
+    pieces = free_pieces(view, unit)
+    refusal = None
+    sheets = flight = arrival = None
+    if unit.get("destroyed"):
+        refusal = f"{unit['name']} has been destroyed"
+    elif not area.contains(target):
+        refusal = "artillery fires at hexes in the play area (ART-8)"
+    else:
+        origin = battery_position(view, unit)
+        target_pos = area.position_of(target)
+        refusal = range_refusal(w, origin, target_pos, area.name_of(target)[1])
+        if refusal is None:
+            sheets = sheet_distance(origin, target_pos)
+            flight = flight_time(w, sheets)
+            arrival = view.turn + flight
+    automatic = None
+    if target in predesignated_hexes(view):
+        automatic = "pre-designated hex"  # ART-21
+    elif target in auto_hit_hexes(unit, view.turn):
+        automatic = "auto-hit hex"  # ART-19
+    spotters = tuple(spotters_of(view, target)) if area.contains(target) else ()
+    spotter = best_spotter(spotters)
+    adjustments = adjustments_so_far(view, battery_id, target)
+    tn = None
+    if automatic is None:
+        tn = artillery_target_number(
+            int(unit["gunnery"]),
+            spotter_gunnery=None if spotter is None else spotter.gunnery,
+            adjustments=adjustments,
+            spotter_attacking=spotter is not None and spotter.attacking,
+        )
+    fc = None
+    if refusal is None:
+        fc = forecast(area, target, None if tn is None else tn.total, w)
+    return PlotPreview(
+        battery=battery_id,
+        battery_name=unit["name"],
+        weapon=w,
+        gunnery=int(unit["gunnery"]),
+        target=target,
+        target_label=label,
+        piece=pieces[0] if pieces else None,
+        sheets=sheets,
+        flight=flight,
+        arrival_turn=arrival,
+        refusal=refusal,
+        automatic=automatic,
+        spotters=spotters,
+        spotter=spotter,
+        adjustments=adjustments,
+        landing_first=landing_before_firing(view, battery_id, target),
+        to_hit=tn,
+        forecast=fc,
+    )
+
+
+def fire_queue(view: PlayerView) -> list[tuple[int, list[dict[str, Any]]]]:
+    """The side's shells in flight grouped by arrival turn, earliest first (ART-9)."""
+    groups: dict[int, list[dict[str, Any]]] = {}
+    for p in sorted(view.plots, key=lambda p: (int(p["arrival_turn"]), int(p["id"]))):
+        groups.setdefault(int(p["arrival_turn"]), []).append(p)
+    return sorted(groups.items())
+
+
+def fire_queue_at(view: PlayerView, h: Hex) -> list[dict[str, Any]]:
+    """Own shells in flight aimed at ``h``."""
+    return [p for p in view.plots if Hex(*p["target"]) == h]
+
+
+def plotting_now(ctx: UiContext) -> str | None:
+    """Why the side on screen cannot plot now, or None when it can."""
+    view = ctx.view
+    if view.phase != "targeting":
+        return "shells are plotted in the targeting phase"
+    if ctx.session.acting() != view.side or ctx.session.viewer() != view.side:
+        return f"it is {view.acting}'s turn to plot"
+    return None
+
+
+# --- drawing helpers ----------------------------------------------------------------------------
+
+
+@cache
+def disk_outline(radius: int) -> tuple[tuple[tuple[float, float], tuple[float, float]], ...]:
+    """World segments (hex size 1) bounding the disk of ``radius`` around Hex(0, 0).
+
+    Axial to pixel is linear, so the outline of any centre is this one shifted by
+    the centre's world position.
+    """
+    inside = {
+        Hex(q, r)
+        for q in range(-radius, radius + 1)
+        for r in range(-radius, radius + 1)
+        if distance(Hex(0, 0), Hex(q, r)) <= radius
+    }
+    segs = []
+    corners = [(math.cos(math.radians(60 * k)), math.sin(math.radians(60 * k))) for k in range(6)]
+    for h in inside:
+        cx, cy = hex_to_pixel(h, 1.0)
+        for d in DIRECTIONS:
+            if neighbor(h, d) not in inside:
+                a, b = edge_corners(d)
+                segs.append(
+                    (
+                        (cx + corners[a][0], cy + corners[a][1]),
+                        (cx + corners[b][0], cy + corners[b][1]),
+                    )
+                )
+    return tuple(segs)
+
+
+def draw_disk_outline(
+    surface: pygame.Surface,
+    ctx: UiContext,
+    centre: Hex,
+    radius: int,
+    colour: tuple[int, int, int],
+    width: int = 2,
+    dashed: bool = False,
+) -> None:
+    """The outline of all hexes within ``radius`` of ``centre`` (a damage ring)."""
+    size = ctx.camera.size
+    ox, oy = ctx.camera.world_to_screen(*hex_to_pixel(centre, 1.0))
+    for (ax, ay), (bx, by) in disk_outline(radius):
+        a = (ox + ax * size, oy + ay * size)
+        b = (ox + bx * size, oy + by * size)
+        if dashed:
+            dash_line(surface, colour, a, b, width, max(4, size // 3))
+        else:
+            pygame.draw.line(surface, colour, a, b, width)
+
+
+def dash_line(
+    surface: pygame.Surface,
+    colour: tuple[int, ...],
+    a: tuple[float, float],
+    b: tuple[float, float],
+    width: int,
+    dash: int,
+) -> None:
+    length = math.hypot(b[0] - a[0], b[1] - a[1])
+    if length == 0:
+        return
+    steps = max(1, int(length // dash))
+    for k in range(0, steps, 2):
+        t0, t1 = k / steps, min(1.0, (k + 1) / steps)
+        p = (a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0)
+        q = (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1)
+        pygame.draw.line(surface, colour, p, q, width)
+
+
+def hex_points(ctx: UiContext, h: Hex, scale: float = 1.0) -> list[tuple[float, float]]:
+    x, y = ctx.camera.hex_to_screen(h)
+    s = ctx.camera.size * scale
+    return [
+        (x + s * math.cos(math.radians(60 * k)), y + s * math.sin(math.radians(60 * k)))
+        for k in range(6)
+    ]
+
+
+def on_map(ctx: UiContext, h: Hex, margin: float = 0.0) -> bool:
+    x, y = ctx.camera.hex_to_screen(h)
+    w, hgt = ctx.camera.viewport
+    return -margin <= x <= w + margin and -margin <= y <= hgt + margin
+
+
+def heat(share: float) -> tuple[int, int, int]:
+    t = max(0.0, min(1.0, share))
+    return (
+        round(HEAT_LOW[0] + (HEAT_HIGH[0] - HEAT_LOW[0]) * t),
+        round(HEAT_LOW[1] + (HEAT_HIGH[1] - HEAT_LOW[1]) * t),
+        round(HEAT_LOW[2] + (HEAT_HIGH[2] - HEAT_LOW[2]) * t),
+    )
+
+
+def pulse(period: float = 1.1) -> float:
+    """0..1..0 over ``period`` seconds (the incoming markers breathe)."""
+    return 0.5 - 0.5 * math.cos(2 * math.pi * (time.monotonic() % period) / period)
+
+
+def draw_badge(
+    surface: pygame.Surface,
+    label: str,
+    centre: tuple[float, float],
+    fill: tuple[int, int, int],
+    px: int = 13,
+    colour: tuple[int, int, int] = (255, 255, 255),
+) -> pygame.Rect:
+    """A rounded pill with bold text (turn badges, warnings)."""
+    image = ui.fonts.text(label, px, colour, bold=True)
+    rect = image.get_rect(center=(round(centre[0]), round(centre[1])))
+    box = rect.inflate(14, 6)
+    pygame.draw.rect(surface, fill, box, border_radius=box.h // 2)
+    pygame.draw.rect(surface, (255, 255, 255), box, 1, border_radius=box.h // 2)
+    surface.blit(image, rect)
+    return box
+
+
+def edge_arrow(
+    surface: pygame.Surface,
+    ctx: UiContext,
+    h: Hex,
+    colour: tuple[int, int, int],
+    label: str,
+) -> None:
+    """An arrow at the map's edge pointing to an off-screen hex, with a label."""
+    w, hgt = ctx.camera.viewport
+    x, y = ctx.camera.hex_to_screen(h)
+    cx, cy = w / 2, hgt / 2
+    dx, dy = x - cx, y - cy
+    if dx == 0 and dy == 0:
+        return
+    margin = 26
+    scale = min(
+        (cx - margin) / abs(dx) if dx else math.inf, (cy - margin) / abs(dy) if dy else math.inf
+    )
+    px, py = cx + dx * scale, cy + dy * scale
+    angle = math.atan2(dy, dx)
+    tip = (px + 14 * math.cos(angle), py + 14 * math.sin(angle))
+    left = (px + 12 * math.cos(angle + 2.4), py + 12 * math.sin(angle + 2.4))
+    right = (px + 12 * math.cos(angle - 2.4), py + 12 * math.sin(angle - 2.4))
+    pygame.draw.polygon(surface, colour, [tip, left, right])
+    pygame.draw.polygon(surface, (255, 255, 255), [tip, left, right], 2)
+    back = (px - 22 * math.cos(angle), py - 22 * math.sin(angle))
+    draw_badge(surface, label, back, colour, 12)
+
+
+# --- the layer ----------------------------------------------------------------------------------
+
+
+class PlotLayer:
+    """Plot mode, the battery and fire-queue panels, and the incoming markers."""
+
+    def __init__(self, dialogs: ui.DialogLayer) -> None:
+        self.dialogs = dialogs
+        self._view: PlayerView | None = None
+        self._previews: dict[tuple[str, Hex], PlotPreview] = {}
+        self.battery_rows: list[tuple[pygame.Rect, str]] = []
+        self.queue_rows: list[tuple[pygame.Rect, Hex]] = []
+        self.preview_computations = 0
+
+    def keys(self) -> list[tuple[str, str]]:
+        return [
+            ("P", "plot mode: aim artillery (hover a hex for the forecast, click to fire)"),
+            ("Tab", "plot mode: next battery"),
+            ("Esc", "leave plot mode"),
+        ]
+
+    # --- state --------------------------------------------------------------------------
+
+    def _sync(self, ctx: UiContext) -> None:
+        if ctx.view is not self._view:
+            self._view = ctx.view
+            self._previews.clear()
+        if ctx.mode == PLOT:
+            ids = [u["id"] for u in own_batteries(ctx.view)]
+            if ctx.plot_battery not in ids:
+                ctx.plot_battery = ids[0] if ids else None
+
+    def preview(self, ctx: UiContext, target: Hex | None = None) -> PlotPreview | None:
+        """The preview of the chosen battery at ``target`` (default the hovered hex),
+        cached per (battery, hex) until the view changes."""
+        self._sync(ctx)
+        target = ctx.hovered if target is None else target
+        if target is None or ctx.plot_battery is None:
+            return None
+        key = (ctx.plot_battery, target)
+        found = self._previews.get(key)
+        if found is None:
+            found = plot_preview(ctx.view, ctx.plot_battery, target)
+            self.preview_computations += 1
+            if len(self._previews) > 256:
+                self._previews.clear()
+            self._previews[key] = found
+        return found
+
+    def enter(self, ctx: UiContext) -> bool:
+        batteries = own_batteries(ctx.view)
+        if not batteries:
+            ctx.notify("You have no artillery", error=True)
+            return False
+        ctx.mode = PLOT
+        self._sync(ctx)
+        return True
+
+    def cycle(self, ctx: UiContext, step: int = 1) -> None:
+        ids = [u["id"] for u in own_batteries(ctx.view)]
+        if not ids:
+            return
+        n = ids.index(ctx.plot_battery) if ctx.plot_battery in ids else -1
+        ctx.plot_battery = ids[(n + step) % len(ids)]
+
+    def fire_at(self, ctx: UiContext, target: Hex) -> bool:
+        """Open the ammunition choice for a shot at ``target``; False (with the reason
+        shown) when no shot is possible now."""
+        preview = self.preview(ctx, target)
+        if preview is None:
+            return False
+        if preview.refusal is not None:
+            ctx.notify(preview.refusal, error=True)
+            return False
+        if preview.piece is None:
+            ctx.notify(
+                f"every piece of {preview.battery_name} already has a target this turn",
+                error=True,
+            )
+            return False
+        why = plotting_now(ctx)
+        if why is not None:
+            ctx.notify(f"Cannot fire now: {why}", error=True)
+            return False
+        unit = ctx.view.units[preview.battery]
+        options = ui.ammunition_options(preview.weapon.id, unit["battery"]["ammunition"])
+        chance = (
+            f"automatic hit ({preview.automatic})"
+            if preview.automatic
+            else f"to hit {preview.to_hit.total} now ({ui.percent(preview.hit_probability)})"
+            if preview.to_hit is not None
+            else ""
+        )
+        summary = [
+            f"{preview.battery_name} piece {preview.piece} -> {preview.target_label}",
+            f"Lands in turn {preview.arrival_turn} (flight {preview.flight}); {chance}",
+        ]
+        piece = preview.piece
+        assert piece is not None
+
+        def send(ammo: str) -> None:
+            command = PlotFire(ctx.view.side, preview.battery, piece, preview.target, ammo)
+            if ctx.submit(command):
+                ctx.ammunition = ammo
+                ctx.notify(
+                    f"{preview.battery_name} piece {piece} fires at {preview.target_label}: "
+                    f"lands in turn {preview.arrival_turn}"
+                )
+
+        self.dialogs.open(ui.AmmunitionChoice(summary, options, send, ctx.ammunition))
+        return True
+
+    # --- events ---------------------------------------------------------------------------
+
+    def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool:
+        ui.track_hover(ctx, event)
+        if ui.plain_key(event, pygame.K_p):
+            if ctx.mode == PLOT:
+                ctx.mode = SELECT
+            else:
+                self.enter(ctx)
+            return True
+        if ctx.mode == PLOT and ui.plain_key(event, pygame.K_TAB):
+            self.cycle(ctx, -1 if event.mod & pygame.KMOD_SHIFT else 1)
+            return True
+        if ctx.mode == PLOT and ui.plain_key(event, pygame.K_ESCAPE):
+            ctx.mode = SELECT
+            return True
+        if ui.pressed(event):
+            # A press on a panel is the panel's: no drag of the map starts there.
+            return any(r.collidepoint(event.pos) for r, _ in [*self.battery_rows, *self.queue_rows])
+        if ui.clicked(event):
+            for rect, battery in self.battery_rows:
+                if rect.collidepoint(event.pos):
+                    ctx.plot_battery = battery
+                    ctx.mode = PLOT
+                    return True
+            for rect, target in self.queue_rows:
+                if rect.collidepoint(event.pos):
+                    ctx.camera.centre_on(target)
+                    return True
+            if ctx.mode == PLOT:
+                h = ui.hex_under(ctx, event.pos)
+                if h is not None:
+                    ctx.hovered = h
+                    self.fire_at(ctx, h)
+                    return True
+        return False
+
+    def update(self, dt: float, ctx: UiContext) -> None:
+        self._sync(ctx)
+
+    def reset(self, ctx: UiContext) -> None:
+        """A hot-seat hand-over: nothing of the side that left stays."""
+        self._view = None
+        self._previews.clear()
+        self.battery_rows, self.queue_rows = [], []
+
+    def tooltip_lines(self, h: Hex, ctx: UiContext) -> list[str]:
+        """Own shells due at a hex, for the hover tooltip."""
+        out = []
+        for p in fire_queue_at(ctx.view, h):
+            name = ctx.view.units.get(p["battery"], {}).get("name", "our battery")
+            out.append(f"Our shell ({name}) lands here in turn {p['arrival_turn']}")
+        return out
+
+    # --- the map ------------------------------------------------------------------------
+
+    def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        self._sync(ctx)
+        if ctx.mode == PLOT:
+            self._draw_known_hexes(surface, ctx)
+            preview = self.preview(ctx)
+            if preview is not None:
+                self._draw_preview(surface, ctx, preview)
+        self._draw_incoming(surface, ctx)
+
+    def _draw_known_hexes(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        """Pre-designated (ART-20) and the chosen battery's auto-hit hexes (ART-19)."""
+        size = ctx.camera.size
+        px = max(10, size // 3)
+        for h in predesignated_hexes(ctx.view):
+            if on_map(ctx, h, size):
+                pygame.draw.polygon(surface, (255, 220, 90), hex_points(ctx, h, 0.78), 2)
+                x, y = ctx.camera.hex_to_screen(h)
+                ui.text(
+                    surface,
+                    "PD",
+                    (x, y + size * 0.45),
+                    px,
+                    (255, 230, 120),
+                    True,
+                    "center",
+                    halo=(40, 30, 0),
+                )
+        unit = ctx.view.units.get(ctx.plot_battery or "")
+        if unit is not None and unit.get("battery"):
+            for h in auto_hit_hexes(unit, ctx.view.turn):
+                if on_map(ctx, h, size):
+                    pygame.draw.polygon(surface, ui.GOOD, hex_points(ctx, h, 0.7), 3)
+                    x, y = ctx.camera.hex_to_screen(h)
+                    ui.text(
+                        surface,
+                        "AUTO",
+                        (x, y + size * 0.45),
+                        px,
+                        ui.GOOD,
+                        True,
+                        "center",
+                        halo=(0, 40, 0),
+                    )
+
+    def _draw_preview(self, surface: pygame.Surface, ctx: UiContext, p: PlotPreview) -> None:
+        camera, layer = ctx.camera, ctx.map_layer
+        size = camera.size
+        x, y = camera.hex_to_screen(p.target)
+        if p.refusal is not None or p.forecast is None:
+            pygame.draw.polygon(surface, ui.BAD, hex_points(ctx, p.target), 3)
+            r = size * 0.45
+            pygame.draw.line(surface, ui.BAD, (x - r, y - r), (x + r, y + r), 4)
+            pygame.draw.line(surface, ui.BAD, (x - r, y + r), (x + r, y - r), 4)
+            return
+        fc = p.forecast
+        # Expected damage (ART-25 over the landing distribution): the hottest hex red.
+        top = max(fc.max_expected_damage, 1e-9)
+        buckets: dict[int, list[Hex]] = {}
+        for h, value in fc.expected_damage.items():
+            if value < 0.05:
+                continue
+            k = min(HEAT_BUCKETS - 1, int(value / top * HEAT_BUCKETS))
+            buckets.setdefault(k, []).append(h)
+        for k, hexes in sorted(buckets.items()):
+            share = (k + 1) / HEAT_BUCKETS
+            layer.draw_highlight(surface, camera, hexes, heat(share), alpha=60 + int(120 * share))
+        if size >= 36:
+            for h, value in fc.expected_damage.items():
+                if value >= 0.05 and h != p.target:
+                    hx, hy = camera.hex_to_screen(h)
+                    ui.text(
+                        surface,
+                        f"{value:.1f}",
+                        (hx, hy - size * 0.5),
+                        11,
+                        (60, 10, 0),
+                        True,
+                        "midtop",
+                        halo=(255, 240, 200),
+                    )
+        # Damage rings on a hit (ART-25), labelled on their east side.
+        rings = p.weapon.rings()
+        for radius in range(len(rings)):
+            draw_disk_outline(surface, ctx, p.target, radius, (110, 8, 0), 2)
+        for radius, dmg in enumerate(rings):
+            lx = x + size * (1.5 * radius + 1.3)
+            draw_badge(surface, str(dmg), (lx, y), (110, 8, 0), 11)
+        # Landing probabilities: a dot per landing hex, area by probability (ART-12).
+        diagram = set() if p.automatic else {neighbor(p.target, d) for d in DIRECTIONS}
+        for h, prob in fc.landing.items():
+            if h == p.target or prob <= 0 or h in diagram:
+                continue
+            hx, hy = camera.hex_to_screen(h)
+            radius_px = max(2, round(size * 0.42 * math.sqrt(min(1.0, prob * 12))))
+            pygame.draw.circle(surface, (30, 30, 36), (round(hx), round(hy)), radius_px + 1)
+            pygame.draw.circle(surface, (240, 244, 255), (round(hx), round(hy)), radius_px)
+            if size >= 36:
+                ui.text(
+                    surface,
+                    ui.percent(prob),
+                    (hx, hy + radius_px + 1),
+                    11,
+                    (255, 255, 255),
+                    True,
+                    "midtop",
+                    halo=(0, 0, 0),
+                )
+        # The scatter diagram: the sides 1-6 of the aimed hex (ART-12).
+        if not p.automatic:
+            # The badges stand in the neighbours: where a miss by 1 lands.
+            radius_px = max(9, round(size * 0.4))
+            for d in DIRECTIONS:
+                mx, my = camera.hex_to_screen(neighbor(p.target, d))
+                pygame.draw.circle(surface, (20, 24, 30), (round(mx), round(my)), radius_px)
+                pygame.draw.circle(surface, ui.ACCENT, (round(mx), round(my)), radius_px, 2)
+                ui.text(
+                    surface, str(d), (mx, my), max(11, radius_px + 3), ui.ACCENT, True, "center"
+                )
+        # The aimed hex with the hit chance in it.
+        pygame.draw.polygon(surface, (255, 255, 255), hex_points(ctx, p.target), 3)
+        chance = "AUTO" if p.automatic else ui.percent(fc.hit_probability)
+        ui.text(
+            surface,
+            chance,
+            (x, y),
+            max(12, size // 2 - 2),
+            (255, 255, 255),
+            True,
+            "center",
+            halo=(120, 10, 0),
+        )
+
+    def _draw_incoming(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        """Own shells in flight: unmistakable markers on their target hexes."""
+        view = ctx.view
+        groups: dict[Hex, list[dict[str, Any]]] = {}
+        for plot in view.plots:
+            groups.setdefault(Hex(*plot["target"]), []).append(plot)
+        if not groups:
+            return
+        size = ctx.camera.size
+        glow = pulse()
+        own_hexes = {
+            Hex(*u["hex"]) for u in view.own_units() if u.get("hex") and not u.get("destroyed")
+        }
+        for target, plots in groups.items():
+            first = min(int(p["arrival_turn"]) for p in plots)
+            now = first <= view.turn
+            if not on_map(ctx, target, size * 4):
+                continue
+            reach = max(
+                weapon_spec(view.units[p["battery"]]["battery"]["weapon"]).ring_radius
+                if p["battery"] in view.units
+                else 0
+                for p in plots
+            )
+            colour = ui.INCOMING if now else (255, 120, 40)
+            draw_disk_outline(surface, ctx, target, reach, colour, 2, dashed=True)
+            # Alpha in steps of 10 keeps the map layer's stamp cache small.
+            alpha = (70 + int(9 * glow) * 10) if now else 70
+            ctx.map_layer.draw_highlight(surface, ctx.camera, [target], colour, alpha=alpha)
+            x, y = ctx.camera.hex_to_screen(target)
+            # Never smaller than a thumb, whatever the zoom.
+            base = max(size, 16)
+            ring = base * (0.95 + (0.35 * glow if now else 0.0))
+            pygame.draw.circle(surface, (0, 0, 0), (round(x), round(y)), round(ring), 6)
+            pygame.draw.circle(surface, colour, (round(x), round(y)), round(ring), 4)
+            for ang in (0, 90, 180, 270):
+                c, s = math.cos(math.radians(ang)), math.sin(math.radians(ang))
+                a = (x + c * base * 0.45, y + s * base * 0.45)
+                b = (x + c * (ring + base * 0.4), y + s * (ring + base * 0.4))
+                pygame.draw.line(surface, (0, 0, 0), a, b, 6)
+                pygame.draw.line(surface, colour, a, b, 4)
+            when = "LANDS THIS TURN" if now else f"LANDS TURN {first}"
+            count = f" x{len(plots)}" if len(plots) > 1 else ""
+            draw_badge(surface, f"{when}{count}", (x, y - ring - 14), colour, max(12, size // 3))
+            for h in own_hexes:
+                if distance(h, target) <= reach and now:
+                    ux, uy = ctx.camera.hex_to_screen(h)
+                    draw_badge(surface, "DANGER CLOSE", (ux, uy + size * 0.9), (200, 120, 0), 11)
+
+    # --- the panels ----------------------------------------------------------------------
+
+    def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        self._sync(ctx)
+        rect = ui.map_rect(ctx)
+        registry = ui.panels(ctx)
+        self.battery_rows = []
+        self.queue_rows = []
+        # The right-hand column under the top bar (the game screen's panels are on the left).
+        x = rect.right - PANEL_WIDTH - 10
+        y = ui.top_of_map(ctx)
+        if ctx.mode == PLOT:
+            box = self._draw_batteries(surface, ctx, (x, y))
+            registry["batteries"] = box
+            y = box.bottom + 8
+        else:
+            registry.pop("batteries", None)
+        if ctx.view.plots:
+            box = self._draw_queue(surface, ctx, (x, y))
+            registry["fire_queue"] = box
+        else:
+            registry.pop("fire_queue", None)
+        self._draw_banner(surface, ctx, rect)
+        self._draw_edge_arrows(surface, ctx, rect)
+        if ctx.mode == PLOT:
+            preview = self.preview(ctx)
+            if preview is not None:
+                self._draw_card(surface, ctx, preview, rect)
+
+    def _draw_batteries(
+        self, surface: pygame.Surface, ctx: UiContext, at: tuple[int, int]
+    ) -> pygame.Rect:
+        view = ctx.view
+        batteries = own_batteries(view)
+        rows: list[tuple[str, list[str]]] = []
+        for unit in batteries:
+            battery = unit["battery"]
+            w = weapon_spec(battery["weapon"])
+            ammo = ", ".join(
+                f"{ui.AMMUNITION[a].name if a in ui.AMMUNITION else a} "
+                f"{'unlimited' if n is None else n}"
+                for a, n in battery["ammunition"].items()
+            )
+            free = len(free_pieces(view, unit))
+            auto = len(auto_hit_hexes(unit, view.turn))
+            rows.append(
+                (
+                    unit["id"],
+                    [
+                        unit["name"],
+                        f"{w.name}, {battery['pieces']} piece(s), gunnery {unit['gunnery']}, "
+                        f"reach {w.max_range_sheets} sheets",
+                        where_it_stands(view, unit).capitalize(),
+                        f"Ammunition: {ammo}",
+                        f"Pieces free this turn {free}/{battery['pieces']}; auto-hit hexes {auto};"
+                        f" pre-designated {len(view.predesignated)}",
+                    ],
+                )
+            )
+        width = PANEL_WIDTH
+        height = 34 + sum(18 * len(lines) + 10 for _, lines in rows) + 24
+        if not rows:
+            height = 34 + 40
+        box = pygame.Rect(at[0], at[1], width, height)
+        inner = ui.draw_panel(surface, box, "Artillery - plot mode", ui.INCOMING)
+        y = inner.y
+        if not rows:
+            ui.text(surface, "No artillery on this side.", (inner.x, y), ui.BODY, ui.MUTED)
+        for battery_id, lines in rows:
+            row = pygame.Rect(inner.x - 4, y - 3, inner.w + 8, 18 * len(lines) + 6)
+            if battery_id == ctx.plot_battery:
+                pygame.draw.rect(surface, ui.SELECTED, row, border_radius=5)
+                pygame.draw.rect(surface, ui.ACCENT, row, 1, border_radius=5)
+            self.battery_rows.append((row, battery_id))
+            for n, line in enumerate(lines):
+                ui.text(
+                    surface,
+                    line,
+                    (inner.x, y),
+                    ui.BODY if n == 0 else ui.SMALL,
+                    ui.TEXT if n == 0 else ui.MUTED,
+                    bold=n == 0,
+                )
+                y += 18
+            y += 10
+        ui.text(
+            surface,
+            "Tab: next battery   Esc: leave plot mode",
+            (inner.x, box.bottom - 22),
+            ui.SMALL,
+            ui.MUTED,
+        )
+        return box
+
+    def _draw_queue(
+        self, surface: pygame.Surface, ctx: UiContext, at: tuple[int, int]
+    ) -> pygame.Rect:
+        view = ctx.view
+        groups = fire_queue(view)
+        lines = sum(1 + len(plots) for _, plots in groups)
+        box = pygame.Rect(at[0], at[1], PANEL_WIDTH, 34 + 19 * lines + 8)
+        inner = ui.draw_panel(surface, box, "Fire queue: our shells in flight", ui.ACCENT)
+        y = inner.y
+        for turn, plots in groups:
+            when = (
+                "lands THIS TURN"
+                if turn <= view.turn
+                else "next turn"
+                if turn == view.turn + 1
+                else f"in {turn - view.turn} turns"
+            )
+            colour = ui.INCOMING if turn <= view.turn else ui.ACCENT
+            ui.text(surface, f"Turn {turn}: {when}", (inner.x, y), ui.BODY, colour, True)
+            y += 19
+            for p in plots:
+                target = Hex(*p["target"])
+                name = view.units.get(p["battery"], {}).get("name", p["battery"])
+                ammo = ui.AMMUNITION.get(p["ammunition"])
+                flags = f", {p['automatic']}" if p.get("automatic") else ""
+                label = (
+                    f"{name} p{p['piece']} -> {view.area.label(target)}, "
+                    f"{ammo.name if ammo else p['ammunition']}{flags}"
+                )
+                row = pygame.Rect(inner.x - 4, y - 1, inner.w + 8, 19)
+                if row.collidepoint(pygame.mouse.get_pos()):
+                    pygame.draw.rect(surface, ui.BUTTON_HOT, row, border_radius=4)
+                self.queue_rows.append((row, target))
+                ui.text(surface, label, (inner.x + 10, y), ui.SMALL, ui.TEXT)
+                y += 19
+        return box
+
+    def _draw_banner(self, surface: pygame.Surface, ctx: UiContext, rect: pygame.Rect) -> None:
+        view = ctx.view
+        now = [p for p in view.plots if int(p["arrival_turn"]) <= view.turn]
+        later = [p for p in view.plots if int(p["arrival_turn"]) > view.turn]
+        if now:
+            glow = pulse()
+            fill = (round(150 + 80 * glow), 24, 16)
+            label = f"OUR SHELLS LAND THIS TURN: {len(now)}"
+            box = draw_badge(surface, label, (rect.centerx, ui.top_of_map(ctx) + 60), fill, 17)
+            ui.panels(ctx)["incoming_banner"] = box
+        elif later:
+            first = min(int(p["arrival_turn"]) for p in later)
+            label = f"Shells in flight: {len(later)}, the first lands in turn {first}"
+            box = draw_badge(
+                surface, label, (rect.centerx, ui.top_of_map(ctx) + 60), (150, 80, 20), 14
+            )
+            ui.panels(ctx)["incoming_banner"] = box
+        else:
+            ui.panels(ctx).pop("incoming_banner", None)
+
+    def _draw_edge_arrows(self, surface: pygame.Surface, ctx: UiContext, rect: pygame.Rect) -> None:
+        seen: set[Hex] = set()
+        for p in sorted(ctx.view.plots, key=lambda p: int(p["arrival_turn"])):
+            target = Hex(*p["target"])
+            if target in seen or on_map(ctx, target):
+                continue
+            seen.add(target)
+            turn = int(p["arrival_turn"])
+            colour = ui.INCOMING if turn <= ctx.view.turn else (230, 110, 30)
+            sub = surface.subsurface(rect)
+            edge_arrow(sub, ctx, target, colour, "NOW" if turn <= ctx.view.turn else f"T{turn}")
+
+    def _draw_card(
+        self, surface: pygame.Surface, ctx: UiContext, p: PlotPreview, rect: pygame.Rect
+    ) -> None:
+        lines = p.lines(ctx.view.turn)
+        why = plotting_now(ctx)
+        if p.can_fire:
+            lines.append(
+                (f"Click: fire piece {p.piece} (choose ammunition)", ui.GOOD)
+                if why is None
+                else (f"Plot later: {why}", ui.MUTED)
+            )
+        width = 470
+        wrapped = [(part, c) for line, c in lines for part in ui.wrap(line, width - 24, ui.SMALL)]
+        box = pygame.Rect(0, 0, width, 40 + 17 * len(wrapped))
+        # Clear of the panels and of the aimed hex and its nearest rings.
+        avoid = [ctx.camera.hex_to_screen(p.target)] + [
+            ctx.camera.hex_to_screen(step)
+            for d in DIRECTIONS
+            for step in (neighbor(p.target, d), neighbor(neighbor(p.target, d), d))
+        ]
+        avoid = [(x + rect.x, y + rect.y) for x, y in avoid]
+        box = ui.place_box(ctx, box.size, "plot_card", ("bottom", "top"), avoid)
+        title = "Fire mission preview"
+        inner = ui.draw_panel(surface, box, title, ui.ACCENT if p.can_fire else ui.BAD, alpha=240)
+        ty = inner.y
+        for part, colour in wrapped:
+            ui.text(surface, part, (inner.x, ty), ui.SMALL, colour, bold=ty == inner.y)
+            ty += 17

@@ -1,0 +1,1221 @@
+"""Panels and modal dialogs of the game screen: the ammunition choice that
+confirms a plot, the sheet picker of mobile maps (MAP-7, MAP-9, MAP-10) and
+the attack dialog with the resolver's exact odds and, after the attack, its
+roll-by-roll result (ART-32a, ART-35).
+
+Screen conventions shared by the artillery, intelligence and LOS layers:
+
+- ``map_rect(ctx)``: where the map lies on the screen. ``ctx.extra["map_rect"]``
+  (a ``pygame.Rect``) when the game screen sets it, else the camera's
+  viewport at the top-left corner. Mouse positions are screen positions;
+  ``draw_world`` surfaces are in camera space (the camera's own coordinates).
+- ``ctx.extra["hud"]``: the game screen's panels (phase bar, unit panel, log);
+  ``ctx.extra["panels"]``: ``{name: Rect}`` of these layers' panels drawn in
+  the last frame. The mouse over either hovers no hex (``hex_under``), and
+  ``place_box`` finds room for a new panel clear of both.
+- Clicks act on the button's release (``MOUSEBUTTONUP``): the game screen
+  pans the map on a drag and delivers a press and release without a drag as a
+  click. A panel takes the press too, so no drag starts on it.
+- ``DialogLayer`` (``ctx.extra["dialogs"]``) hosts one modal dialog at a time;
+  while it is open it takes every mouse and key event.
+
+The attack odds come from the view alone (principle 6): BattleTech-style
+direct fire is worked out from the view's units and the public play area; the
+other systems' plans run on ``board_from_view``, a game state rebuilt from the
+view's contents only.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import pygame
+
+from game.artillery.weapons import AMMUNITION
+from game.artillery.weapons import weapon as weapon_spec
+from game.board.area import PlayArea
+from game.board.los import line_of_sight
+from game.board.sheet import Sheet, available_sheets
+from game.board.terrain import HEAVY_WOODS, LIGHT_WOODS
+from game.hexmath import Hex, distance
+from game.rules import battletech as bt
+from game.rules.core import mean
+from game.state import Attack, Command, Event, GameState, PlaceSheet, PlayerView, Unit
+from game.ui import fonts
+from game.ui.context import ATTACK, SELECT, UiContext
+from game.ui.map_layer import paint_sheet, sheet_geometry
+
+# --- theme -------------------------------------------------------------------------------
+
+Colour = tuple[int, int, int]
+
+PANEL: Colour = (24, 28, 34)
+PANEL_EDGE: Colour = (78, 88, 100)
+PANEL_HEAD: Colour = (36, 42, 50)
+TEXT: Colour = (234, 236, 238)
+MUTED: Colour = (156, 164, 174)
+ACCENT: Colour = (255, 196, 64)
+INCOMING: Colour = (255, 58, 40)
+INCOMING_DARK: Colour = (120, 16, 10)
+GOOD: Colour = (86, 214, 120)
+BAD: Colour = (238, 84, 72)
+INTEL: Colour = (96, 200, 255)
+INTEL_THEIRS: Colour = (255, 150, 60)
+SELECTED: Colour = (64, 110, 170)
+BUTTON: Colour = (52, 62, 74)
+BUTTON_HOT: Colour = (72, 88, 106)
+BUTTON_FIRE: Colour = (176, 44, 32)
+BUTTON_FIRE_HOT: Colour = (214, 64, 44)
+SHADE = (0, 0, 0, 150)
+
+BODY = 14
+SMALL = 12
+HEAD = 16
+
+
+# --- screen helpers -------------------------------------------------------------------------
+
+
+def map_rect(ctx: UiContext) -> pygame.Rect:
+    """Where the map lies on the screen (see the module docstring)."""
+    rect = ctx.extra.get("map_rect")
+    if isinstance(rect, pygame.Rect):
+        return rect
+    return pygame.Rect(0, 0, *ctx.camera.viewport)
+
+
+def panels(ctx: UiContext) -> dict[str, pygame.Rect]:
+    """The screen panels of the last frame, by name (the layers keep them current)."""
+    found = ctx.extra.get("panels")
+    if not isinstance(found, dict):
+        found = {}
+        ctx.extra["panels"] = found
+    return found
+
+
+def hud_rects(ctx: UiContext) -> dict[str, pygame.Rect]:
+    """The game screen's own panels (phase bar, unit panel, log), when it names them."""
+    found = ctx.extra.get("hud")
+    if not isinstance(found, dict):
+        return {}
+    return {k: r for k, r in found.items() if isinstance(r, pygame.Rect) and r.w and r.h}
+
+
+def over_panel(ctx: UiContext, pos: tuple[int, int]) -> bool:
+    return any(r.collidepoint(pos) for r in [*panels(ctx).values(), *hud_rects(ctx).values()])
+
+
+def top_of_map(ctx: UiContext) -> int:
+    """The first free row under the game screen's top bar."""
+    bar = hud_rects(ctx).get("phase_bar")
+    return (bar.bottom if bar is not None else map_rect(ctx).y) + 10
+
+
+def place_box(
+    ctx: UiContext,
+    size: tuple[int, int],
+    name: str,
+    rows: Sequence[str] = ("bottom", "top"),
+    avoid: Sequence[tuple[float, float]] = (),
+) -> pygame.Rect:
+    """Room for a panel of ``size``: along the map's bottom or top row, as near the
+    middle as possible, clear of every other panel and of the ``avoid`` points."""
+    rect = map_rect(ctx)
+    others = [r for k, r in panels(ctx).items() if k != name] + list(hud_rects(ctx).values())
+    box = pygame.Rect(0, 0, min(size[0], rect.w - 20), min(size[1], rect.h - 20))
+    best: tuple[int, pygame.Rect] | None = None
+    for row in rows:
+        box.y = rect.bottom - box.h - 10 if row == "bottom" else top_of_map(ctx)
+        for k in range(0, rect.w, 20):
+            for sign in (1, -1):
+                box.centerx = rect.centerx + sign * k
+                if box.left < rect.left + 10 or box.right > rect.right - 10:
+                    continue
+                clash = sum(
+                    box.clip(o).w * box.clip(o).h for o in others if box.colliderect(o)
+                ) + sum(100_000 for p in avoid if box.collidepoint(p))
+                if clash == 0:
+                    return box.copy()
+                if best is None or clash < best[0]:
+                    best = (clash, box.copy())
+    if best is None:
+        box.midbottom = (rect.centerx, rect.bottom - 10)
+        return box
+    return best[1]
+
+
+def clicked(event: pygame.event.Event) -> bool:
+    """A left click, as the game screen delivers it (the release)."""
+    return event.type == pygame.MOUSEBUTTONUP and event.button == 1
+
+
+def pressed(event: pygame.event.Event) -> bool:
+    return event.type == pygame.MOUSEBUTTONDOWN and event.button == 1
+
+
+def plain_key(event: pygame.event.Event, key: int) -> bool:
+    """``key`` pressed without Ctrl or Alt (Ctrl+L loads a game, for one)."""
+    return (
+        event.type == pygame.KEYDOWN
+        and event.key == key
+        and not event.mod & (pygame.KMOD_CTRL | pygame.KMOD_ALT)
+    )
+
+
+def hex_under(ctx: UiContext, pos: tuple[int, int]) -> Hex | None:
+    """The hex under a screen point, None over a panel or outside the map."""
+    rect = map_rect(ctx)
+    if not rect.collidepoint(pos) or over_panel(ctx, pos):
+        return None
+    return ctx.camera.screen_to_hex(pos[0] - rect.x, pos[1] - rect.y)
+
+
+def track_hover(ctx: UiContext, event: pygame.event.Event) -> None:
+    """Keep ``ctx.hovered`` on the hex under the mouse."""
+    if event.type == pygame.MOUSEMOTION:
+        ctx.hovered = hex_under(ctx, event.pos)
+
+
+def text(
+    surface: pygame.Surface,
+    label: str,
+    pos: tuple[float, float],
+    px: int = BODY,
+    colour: tuple[int, ...] = TEXT,
+    bold: bool = False,
+    anchor: str = "topleft",
+    halo: tuple[int, ...] | None = None,
+) -> pygame.Rect:
+    """Draw one line of text; ``anchor`` names the point of its rectangle at ``pos``."""
+    image = fonts.text(label, px, colour, bold=bold, halo=halo)
+    rect = image.get_rect(**{anchor: (round(pos[0]), round(pos[1]))})
+    surface.blit(image, rect)
+    return rect
+
+
+def text_width(label: str, px: int = BODY, bold: bool = False) -> int:
+    return fonts.font(px, bold).size(label)[0]
+
+
+def wrap(label: str, width: int, px: int = BODY, bold: bool = False) -> list[str]:
+    """Break text into lines no wider than ``width`` pixels (words kept whole)."""
+    out: list[str] = []
+    f = fonts.font(px, bold)
+    for paragraph in label.split("\n"):
+        indent = paragraph[: len(paragraph) - len(paragraph.lstrip())]
+        words = paragraph.split()
+        line = indent
+        for word in words:
+            trial = f"{line} {word}" if line.strip() else f"{indent}{word}"
+            if f.size(trial)[0] <= width or not line.strip():
+                line = trial
+            else:
+                out.append(line)
+                # Indented lines (log details) keep a hanging indent.
+                line = f"{indent}  {word}" if indent else word
+        out.append(line)
+    return out
+
+
+def draw_panel(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    title: str | None = None,
+    accent: Colour | None = None,
+    alpha: int = 236,
+) -> pygame.Rect:
+    """A rounded dark card with an optional title bar; returns the content rectangle."""
+    card = pygame.Surface(rect.size, pygame.SRCALPHA)
+    pygame.draw.rect(card, (*PANEL, alpha), card.get_rect(), border_radius=8)
+    top = 8
+    if title is not None:
+        head = pygame.Rect(0, 0, rect.w, 28)
+        pygame.draw.rect(
+            card, (*PANEL_HEAD, alpha), head, border_top_left_radius=8, border_top_right_radius=8
+        )
+        if accent is not None:
+            pygame.draw.rect(
+                card, (*accent, 255), pygame.Rect(0, 0, 5, 28), border_top_left_radius=8
+            )
+        top = 34
+    pygame.draw.rect(card, (*(accent or PANEL_EDGE), 255), card.get_rect(), 1, border_radius=8)
+    surface.blit(card, rect)
+    if title is not None:
+        text(surface, title, (rect.x + 14, rect.y + 14), HEAD, TEXT, bold=True, anchor="midleft")
+    return pygame.Rect(rect.x + 10, rect.y + top, rect.w - 20, rect.h - top - 8)
+
+
+def chance_bar(surface: pygame.Surface, rect: pygame.Rect, p: float, colour: Colour = GOOD) -> None:
+    """A small bar filled to probability ``p`` with the percentage beside it."""
+    pygame.draw.rect(surface, (50, 56, 64), rect, border_radius=3)
+    filled = rect.copy()
+    filled.w = round(rect.w * max(0.0, min(1.0, p)))
+    if filled.w:
+        pygame.draw.rect(surface, colour, filled, border_radius=3)
+
+
+def percent(p: float | Fraction) -> str:
+    """A probability as players read it: 58%, <1%, 100%."""
+    value = float(p) * 100
+    if 0 < value < 1:
+        return "<1%"
+    if 99 < value < 100:
+        return ">99%"
+    return f"{value:.0f}%"
+
+
+@dataclass
+class Button:
+    """A clickable label."""
+
+    rect: pygame.Rect
+    label: str
+    enabled: bool = True
+    danger: bool = False
+
+    def draw(self, surface: pygame.Surface, mouse: tuple[int, int] | None = None) -> None:
+        hot = self.enabled and mouse is not None and self.rect.collidepoint(mouse)
+        if self.danger and self.enabled:
+            colour = BUTTON_FIRE_HOT if hot else BUTTON_FIRE
+        else:
+            colour = BUTTON_HOT if hot else BUTTON
+        pygame.draw.rect(surface, colour, self.rect, border_radius=6)
+        pygame.draw.rect(surface, PANEL_EDGE, self.rect, 1, border_radius=6)
+        text(
+            surface,
+            self.label,
+            self.rect.center,
+            BODY,
+            TEXT if self.enabled else MUTED,
+            bold=True,
+            anchor="center",
+        )
+
+    def hit(self, pos: tuple[int, int]) -> bool:
+        return self.enabled and self.rect.collidepoint(pos)
+
+
+# --- the modal host ---------------------------------------------------------------------------
+
+_MODAL_EVENTS = {
+    pygame.MOUSEBUTTONDOWN,
+    pygame.MOUSEBUTTONUP,
+    pygame.MOUSEMOTION,
+    pygame.MOUSEWHEEL,
+    pygame.KEYDOWN,
+    pygame.KEYUP,
+    pygame.TEXTINPUT,
+}
+
+
+class Dialog:
+    """A modal window: ``layout`` places it on the screen, ``draw`` shows it,
+    ``handle_event`` reacts; setting ``closed`` removes it."""
+
+    title = ""
+
+    def __init__(self) -> None:
+        self.closed = False
+        self.rect = pygame.Rect(0, 0, 0, 0)
+        self.mouse: tuple[int, int] | None = None
+
+    def size(self, screen: pygame.Rect) -> tuple[int, int]:
+        return 420, 240
+
+    def layout(self, screen: pygame.Rect) -> None:
+        w, h = self.size(screen)
+        self.rect = pygame.Rect(0, 0, min(w, screen.w - 20), min(h, screen.h - 20))
+        self.rect.center = screen.center
+
+    def draw(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        draw_panel(surface, self.rect, self.title, ACCENT)
+
+    def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> None:
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+
+    def update(self, dt: float, ctx: UiContext) -> None:
+        return None
+
+
+class DialogLayer:
+    """Hosts the open dialog on top of everything (the last of the artillery layers)."""
+
+    def __init__(self) -> None:
+        self.stack: list[Dialog] = []
+        self._screen: pygame.Rect | None = None
+
+    def keys(self) -> list[tuple[str, str]]:
+        return [("Enter / Esc", "confirm / cancel the open dialog")]
+
+    @property
+    def top(self) -> Dialog | None:
+        return self.stack[-1] if self.stack else None
+
+    def open(self, dialog: Dialog) -> Dialog:
+        self.stack.append(dialog)
+        if self._screen is not None:
+            dialog.layout(self._screen)
+        return dialog
+
+    def showing(self, kind: type[Dialog]) -> Dialog | None:
+        return next((d for d in reversed(self.stack) if isinstance(d, kind)), None)
+
+    def reset(self, ctx: UiContext) -> None:
+        """A hot-seat hand-over: the dialogs of the side that left the seat close."""
+        self.stack.clear()
+        panels(ctx).pop("dialog", None)
+
+    def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool:
+        dialog = self.top
+        if dialog is None or event.type not in _MODAL_EVENTS:
+            return False
+        if self._screen is not None and dialog.rect.w == 0:
+            dialog.layout(self._screen)
+        dialog.handle_event(event, ctx)
+        self._prune(ctx)
+        return True
+
+    def update(self, dt: float, ctx: UiContext) -> None:
+        for dialog in list(self.stack):
+            dialog.update(dt, ctx)
+        self._prune(ctx)
+
+    def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        return None
+
+    def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        screen = surface.get_rect()
+        if screen != self._screen:
+            self._screen = screen
+            for dialog in self.stack:
+                dialog.layout(screen)
+        dialog = self.top
+        if dialog is None:
+            panels(ctx).pop("dialog", None)
+            return
+        if dialog.rect.w == 0:
+            dialog.layout(screen)
+        shade = pygame.Surface(screen.size, pygame.SRCALPHA)
+        shade.fill(SHADE)
+        surface.blit(shade, (0, 0))
+        dialog.draw(surface, ctx)
+        panels(ctx)["dialog"] = screen
+
+    def _prune(self, ctx: UiContext) -> None:
+        self.stack = [d for d in self.stack if not d.closed]
+        if not self.stack:
+            panels(ctx).pop("dialog", None)
+
+
+def dialog_layer(ctx: UiContext) -> DialogLayer:
+    """The dialog host of this screen (made on first use)."""
+    host = ctx.extra.get("dialogs")
+    if not isinstance(host, DialogLayer):
+        host = DialogLayer()
+        ctx.extra["dialogs"] = host
+    return host
+
+
+# --- ammunition choice (ART-10) -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AmmunitionOption:
+    ammo: str
+    name: str
+    description: str
+    left: int | None  # None: unlimited
+
+    @property
+    def available(self) -> bool:
+        return self.left is None or self.left > 0
+
+
+def ammunition_options(weapon_id: str, stock: dict[str, int | None]) -> list[AmmunitionOption]:
+    """ART-10: the ammunition a battery may fire, with what is left of each."""
+    w = weapon_spec(weapon_id)
+    out = []
+    for ammo in w.ammunition:
+        if ammo not in stock:
+            continue
+        spec = AMMUNITION[ammo]
+        out.append(AmmunitionOption(ammo, spec.name, spec.description, stock[ammo]))
+    return out
+
+
+class AmmunitionChoice(Dialog):
+    """Confirm a plot by choosing its ammunition (ART-10): Fire or Cancel."""
+
+    title = "Confirm fire mission"
+
+    def __init__(
+        self,
+        summary: Sequence[str],
+        options: Sequence[AmmunitionOption],
+        on_fire: Callable[[str], None],
+        preferred: str = "standard",
+    ) -> None:
+        super().__init__()
+        if not options:
+            raise ValueError("an ammunition choice needs at least one ammunition type")
+        self.summary = list(summary)
+        self.options = list(options)
+        self.on_fire = on_fire
+        usable = [o.ammo for o in self.options if o.available]
+        self.selected = preferred if preferred in usable else (usable[0] if usable else "")
+        self.rows: list[pygame.Rect] = []
+        self.fire = Button(pygame.Rect(0, 0, 0, 0), "Fire", danger=True)
+        self.cancel = Button(pygame.Rect(0, 0, 0, 0), "Cancel")
+        self.fired: str | None = None
+
+    def size(self, screen: pygame.Rect) -> tuple[int, int]:
+        lines = sum(len(wrap(s, 440)) for s in self.summary)
+        return 480, 34 + 18 * lines + 16 + 52 * len(self.options) + 70
+
+    def layout(self, screen: pygame.Rect) -> None:
+        super().layout(screen)
+        lines = sum(len(wrap(s, 440)) for s in self.summary)
+        y = self.rect.y + 34 + 18 * lines + 16
+        self.rows = []
+        for _ in self.options:
+            self.rows.append(pygame.Rect(self.rect.x + 12, y, self.rect.w - 24, 46))
+            y += 52
+        self.fire.rect = pygame.Rect(self.rect.right - 232, self.rect.bottom - 52, 104, 38)
+        self.cancel.rect = pygame.Rect(self.rect.right - 118, self.rect.bottom - 52, 104, 38)
+
+    def choose(self, ammo: str) -> None:
+        option = next((o for o in self.options if o.ammo == ammo), None)
+        if option is not None and option.available:
+            self.selected = ammo
+
+    def confirm(self) -> None:
+        if not self.selected:
+            return
+        self.fired = self.selected
+        self.closed = True
+        self.on_fire(self.selected)
+
+    def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> None:
+        super().handle_event(event, ctx)
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+                self.confirm()
+            elif event.key == pygame.K_ESCAPE:
+                self.closed = True
+            elif pygame.K_1 <= event.key <= pygame.K_9:
+                n = event.key - pygame.K_1
+                if n < len(self.options):
+                    self.choose(self.options[n].ammo)
+            elif event.key in (pygame.K_UP, pygame.K_DOWN):
+                ids = [o.ammo for o in self.options if o.available]
+                if ids and self.selected in ids:
+                    step = 1 if event.key == pygame.K_DOWN else -1
+                    self.selected = ids[(ids.index(self.selected) + step) % len(ids)]
+        elif clicked(event):
+            if self.fire.hit(event.pos):
+                self.confirm()
+            elif self.cancel.hit(event.pos):
+                self.closed = True
+            else:
+                for option, row in zip(self.options, self.rows, strict=True):
+                    if row.collidepoint(event.pos):
+                        self.choose(option.ammo)
+
+    def draw(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        inner = draw_panel(surface, self.rect, self.title, INCOMING)
+        y = inner.y
+        for n, line in enumerate(self.summary):
+            for part in wrap(line, inner.w):
+                text(surface, part, (inner.x, y), BODY, TEXT if n == 0 else MUTED, bold=n == 0)
+                y += 18
+        for n, (option, row) in enumerate(zip(self.options, self.rows, strict=True)):
+            chosen = option.ammo == self.selected
+            pygame.draw.rect(surface, SELECTED if chosen else BUTTON, row, border_radius=6)
+            if chosen:
+                pygame.draw.rect(surface, ACCENT, row, 2, border_radius=6)
+            left = "unlimited" if option.left is None else f"{option.left} left"
+            colour = TEXT if option.available else MUTED
+            text(surface, f"{n + 1}. {option.name}", (row.x + 10, row.y + 6), BODY, colour, True)
+            text(surface, left, (row.right - 10, row.y + 6), BODY, colour, anchor="topright")
+            desc = wrap(option.description, row.w - 20, SMALL)[0]
+            text(surface, desc, (row.x + 10, row.y + 26), SMALL, MUTED)
+        self.fire.enabled = bool(self.selected)
+        self.fire.draw(surface, self.mouse)
+        self.cancel.draw(surface, self.mouse)
+
+
+# --- sheet picker (MAP-7 .. MAP-10) ---------------------------------------------------------------
+
+# Hex size the thumbnails are painted at before scaling down: above the far zooms that
+# print the sheet position on the sheet, near enough for trees and buildings.
+THUMB_SIZE = 14
+_thumbs: dict[tuple[str, int, int], pygame.Surface] = {}
+
+
+def sheet_thumbnail(sheet: Sheet, box: tuple[int, int]) -> pygame.Surface:
+    """A small picture of a sheet fitting ``box``, cached per sheet and size."""
+    key = (sheet.id, box[0], box[1])
+    image = _thumbs.get(key)
+    if image is None:
+        geom = sheet_geometry((0, 0))
+        x, y, w, h = geom.pixel_rect(THUMB_SIZE)
+        full = pygame.Surface((w, h))
+        full.fill(PANEL)
+        paint_sheet(full, sheet, geom, THUMB_SIZE, (x, y))
+        scale = min(box[0] / w, box[1] / h)
+        image = pygame.transform.smoothscale(
+            full, (max(1, round(w * scale)), max(1, round(h * scale)))
+        )
+        _thumbs[key] = image
+    return image
+
+
+def picker_rule_text(view: PlayerView) -> str:
+    """Which table the choice comes from, in players' words (MAP-7 .. MAP-10)."""
+    pending = view.pending_sheet or {}
+    allowed = pending.get("allowed") or []
+    rule = view.options.get("sheet_table", "free")
+    if len(allowed) == 1 and rule != "pile":
+        return (
+            "Only one sheet may lie here. If it is where one of your batteries stands, "
+            "it must be that battery's declared sheet (MAP-10)."
+        )
+    if rule == "similar":
+        return "Sheet table: similar terrain to the sheet the unit leaves (MAP-9)."
+    if rule == "pile":
+        return "Draw from your face-down pile (MAP-8)."
+    return "Sheet table: any sheet (MAP-9)."
+
+
+class SheetPicker(Dialog):
+    """MAP-7: the side whose half holds the new position picks the sheet."""
+
+    title = "Lay the new sheet"
+
+    def __init__(
+        self,
+        position: tuple[int, int],
+        allowed: Sequence[str],
+        rule_text: str,
+        on_pick: Callable[[str], None],
+        unit_name: str = "",
+    ) -> None:
+        super().__init__()
+        catalogue = available_sheets()
+        unknown = [s for s in allowed if s not in catalogue]
+        if unknown:
+            raise ValueError(f"sheet picker: unknown sheets {', '.join(unknown)}")
+        if not allowed:
+            raise ValueError("sheet picker: no sheet is allowed at this position")
+        self.position = (int(position[0]), int(position[1]))
+        self.sheets = [catalogue[s] for s in allowed]
+        self.rule_text = rule_text
+        self.on_pick = on_pick
+        self.unit_name = unit_name
+        self.selected = 0
+        self.cells: list[pygame.Rect] = []
+        self.thumb = (96, 124)
+        self.place = Button(pygame.Rect(0, 0, 0, 0), "Place sheet", danger=True)
+        self.picked: str | None = None
+        self._last_click = (0.0, -1)
+
+    def _grid(self, screen: pygame.Rect) -> tuple[int, int, tuple[int, int]]:
+        count = len(self.sheets)
+        cols = min(count, 6)
+        thumb = (96, 124)
+        while True:
+            rows = -(-count // cols)
+            h = 118 + rows * (thumb[1] + 58) + 76
+            w = cols * (thumb[0] + 20) + 40
+            if (h <= screen.h - 20 and w <= screen.w - 20) or thumb[0] <= 48:
+                return cols, rows, thumb
+            thumb = (thumb[0] - 12, thumb[1] - 15)
+
+    def size(self, screen: pygame.Rect) -> tuple[int, int]:
+        cols, rows, thumb = self._grid(screen)
+        return max(560, cols * (thumb[0] + 20) + 40), 118 + rows * (thumb[1] + 58) + 76
+
+    def layout(self, screen: pygame.Rect) -> None:
+        super().layout(screen)
+        cols, _, self.thumb = self._grid(screen)
+        cell_w, cell_h = self.thumb[0] + 20, self.thumb[1] + 58
+        x0 = self.rect.centerx - cols * cell_w // 2
+        self.cells = [
+            pygame.Rect(
+                x0 + (n % cols) * cell_w,
+                self.rect.y + 108 + (n // cols) * cell_h,
+                cell_w - 8,
+                cell_h - 8,
+            )
+            for n in range(len(self.sheets))
+        ]
+        self.place.rect = pygame.Rect(self.rect.right - 160, self.rect.bottom - 50, 146, 38)
+
+    def confirm(self) -> None:
+        self.picked = self.sheets[self.selected].id
+        self.closed = True
+        self.on_pick(self.picked)
+
+    def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> None:
+        super().handle_event(event, ctx)
+        count = len(self.sheets)
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.confirm()
+            elif event.key in (pygame.K_RIGHT, pygame.K_TAB):
+                self.selected = (self.selected + 1) % count
+            elif event.key == pygame.K_LEFT:
+                self.selected = (self.selected - 1) % count
+        elif clicked(event):
+            if self.place.hit(event.pos):
+                self.confirm()
+                return
+            for n, cell in enumerate(self.cells):
+                if cell.collidepoint(event.pos):
+                    now = time.monotonic()
+                    double = self._last_click[1] == n and now - self._last_click[0] < 0.4
+                    self.selected = n
+                    self._last_click = (now, n)
+                    if double:
+                        self.confirm()
+
+    def draw(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        inner = draw_panel(surface, self.rect, self.title, ACCENT)
+        who = f"{self.unit_name} leaves the map. " if self.unit_name else ""
+        head = (
+            f"{who}Choose the sheet for position ({self.position[0]},{self.position[1]}); "
+            "it joins the map where the unit enters."
+        )
+        y = inner.y
+        for line in wrap(head, inner.w):
+            text(surface, line, (inner.x, y), BODY, TEXT)
+            y += 19
+        for line in wrap(self.rule_text, inner.w, SMALL):
+            text(surface, line, (inner.x, y), SMALL, MUTED)
+            y += 17
+        for n, (sheet, cell) in enumerate(zip(self.sheets, self.cells, strict=True)):
+            chosen = n == self.selected
+            pygame.draw.rect(surface, SELECTED if chosen else BUTTON, cell, border_radius=6)
+            if chosen:
+                pygame.draw.rect(surface, ACCENT, cell, 3, border_radius=6)
+            image = sheet_thumbnail(sheet, self.thumb)
+            surface.blit(image, image.get_rect(midtop=(cell.centerx, cell.y + 6)))
+            names = wrap(sheet.name, cell.w - 6, SMALL, True)[:2]
+            for k, name in enumerate(names):
+                top = cell.bottom - 46 + 15 * k + (8 if len(names) == 1 else 0)
+                text(surface, name, (cell.centerx, top), SMALL, TEXT, True, "midtop")
+            text(
+                surface,
+                sheet.category,
+                (cell.centerx, cell.bottom - 16),
+                SMALL,
+                MUTED,
+                anchor="midtop",
+            )
+        chosen = self.sheets[self.selected]
+        desc = wrap(f"{chosen.name}: {chosen.description}", self.rect.w - 200, SMALL)[:3]
+        for k, line in enumerate(desc):
+            text(surface, line, (inner.x, self.rect.bottom - 62 + 17 * k), SMALL, MUTED)
+        self.place.draw(surface, self.mouse)
+
+
+# --- attack odds (ART-32a, ART-35) --------------------------------------------------------------
+
+SYSTEM_WEAPONS: dict[str, tuple[str, ...]] = {
+    "battlesystem": ("missile", "melee"),
+    "warhammer": ("shooting", "close combat"),
+    "toysoldiers": ("shot",),
+}
+
+
+@dataclass
+class AttackOdds:
+    """One way to attack: the odds as the resolver computes them, or why it cannot."""
+
+    weapon: str
+    label: str
+    chance: float | None  # probability of a hit (or of any effect); None: not one number
+    lines: list[str] = field(default_factory=list)
+    refusal: str | None = None
+
+
+def _hex(data: Any) -> Hex | None:
+    return None if data is None else Hex(int(data[0]), int(data[1]))
+
+
+def spotting_now(view: PlayerView, unit_id: str) -> bool:
+    """ART-18: the unit spots for one of its side's shells fired or arriving this turn."""
+    return any(
+        unit_id in p.get("spotters_at_firing", ())
+        and view.turn in (p.get("fired_turn"), p.get("arrival_turn"))
+        for p in view.plots
+    )
+
+
+def _woods_counts(area: PlayArea, hexes: Sequence[Hex]) -> tuple[int, int]:
+    light = heavy = 0
+    for h in hexes:
+        i = area.index_of(h)
+        if i < 0:
+            continue
+        code = int(area.terrain[i])
+        light += code == LIGHT_WOODS
+        heavy += code == HEAVY_WOODS
+    return light, heavy
+
+
+def battletech_odds(
+    view: PlayerView, attacker: dict[str, Any], target: dict[str, Any], weapon: str
+) -> AttackOdds:
+    """ART-32a direct fire from the view: the to-hit number with every modifier, the
+    exact chance of 2d6 reaching it and the damage of a hit."""
+    try:
+        spec = bt.direct_fire_weapon(weapon)
+    except ValueError as exc:
+        return AttackOdds(weapon, weapon, None, refusal=str(exc))
+    a, b = _hex(attacker.get("hex")), _hex(target.get("hex"))
+    if a is None or b is None:
+        return AttackOdds(weapon, spec.name, None, refusal="both units must be on the board")
+    if weapon in attacker.get("weapons_fired", ()):
+        return AttackOdds(weapon, spec.name, None, refusal=f"the {spec.name} has fired this turn")
+    rng = distance(a, b)
+    refusal = bt.direct_fire_refusal(rng, spec.ranges)
+    if refusal:
+        return AttackOdds(weapon, spec.name, None, refusal=refusal)
+    sight = line_of_sight(view.area, a, b, int(attacker["height"]), int(target["height"]))
+    if not sight:
+        return AttackOdds(weapon, spec.name, None, refusal=f"no line of sight: {sight.reason}")
+    light, heavy = _woods_counts(view.area, [*sight.woods_hexes, b])
+    moved = attacker.get("movement_mode", "stood")
+    tn = bt.direct_fire_target_number(
+        int(attacker["gunnery"]),
+        rng,
+        spec.ranges,
+        attacker_moved=moved if moved in ("walked", "ran") else "stood",
+        target_hexes_moved=int(target.get("hexes_moved", 0)),
+        light_woods=light,
+        heavy_woods=heavy,
+        spotting=spotting_now(view, attacker["id"]),
+        minimum_range=spec.minimum_range,
+    )
+    assert tn is not None
+    p = bt.hit_probability(tn)
+    damage = mean(bt.cluster_distribution(spec))
+    lines = [
+        f"{rng} hexes; to hit {tn.total}: {tn.breakdown()}",
+        f"2d6 >= {tn.total}: {percent(p)}; a hit does "
+        + (f"{float(damage):.1f} damage on average" if spec.missiles else f"{spec.damage} damage"),
+    ]
+    return AttackOdds(weapon, spec.name, p, lines)
+
+
+def board_from_view(view: PlayerView) -> GameState:
+    """A game state holding only what the view holds (for the other systems' plans).
+
+    Enemy units carry what the view shows of them; secrets the view lacks are
+    filled with neutral values (nothing fired, no movement points spent).
+    """
+    units: dict[str, Unit] = {}
+    for uid, data in view.units.items():
+        d = dict(data)
+        d.setdefault("weapons_fired", [])
+        d.setdefault("mp_spent", 0)
+        battery = d.get("battery")
+        if battery is not None and "offboard" not in battery:
+            d["battery"] = {
+                "weapon": battery["weapon"],
+                "pieces": battery["pieces"],
+                "offboard": None,
+                "ammunition": {},
+                "auto_hit": [],
+            }
+        units[uid] = Unit.from_dict(d)
+    return GameState(
+        scenario={},
+        scenario_path="",
+        seed=0,
+        area=view.area,
+        units=units,
+        sides=(view.side, view.enemy),
+        turn=view.turn,
+        phase=view.phase,
+        initiative=dict(view.initiative),
+        options=dict(view.options),
+        turn_limit=view.turn_limit,
+    )
+
+
+def _figures_odds(board: GameState, unit: Unit, target: Unit, weapon: str) -> AttackOdds:
+    """BATTLESYSTEM, Warhammer and toy-soldier attacks through the engine's plans."""
+    from game.rules import battlesystem as bs
+    from game.rules import toysoldiers as ts
+    from game.rules import warhammer as wh
+    from game.state import combat_systems as cs
+
+    label = weapon.capitalize()
+    if weapon == "missile":
+        plan = cs.missile_plan(board, unit, target)
+        if isinstance(plan, str):
+            return AttackOdds(weapon, "Missile volley", None, refusal=plan)
+        assert plan.armor is not None
+        aimed = cs.battle_unit(target)
+        ar = max(bs.AR_BEST, min(bs.AR_WORST, plan.armor.total))
+        hits = mean(bs.hits_distribution(plan.dice_count, plan.sides))
+        removed = bs.expected_figures_removed(
+            plan.dice_count,
+            plan.sides,
+            ar,
+            aimed.hits_per_figure,
+            aimed.carried_hits,
+            aimed.figures,
+        )
+        stand = bs.hit_stands_probability(ar)
+        return AttackOdds(
+            weapon,
+            "Missile volley",
+            None,
+            [
+                f"{plan.dice_count} attack dice at {plan.band} range; {plan.armor.breakdown()}",
+                f"{float(hits):.1f} hits expected, each stands {percent(stand)} (BS-3)",
+                f"{float(removed):.2f} figures removed on average (BS-4)",
+            ],
+        )
+    if weapon == "melee":
+        plan = cs.melee_plan(board, unit, target)
+        if isinstance(plan, str):
+            return AttackOdds(weapon, "Melee", None, refusal=plan)
+        lines = list(plan.notes)
+        names = {unit.id: unit.name, target.id: target.name}
+        for side, other in ((plan.attacker, plan.defender), (plan.defender, plan.attacker)):
+            a, b = side.unit, other.unit
+            count = bs.melee_attackers(a, bs.contact_cells(a, b)).dice_count(*side.dice_multipliers)
+            # BS-6: [12]8 counts consecutive rounds against the same enemy.
+            round_ = a.melee_round + 1 if a.melee_opponent == b.unit_id else 1
+            sides = a.dice.dice_for(melee_round=round_)
+            armor = bs.armor_target(b.armor_rating, other.armor_modifiers)
+            ar = max(bs.AR_BEST, min(bs.AR_WORST, armor.total))
+            removed = bs.expected_figures_removed(
+                count, sides, ar, b.hits_per_figure, b.carried_hits, b.figures
+            )
+            lines.append(
+                f"{names[a.unit_id]}: {count} AD vs {armor.breakdown()}: "
+                f"{float(removed):.2f} figures removed on average"
+            )
+        return AttackOdds(weapon, "Melee round", None, lines)
+    if weapon == "shooting":
+        plan = cs.shooting_plan(board, unit, target)
+        if isinstance(plan, str):
+            return AttackOdds(weapon, "Shooting", None, refusal=plan)
+        aimed = cs.troops(target)
+        skill = int(unit.profile.get("bs", 3))
+        dist = wh.unsaved_wounds_distribution(
+            [(n, mods) for n, mods in plan.batches()],
+            skill,
+            (),
+            plan.strength,
+            aimed.toughness,
+            aimed.armour,
+            shield=aimed.shield,
+            mount=aimed.mount,
+            ward=aimed.ward,
+            shots_per_model=plan.shots,
+        )
+        none = dist.get(0, Fraction(0))
+        return AttackOdds(
+            weapon,
+            "Shooting",
+            float(1 - none),
+            [
+                f"{plan.firing.describe()}, {plan.distance} hexes, cover: {plan.cover}",
+                f"{float(mean(dist)):.2f} unsaved wounds on average; "
+                f"at least one {percent(1 - none)} (WH-2 .. WH-8)",
+            ],
+        )
+    if weapon == "close combat":
+        plan = cs.combat_plan(board, unit, target)
+        if isinstance(plan, str):
+            return AttackOdds(weapon, "Close combat", None, refusal=plan)
+        return AttackOdds(
+            weapon,
+            "Close combat",
+            None,
+            [
+                f"attacks {plan.attacks[0]} vs {plan.attacks[1]}, to hit "
+                f"{plan.to_hit[0]}+ vs {plan.to_hit[1]}+; charge: {plan.charge}",
+                "the combat result decides who breaks (WHC-1)",
+            ],
+        )
+    if weapon == "shot":
+        plan = cs.shot_plan(board, unit, target)
+        if isinstance(plan, str):
+            return AttackOdds(weapon, "Virtual shot", None, refusal=plan)
+        odds = ts.shot_odds(plan.aim.chance)
+        return AttackOdds(
+            weapon,
+            "Virtual shot",
+            float(odds.hit),
+            [
+                f"chance {plan.aim.chance}: {plan.aim.number.breakdown()}",
+                f"killed {percent(odds.killed)}, wounded {percent(odds.wounded)} (TS-4, TS-7)",
+            ],
+        )
+    return AttackOdds(weapon, label, None, refusal=f"no attack called {weapon!r}")
+
+
+def attack_odds(view: PlayerView, attacker_id: str, target_id: str) -> list[AttackOdds]:
+    """Every attack ``attacker_id`` could make on ``target_id``, with its odds (from the view)."""
+    attacker = view.units.get(attacker_id)
+    target = view.units.get(target_id)
+    if attacker is None or attacker["side"] != view.side:
+        raise ValueError(f"{attacker_id!r} is not a unit of {view.side}")
+    if target is None or target["side"] == view.side:
+        raise ValueError(f"{target_id!r} is not an enemy unit in sight")
+    system = attacker["system"]
+    if target["system"] != system:
+        return [
+            AttackOdds(
+                "",
+                "No direct attack",
+                None,
+                refusal=f"{attacker['name']} ({system}) cannot attack {target['name']} "
+                f"({target['system']}) directly: each system fights its own kind",
+            )
+        ]
+    if system == "battletech":
+        weapons = list(dict.fromkeys(str(w) for w in attacker["profile"].get("weapons", [])))
+        return [battletech_odds(view, attacker, target, w) for w in weapons]
+    board = board_from_view(view)
+    unit, aimed = board.units[attacker_id], board.units[target_id]
+    return [_figures_odds(board, unit, aimed, w) for w in SYSTEM_WEAPONS.get(system, ())]
+
+
+# --- attack dialog --------------------------------------------------------------------------------
+
+
+class AttackDialog(Dialog):
+    """The odds of every weapon against one target; Fire; then the roll-by-roll result."""
+
+    title = "Attack"
+
+    def __init__(self, ctx: UiContext, attacker_id: str, target_id: str) -> None:
+        super().__init__()
+        self.attacker_id = attacker_id
+        self.target_id = target_id
+        self.options: list[AttackOdds] = []
+        self.buttons: list[Button] = []
+        self.close = Button(pygame.Rect(0, 0, 0, 0), "Close")
+        self.results: list[Event] = []
+        self.refresh(ctx)
+
+    def refresh(self, ctx: UiContext) -> None:
+        self.options = attack_odds(ctx.view, self.attacker_id, self.target_id)
+        legal = set(self._legal(ctx))
+        self.buttons = [
+            Button(pygame.Rect(0, 0, 0, 0), "Fire", enabled=o.weapon in legal, danger=True)
+            for o in self.options
+        ]
+        attacker = ctx.view.units[self.attacker_id]["name"]
+        target = ctx.view.units[self.target_id]["name"]
+        self.title = f"{attacker} attacks {target}"
+
+    def _legal(self, ctx: UiContext) -> list[str]:
+        if ctx.session.viewer() != ctx.session.acting():
+            return []
+        return [
+            c.weapon
+            for c in ctx.session.legal()
+            if isinstance(c, Attack) and c.unit == self.attacker_id and c.target == self.target_id
+        ]
+
+    def _result_lines(self) -> list[tuple[str, Colour]]:
+        out: list[tuple[str, Colour]] = []
+        for event in self.results:
+            for line in event.text.split("\n"):
+                out.append((line, TEXT))
+            for roll in event.rolls:
+                out.append((f"  roll: {roll}", ACCENT))
+        return out
+
+    def size(self, screen: pygame.Rect) -> tuple[int, int]:
+        rows = sum(
+            28 + 17 * (len(o.lines) if o.refusal is None else len(wrap(o.refusal, 520, SMALL)))
+            for o in self.options
+        )
+        result = 17 * sum(len(wrap(t, 560, SMALL)) for t, _ in self._result_lines())
+        return 600, 50 + rows + (result + 30 if self.results else 0) + 56
+
+    def layout(self, screen: pygame.Rect) -> None:
+        super().layout(screen)
+        y = self.rect.y + 40
+        for option, button in zip(self.options, self.buttons, strict=True):
+            button.rect = pygame.Rect(self.rect.right - 92, y, 78, 28)
+            count = (
+                len(option.lines)
+                if option.refusal is None
+                else len(wrap(option.refusal, 520, SMALL))
+            )
+            y += 28 + 17 * count
+        self.close.rect = pygame.Rect(self.rect.right - 112, self.rect.bottom - 48, 98, 36)
+
+    def fire(self, ctx: UiContext, option: AttackOdds) -> bool:
+        """Send the attack; on success keep its log entries to show roll by roll."""
+        start = len(ctx.view.log)
+        ok = ctx.submit(Attack(ctx.view.side, self.attacker_id, self.target_id, option.weapon))
+        if ok:
+            self.results = [e for e in ctx.view.log[start:] if e.kind == "attack"]
+            if self.attacker_id in ctx.view.units and self.target_id in ctx.view.units:
+                self.refresh(ctx)
+            else:
+                self.options, self.buttons = [], []
+            self.layout(pygame.Rect(0, 0, *ctx.screen_size))
+        return ok
+
+    def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> None:
+        super().handle_event(event, ctx)
+        if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_RETURN):
+            self.closed = True
+        elif clicked(event):
+            if self.close.hit(event.pos):
+                self.closed = True
+                return
+            for option, button in zip(self.options, self.buttons, strict=True):
+                if button.hit(event.pos):
+                    self.fire(ctx, option)
+                    return
+
+    def draw(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        inner = draw_panel(surface, self.rect, self.title, BAD)
+        y = inner.y
+        for option, button in zip(self.options, self.buttons, strict=True):
+            text(surface, option.label, (inner.x, y + 4), BODY, TEXT, bold=True)
+            if option.chance is not None:
+                bar = pygame.Rect(inner.x + 190, y + 8, 150, 12)
+                chance_bar(surface, bar, option.chance)
+                text(surface, percent(option.chance), (bar.right + 8, y + 2), BODY, TEXT, True)
+            y += 26
+            if option.refusal is not None:
+                for line in wrap(option.refusal, 520, SMALL):
+                    text(surface, line, (inner.x + 12, y), SMALL, BAD)
+                    y += 17
+            else:
+                for line in option.lines:
+                    text(surface, line, (inner.x + 12, y), SMALL, MUTED)
+                    y += 17
+                button.draw(surface, self.mouse)
+            y += 2
+        if self.results:
+            y += 8
+            text(surface, "Result", (inner.x, y), BODY, ACCENT, bold=True)
+            y += 22
+            for line, colour in self._result_lines():
+                for part in wrap(line, inner.w, SMALL):
+                    text(surface, part, (inner.x, y), SMALL, colour)
+                    y += 17
+        self.close.draw(surface, self.mouse)
+
+
+class AttackTool:
+    """Attack mode (F): enemy units the selected unit can attack show their best odds;
+    a click on one opens the attack dialog."""
+
+    def __init__(self, dialogs: DialogLayer) -> None:
+        self.dialogs = dialogs
+        self._cache: tuple[object, str, dict[str, float | None]] | None = None
+
+    def keys(self) -> list[tuple[str, str]]:
+        return [("F", "attack mode: odds on the enemies in reach; click one to attack")]
+
+    def _targets(self, ctx: UiContext) -> dict[str, float | None]:
+        """Visible enemy units with the best hit chance against each (cached per view)."""
+        selected = ctx.own_unit(ctx.selected)
+        if selected is None or selected.get("hex") is None:
+            return {}
+        key = (ctx.view, selected["id"])
+        if self._cache is not None and (self._cache[0], self._cache[1]) == key:
+            return self._cache[2]
+        out: dict[str, float | None] = {}
+        for enemy in ctx.view.enemy_units():
+            if enemy.get("hex") is None or enemy.get("destroyed"):
+                continue
+            odds = [o for o in attack_odds(ctx.view, selected["id"], enemy["id"]) if not o.refusal]
+            if odds:
+                chances = [o.chance for o in odds if o.chance is not None]
+                out[enemy["id"]] = max(chances) if chances else None
+        self._cache = (ctx.view, selected["id"], out)
+        return out
+
+    def _enemy_at(self, ctx: UiContext, h: Hex) -> str | None:
+        for enemy in ctx.view.enemy_units():
+            if _hex(enemy.get("hex")) == h and not enemy.get("destroyed"):
+                return str(enemy["id"])
+        return None
+
+    def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool:
+        if plain_key(event, pygame.K_f):
+            if ctx.mode == ATTACK:
+                ctx.mode = SELECT
+            elif ctx.own_unit(ctx.selected) is None:
+                ctx.notify("Select one of your units first, then press F to attack")
+            else:
+                ctx.mode = ATTACK
+            return True
+        if ctx.mode != ATTACK:
+            return False
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            ctx.mode = SELECT
+            return True
+        if clicked(event):
+            h = hex_under(ctx, event.pos)
+            target = None if h is None else self._enemy_at(ctx, h)
+            selected = ctx.own_unit(ctx.selected)
+            if target is not None and selected is not None:
+                self.dialogs.open(AttackDialog(ctx, selected["id"], target))
+                return True
+        return False
+
+    def update(self, dt: float, ctx: UiContext) -> None:
+        if ctx.mode == ATTACK and ctx.own_unit(ctx.selected) is None:
+            ctx.mode = SELECT
+
+    def reset(self, ctx: UiContext) -> None:
+        self._cache = None
+
+    def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        if ctx.mode != ATTACK:
+            return
+        size = ctx.camera.size
+        for uid, chance in self._targets(ctx).items():
+            h = _hex(ctx.view.units[uid]["hex"])
+            assert h is not None
+            x, y = ctx.camera.hex_to_screen(h)
+            pygame.draw.circle(surface, BAD, (round(x), round(y)), round(size * 0.92), 3)
+            label = "attack" if chance is None else percent(chance)
+            text(
+                surface,
+                label,
+                (x, y - size * 0.95),
+                max(12, size // 3),
+                TEXT,
+                True,
+                "midbottom",
+                halo=(60, 0, 0),
+            )
+
+    def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        if ctx.mode != ATTACK:
+            panels(ctx).pop("attack_hint", None)
+            return
+        hint = "Attack mode: click an enemy for the odds (F or Esc leaves)"
+        box = place_box(ctx, (text_width(hint, BODY, True) + 24, 30), "attack_hint")
+        draw_panel(surface, box, None, BAD)
+        text(surface, hint, box.center, BODY, TEXT, True, "center")
+        panels(ctx)["attack_hint"] = box
+
+
+def place_sheet_command(view: PlayerView, sheet_id: str) -> Command:
+    return PlaceSheet(view.side, sheet_id)
