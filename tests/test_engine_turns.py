@@ -857,3 +857,36 @@ def test_movement_errors_never_escape_as_tracebacks() -> None:
     with pytest.raises(IllegalCommand) as err:
         apply(state, Move("north", "n-mech", state.units["n-mech"].hex, 0))  # type: ignore[arg-type]
     assert not isinstance(err.value, MovementError)
+
+
+def test_MAP_10_batteries_sharing_a_position_stand_on_one_sheet_in_different_hexes() -> None:
+    """MAP-10 (bug fixed): a second battery deployed to the position of the first must
+    declare the same sheet (one position holds one sheet) and another hex; the refused
+    positions are not offered either."""
+    state = two_gun_game()
+    first = state.units["n-gun"].battery.offboard  # type: ignore[union-attr]
+    assert (first.direction, first.along, first.distance) == ("north", 0, 3)
+    before = state_hash(state)
+    with pytest.raises(IllegalCommand, match=r"one position holds one sheet \(MAP-10\)"):
+        apply(state, Deploy("north", "n-gun-2", "north", 0, 3, "escarpment", "0505"))
+    with pytest.raises(IllegalCommand, match="already stands in hex 0807"):
+        apply(state, Deploy("north", "n-gun-2", "north", 0, 3, "high_pass", "0807"))
+    assert state_hash(state) == before
+    apply(state, Deploy("north", "n-gun-2", "north", 0, 3, "high_pass", "0505"))
+    offered = [
+        c
+        for c in legal_commands(state, "north")
+        if isinstance(c, Deploy)
+        and c.battery == "n-gun"
+        and (c.direction, c.along, c.distance) == ("north", 0, 3)
+    ]
+    assert offered == []  # n-gun's own place: not a re-deployment
+    apply(state, Deploy("north", "n-gun", "north", 0, 2, "high_pass", "0807"))
+    back = [
+        c
+        for c in legal_commands(state, "north")
+        if isinstance(c, Deploy)
+        and c.battery == "n-gun"
+        and (c.direction, c.along, c.distance) == ("north", 0, 3)
+    ]
+    assert back == [Deploy("north", "n-gun", "north", 0, 3, "high_pass", "0807")]

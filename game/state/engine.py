@@ -134,7 +134,26 @@ def deployment_refusal(state: GameState, side: str, cmd: Deploy) -> str | None:
         cmd.along,
         weapon_=weapon,
     )
+    if not reasons:
+        reasons = _shared_position_refusals(state, side, cmd)
     return "; ".join(reasons) if reasons else None
+
+
+def _shared_position_refusals(state: GameState, side: str, cmd: Deploy) -> list[str]:
+    """MAP-10: batteries at one sheet position stand on one sheet, in different hexes."""
+    pos = off_board_position(state.area, cmd.direction, cmd.distance, cmd.along)
+    for other in state.living(side):
+        off = other.battery.offboard if other.battery is not None else None
+        if other.id == cmd.battery or off is None or off.position != pos:
+            continue
+        if off.sheet != cmd.sheet:
+            return [
+                f"{other.name} already stands at sheet position ({pos[0]},{pos[1]}) on sheet "
+                f"{off.sheet!r}; one position holds one sheet (MAP-10)"
+            ]
+        if off.xxyy == cmd.xxyy:
+            return [f"{other.name} already stands in hex {cmd.xxyy} of that sheet"]
+    return []
 
 
 def _deploy(state: GameState, cmd: Command) -> None:
