@@ -250,11 +250,12 @@ def test_good_sheet_file(tmp_path: Path) -> None:
     assert (result.returncode, result.stdout) == (0, f"{path}: ok\n")
 
 
-def test_no_subcommand_says_the_window_is_not_built_yet() -> None:
-    result = run()
+def test_help_lists_the_window_options_and_the_other_commands() -> None:
+    result = run("--help")
     assert result.returncode == 0
-    assert "the game window is not built yet" in result.stdout
-    assert "validate" in result.stdout
+    assert "--scenario FILE" in result.stdout
+    assert "python main.py validate" in result.stdout
+    assert "python main.py simulate" in result.stdout
 
 
 def test_validate_without_files_is_a_usage_error() -> None:
