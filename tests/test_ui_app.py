@@ -228,15 +228,25 @@ def test_battle_screenshots_at_far_and_near_zoom(app):
     shot(app, "battle_far.png")
     on_board = {u.id for u in state.units.values() if u.side == "north" and u.hex is not None}
     assert set(game.units.drawn) >= on_board
-    press(app, pygame.K_TAB)
-    game.set_zoom(5)
-    unit = state.units[game.ctx.selected]
+    # Near: the Wolfhound selected by a click, the mouse resting on a hex it can reach.
+    unit = state.units["n-hunter-1"]
+    game.set_zoom(4)
     game.camera.centre_on(unit.hex)
-    app.run_frames(4)
-    move_mouse(app, game.hex_to_screen(unit.hex), frames=30)
+    app.run_frames(2)
+    click(app, game.hex_to_screen(unit.hex))
+    assert game.ctx.selected == unit.id
+    reach = game.units.reach(game.ctx)
+    assert reach is not None
+    target = max(
+        (h for h, c in reach.costs().items() if c <= 6 and h.r > unit.hex.r),
+        key=lambda h: (reach.cost(h), h),
+    )
+    move_mouse(app, game.hex_to_screen(target), frames=30)
     shot(app, "battle_near.png")
     assert game.unit_panel.shown == unit.id
     assert game.tooltip.lines and game.tooltip.lines[0].startswith("Sheet (")
+    assert f"Move here: {reach.cost(target)} MP" in game.tooltip.lines
+    move_mouse(app, game.hex_to_screen(unit.hex), frames=30)
     assert any(unit.name in line for line in game.tooltip.lines)
 
 
@@ -467,3 +477,47 @@ def test_bad_window_options_get_a_clear_message(tmp_path):
 
 def test_default_scenario_constant_is_a_shipped_file():
     assert Path(DEFAULT_SCENARIO).is_file()
+
+
+def test_a_facing_handle_moves_the_unit_ending_with_that_facing(app):
+    """MOV-1 facing: the six handles around a planned destination pick the final facing."""
+    state = new_game(SCENARIO, 12)
+    apply(state, EndPhase("north"))
+    apply(state, EndPhase("south"))
+    game = app.open_game(state, Seats(SOLO, "north", "easy"))
+    run_until(app, lambda: acting_side(state) == "north")
+    unit = state.units["n-hunter-1"]
+    game.set_zoom(5)
+    game.camera.centre_on(unit.hex)
+    app.run_frames(2)
+    click(app, game.hex_to_screen(unit.hex))
+    reach = game.units.reach(game.ctx)
+    target = next(h for h, c in reach.costs().items() if c == 2)
+    click(app, game.hex_to_screen(target))
+    plan = game.units.plan
+    assert plan is not None and plan.to == target
+    handles = game.units._handle_centres(game.ctx)
+    other = next(d for d in range(1, 7) if d != plan.facing and reach.route(target, d) is not None)
+    click(app, handles[other])
+    assert unit.hex == target and unit.facing == other
+    assert state.commands[-1]["kind"] == "move" and state.commands[-1]["facing"] == other
+
+
+def test_continue_in_the_menu_reopens_the_autosave(app):
+    state = new_game(SCENARIO, 13)
+    game = app.open_game(state, Seats(SOLO, "north", "easy"))
+    app.run_frames(2)
+    click_button(app, game.ui_manager, "Accept deployment")
+    run_until(app, lambda: state.turn >= 1)  # the AI sets up; turn 1 writes the autosave
+    from game.ui.app import autosave_dir
+
+    assert (autosave_dir() / "autosave.json").is_file()
+    saved_turn = state.turn
+    app.open_menu()
+    app.run_frames(2)
+    menu = app.top
+    click_button(app, menu.manager, "Continue (autosave)", frames=3)
+    loaded = app.game
+    assert loaded is not None and loaded is not game
+    assert loaded.session.state.turn == saved_turn
+    assert loaded.seats == Seats(SOLO, "north", "easy")

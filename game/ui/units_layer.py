@@ -666,8 +666,8 @@ class UnitsLayer:
         walked = [h for h, c in costs.items() if c <= walk and h not in exits]
         ran = [h for h, c in costs.items() if c > walk and h not in exits]
         layer = ctx.map_layer
-        layer.draw_highlight(surface, camera, walked, WALK_TINT, 80, outline=None)
-        layer.draw_highlight(surface, camera, ran, RUN_TINT, 80, outline=None)
+        layer.draw_highlight(surface, camera, walked, WALK_TINT, 64, outline=None)
+        layer.draw_highlight(surface, camera, ran, RUN_TINT, 72, outline=None)
         if exits:
             layer.draw_highlight(surface, camera, exits, EXIT_TINT, 110, outline=EXIT_TINT)
         if camera.size >= COST_LABEL_SIZE:
@@ -730,7 +730,7 @@ class UnitsLayer:
                 self._draw_handles(surface, ctx, reach)
             return
         pts = [camera.hex_to_screen(h) for h in route.path]
-        width = max(2, camera.size // 7)
+        width = max(3, camera.size // 6)
         if len(pts) > 1:
             pygame.draw.lines(surface, PATH_CASING, False, pts, width + 3)
             pygame.draw.lines(surface, PATH_LINE, False, pts, width)
