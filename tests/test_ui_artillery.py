@@ -448,7 +448,7 @@ def test_ART_12_ART_25_each_arrival_is_animated_with_rings_and_damage():
     assert hit.get("s-hunter-1") == 25
     for _ in range(int(3.4 * 60)):
         h.frame()
-    assert "arrival" in h.ctx.extra["panels"]
+    assert "arrival" in h.ctx.extra["cards"]
     for _ in range(int(2.0 * 60)):
         h.frame()
     assert anim.played_plots == [plot_id] and not anim.busy
@@ -528,7 +528,7 @@ def test_MAP_5_los_tool_draws_the_engine_line_with_the_blocking_hex():
     assert sight == line_of_sight(state.area, spotter.hex, blocked, spotter.height)
     assert not sight and sight.blocking_hex is not None and sight.reason
     h.frame()
-    assert "los" in h.ctx.extra["panels"]
+    assert "los" in h.ctx.extra["cards"]
     count = h.arts.los.computations
     for _ in range(10):
         h.frame()
@@ -946,7 +946,10 @@ def test_screenshots_of_the_game_window(tmp_path, monkeypatch, shots):
         screen.camera.centre_on_world((ax + bx) / 2, (ay + by) / 2)
         key(pygame.K_l)
         hover(screen, aim)
-        assert screen.ctx.mode == LOS and not arts.los.sight(screen.ctx)
+        assert screen.ctx.hovered == aim
+        assert screen.ctx.mode == LOS
+        sight = arts.los.sight(screen.ctx)
+        assert sight is not None and not sight and sight.blocking_hex is not None
         app.screenshot(shots / "los_tool.png")
         key(pygame.K_ESCAPE)
 

@@ -256,7 +256,7 @@ class ArrivalAnimation:
 
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
         if self.playing is None:
-            ui.panels(ctx).pop("arrival", None)
+            ui.cards(ctx).pop("arrival", None)
             return
         show = self.playing.show
         rect = ui.map_rect(ctx)
@@ -292,7 +292,7 @@ class ArrivalAnimation:
             ui.MUTED,
             anchor="topright",
         )
-        ui.panels(ctx)["arrival"] = box
+        ui.cards(ctx)["arrival"] = box
 
     # --- drawing one show -----------------------------------------------------------------
 

@@ -886,10 +886,11 @@ class PlotLayer:
             registry.pop("fire_queue", None)
         self._draw_banner(surface, ctx, rect)
         self._draw_edge_arrows(surface, ctx, rect)
-        if ctx.mode == PLOT:
-            preview = self.preview(ctx)
-            if preview is not None:
-                self._draw_card(surface, ctx, preview, rect)
+        preview = self.preview(ctx) if ctx.mode == PLOT else None
+        if preview is not None:
+            self._draw_card(surface, ctx, preview, rect)
+        else:
+            ui.cards(ctx).pop("plot_card", None)
 
     def _draw_batteries(
         self, surface: pygame.Surface, ctx: UiContext, at: tuple[int, int]
@@ -1049,6 +1050,7 @@ class PlotLayer:
         box = ui.place_box(ctx, box.size, "plot_card", ("bottom", "top"), avoid)
         title = "Fire mission preview"
         inner = ui.draw_panel(surface, box, title, ui.ACCENT if p.can_fire else ui.BAD, alpha=240)
+        ui.cards(ctx)["plot_card"] = box
         ty = inner.y
         for part, colour in wrapped:
             ui.text(surface, part, (inner.x, ty), ui.SMALL, colour, bold=ty == inner.y)

@@ -11,8 +11,10 @@ Screen conventions shared by the artillery, intelligence and LOS layers:
   ``draw_world`` surfaces are in camera space (the camera's own coordinates).
 - ``ctx.extra["hud"]``: the game screen's panels (phase bar, unit panel, log);
   ``ctx.extra["panels"]``: ``{name: Rect}`` of these layers' panels drawn in
-  the last frame. The mouse over either hovers no hex (``hex_under``), and
-  ``place_box`` finds room for a new panel clear of both.
+  the last frame. The mouse over either hovers no hex (``hex_under``).
+  ``ctx.extra["cards"]``: information cards (previews, the arrival's log
+  entry), which do not stop hovering. ``place_box`` finds room for a new
+  panel or card clear of all three.
 - Clicks act on the button's release (``MOUSEBUTTONUP``): the game screen
   pans the map on a drag and delivers a press and release without a drag as a
   click. A panel takes the press too, so no drag starts on it.
@@ -97,6 +99,16 @@ def panels(ctx: UiContext) -> dict[str, pygame.Rect]:
     return found
 
 
+def cards(ctx: UiContext) -> dict[str, pygame.Rect]:
+    """Information cards of the last frame (previews, the arrival's log entry): other
+    panels keep clear of them, but the mouse over one still hovers the hex below."""
+    found = ctx.extra.get("cards")
+    if not isinstance(found, dict):
+        found = {}
+        ctx.extra["cards"] = found
+    return found
+
+
 def hud_rects(ctx: UiContext) -> dict[str, pygame.Rect]:
     """The game screen's own panels (phase bar, unit panel, log), when it names them."""
     found = ctx.extra.get("hud")
@@ -125,7 +137,9 @@ def place_box(
     """Room for a panel of ``size``: along the map's bottom or top row, as near the
     middle as possible, clear of every other panel and of the ``avoid`` points."""
     rect = map_rect(ctx)
-    others = [r for k, r in panels(ctx).items() if k != name] + list(hud_rects(ctx).values())
+    others = [r for k, r in [*panels(ctx).items(), *cards(ctx).items()] if k != name] + list(
+        hud_rects(ctx).values()
+    )
     box = pygame.Rect(0, 0, min(size[0], rect.w - 20), min(size[1], rect.h - 20))
     best: tuple[int, pygame.Rect] | None = None
     for row in rows:
@@ -1208,13 +1222,13 @@ class AttackTool:
 
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
         if ctx.mode != ATTACK:
-            panels(ctx).pop("attack_hint", None)
+            cards(ctx).pop("attack_hint", None)
             return
         hint = "Attack mode: click an enemy for the odds (F or Esc leaves)"
         box = place_box(ctx, (text_width(hint, BODY, True) + 24, 30), "attack_hint")
         draw_panel(surface, box, None, BAD)
         text(surface, hint, box.center, BODY, TEXT, True, "center")
-        panels(ctx)["attack_hint"] = box
+        cards(ctx)["attack_hint"] = box
 
 
 def place_sheet_command(view: PlayerView, sheet_id: str) -> Command:

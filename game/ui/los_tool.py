@@ -55,6 +55,7 @@ class LosTool:
     def __init__(self) -> None:
         self._cache: dict[tuple[Any, ...], Sight] = {}
         self._revision: int | None = None
+        self._box: pygame.Rect | None = None
         self.computations = 0
 
     def keys(self) -> list[tuple[str, str]]:
@@ -146,7 +147,7 @@ class LosTool:
 
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
         if ctx.mode != LOS:
-            ui.panels(ctx).pop("los", None)
+            ui.cards(ctx).pop("los", None)
             return
         unit = ctx.own_unit(ctx.selected)
         sight = self.sight(ctx)
@@ -173,7 +174,16 @@ class LosTool:
             ]
         width = 520
         wrapped = [(p, c) for t, c in lines for p in ui.wrap(t, width - 24, ui.SMALL)]
-        box = ui.place_box(ctx, (width, 40 + 17 * len(wrapped) + 18), "los")
+        size = (width, 40 + 17 * len(wrapped) + 18)
+        if sight is not None:
+            # Clear of the line itself; while the mouse is over the card it stays put.
+            rect = ui.map_rect(ctx)
+            avoid = [ctx.camera.hex_to_screen(h) for h in sight.path]
+            avoid = [(x + rect.x, y + rect.y) for x, y in avoid]
+            self._box = ui.place_box(ctx, size, "los", avoid=avoid)
+        elif self._box is None or self._box.size != size:
+            self._box = ui.place_box(ctx, size, "los")
+        box = self._box
         inner = ui.draw_panel(surface, box, "Line of sight (L)", CLEAR)
         y = inner.y
         for part, colour in wrapped:
@@ -187,4 +197,4 @@ class LosTool:
             ui.MUTED,
             anchor="topright",
         )
-        ui.panels(ctx)["los"] = box
+        ui.cards(ctx)["los"] = box
