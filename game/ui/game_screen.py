@@ -19,7 +19,9 @@ panels lie over it, and their rectangles are in ``ctx.extra["hud"]`` so other
 layers can keep clear of them. Other optional layer hooks: ``tooltip_lines(h,
 ctx) -> list[str]`` adds lines to the hover tooltip; ``reset(ctx)`` is called
 at a hot-seat hand-over (drop everything of the side that left the seat);
-``title`` names the layer's section in the help.
+``title`` names the layer's section in the help; ``busy`` (True while it plays
+something the player should watch, such as arriving shells) holds the AI and
+the hot-seat hand-over until it is done.
 
 Hidden information: ``ctx.view`` is always ``session.view()``, the view of
 the side on screen. In hot-seat play the hand-over screen is pushed whenever
@@ -259,8 +261,15 @@ class GameScreen(Screen):
                 reset(ctx)
         self._sync_view()
 
+    def layers_busy(self) -> bool:
+        """A layer is playing something the player should watch (``busy``: the arrival
+        of shells): the AI waits, and so does the hot-seat hand-over."""
+        return any(getattr(layer, "busy", False) is True for layer in self.other_layers)
+
     def _needs_handover(self) -> str | None:
         if not self.session.hot_seat or self.session.over:
+            return None
+        if not self._handover_due and self.layers_busy():
             return None
         acting = self.session.acting()
         if acting is None:
@@ -481,7 +490,7 @@ class GameScreen(Screen):
         """Let the AI act: as many commands as fit in the frame's budget, or one per
         ``ai_delay`` seconds when its moves must be seen."""
         session = self.session
-        if self._ai_paused:
+        if self._ai_paused or self.layers_busy():
             return
         self._ai_wait -= dt
         if self._ai_wait > 0:

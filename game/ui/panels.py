@@ -94,6 +94,9 @@ class PhaseBar:
         if not mine:
             return [("wait", f"Waiting for {side_name(view, view.acting)}")]
         if view.pending_sheet is not None:
+            if ctx.extra.get("dialogs") is not None:
+                # The sheet picker of the mobile-map layer asks which sheet.
+                return [("wait", "Pick the new sheet")]
             return [("sheet", "Place a sheet")]
         if view.phase == "setup":
             return [("end", "Accept deployment")]

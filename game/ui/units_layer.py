@@ -30,7 +30,7 @@ from typing import Any
 import pygame
 
 from game.board.movement import MovementError, Mover, Reach, Route, mover_for, reachable
-from game.hexmath import DIRECTION_NAMES, Hex, hex_to_pixel
+from game.hexmath import DIRECTION_NAMES, Hex
 from game.state import Hold, Move, Unit
 from game.state.systems import damage_state, initial_damage, strength_text
 from game.ui import fonts
@@ -794,8 +794,3 @@ class UnitsLayer:
             if cost is not None:
                 lines.append(f"Move here: {cost} MP")
         return lines
-
-
-def world_centre(h: Hex) -> tuple[float, float]:
-    """A hex centre in world units (hex size 1)."""
-    return hex_to_pixel(h, 1.0)
