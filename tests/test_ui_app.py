@@ -521,3 +521,17 @@ def test_continue_in_the_menu_reopens_the_autosave(app):
     assert loaded is not None and loaded is not game
     assert loaded.session.state.turn == saved_turn
     assert loaded.seats == Seats(SOLO, "north", "easy")
+
+
+def test_closing_the_window_mid_game_writes_the_autosave(app):
+    state = new_game(SCENARIO, 14)
+    apply(state, EndPhase("north"))
+    app.open_game(state, Seats(SOLO, "north", "easy"))
+    app.run_frames(1)
+    post(pygame.QUIT)
+    app.run_frames(1)
+    assert not app.running
+    saved = app.save_on_exit()
+    from game.state import load_game, state_hash
+
+    assert saved is not None and state_hash(load_game(saved)) == state_hash(state)

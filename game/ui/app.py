@@ -359,8 +359,22 @@ class App:
         while self.running and self.screens:
             dt = self.clock.tick(FPS) / 1000.0
             self.frame(min(dt, 0.1))
+        self.save_on_exit()
         self.shutdown()
         return 0
+
+    def save_on_exit(self) -> Path | None:
+        """Closing the window mid-game writes the autosave, so Continue resumes there."""
+        game = self.game
+        if game is None or not self.autosave or game.session.over:
+            return None
+        from game.state import autosave
+
+        try:
+            return autosave(game.session.state, autosave_dir())
+        except OSError as exc:
+            print(f"could not write the autosave into {autosave_dir()}: {exc}")
+            return None
 
     def screenshot(self, path: str | Path) -> Path:
         """Save the window as it is now (PNG)."""
