@@ -437,13 +437,14 @@ def dash_line(
         pygame.draw.line(surface, colour, p, q, width)
 
 
+_CORNERS = tuple((math.cos(math.radians(60 * k)), math.sin(math.radians(60 * k))) for k in range(6))
+
+
 def hex_points(ctx: UiContext, h: Hex, scale: float = 1.0) -> list[tuple[float, float]]:
+    """The corners of a hex on the screen (flat-top, corner 0 east)."""
     x, y = ctx.camera.hex_to_screen(h)
     s = ctx.camera.size * scale
-    return [
-        (x + s * math.cos(math.radians(60 * k)), y + s * math.sin(math.radians(60 * k)))
-        for k in range(6)
-    ]
+    return [(x + s * cx, y + s * cy) for cx, cy in _CORNERS]
 
 
 def on_map(ctx: UiContext, h: Hex, margin: float = 0.0) -> bool:
@@ -526,6 +527,13 @@ class PlotLayer:
         self.battery_rows: list[tuple[pygame.Rect, str]] = []
         self.queue_rows: list[tuple[pygame.Rect, Hex]] = []
         self.preview_computations = 0
+        self.overlay_paints = 0
+        self._overlay: tuple[Any, pygame.Surface, pygame.Rect, PlotPreview] | None = None
+        self._card: tuple[Any, pygame.Surface, PlotPreview] | None = None
+        self._panels: dict[str, tuple[Any, pygame.Surface, list[Any]]] = {}
+        self._serial = 0  # counts views: panels are painted again for a new one
+        self.panel_paints = 0
+        self._hot_row = -1
 
     def keys(self) -> list[tuple[str, str]]:
         return [
@@ -539,6 +547,7 @@ class PlotLayer:
     def _sync(self, ctx: UiContext) -> None:
         if ctx.view is not self._view:
             self._view = ctx.view
+            self._serial += 1
             self._previews.clear()
         if ctx.mode == PLOT:
             ids = [u["id"] for u in own_batteries(ctx.view)]
@@ -669,6 +678,8 @@ class PlotLayer:
         """A hot-seat hand-over: nothing of the side that left stays."""
         self._view = None
         self._previews.clear()
+        self._overlay = self._card = None
+        self._panels.clear()
         self.battery_rows, self.queue_rows = [], []
 
     def tooltip_lines(self, h: Hex, ctx: UiContext) -> list[str]:
@@ -726,7 +737,40 @@ class PlotLayer:
                     )
 
     def _draw_preview(self, surface: pygame.Surface, ctx: UiContext, p: PlotPreview) -> None:
-        camera, layer = ctx.camera, ctx.map_layer
+        """The preview's overlay, painted once per preview and camera position and then
+        blitted whole (a few hundred hexes of forecast would cost a blit each per frame)."""
+        cam = ctx.camera
+        key = (id(p), cam.offset, cam.size, cam.viewport)
+        if self._overlay is None or self._overlay[0] != key:
+            image = self._overlay[1] if self._overlay is not None else None
+            if image is None or image.get_size() != cam.viewport:
+                image = pygame.Surface(cam.viewport, pygame.SRCALPHA)
+            else:
+                image.fill((0, 0, 0, 0), self._overlay[2])  # type: ignore[index]
+            self._paint_preview(image, ctx, p)
+            self._overlay = (key, image, self._overlay_box(ctx, p), p)
+            self.overlay_paints += 1
+        _, image, bbox, _ = self._overlay
+        surface.blit(image, bbox.topleft, area=bbox)
+
+    @staticmethod
+    def _overlay_box(ctx: UiContext, p: PlotPreview) -> pygame.Rect:
+        """Where the overlay can have drawn: every hex it marks, with room for labels."""
+        hexes = [p.target]
+        if p.forecast is not None:
+            hexes += list(p.forecast.expected_damage) + list(p.forecast.landing)
+        points = [ctx.camera.hex_to_screen(h) for h in hexes]
+        size = ctx.camera.size
+        pad = size * 1.6 + 40
+        x0 = min(x for x, _ in points) - pad
+        y0 = min(y for _, y in points) - pad
+        x1 = max(x for x, _ in points) + pad + size * 4.5  # the ring labels run east
+        y1 = max(y for _, y in points) + pad
+        box = pygame.Rect(round(x0), round(y0), round(x1 - x0), round(y1 - y0))
+        return box.clip(pygame.Rect(0, 0, *ctx.camera.viewport))
+
+    def _paint_preview(self, surface: pygame.Surface, ctx: UiContext, p: PlotPreview) -> None:
+        camera = ctx.camera
         size = camera.size
         x, y = camera.hex_to_screen(p.target)
         if p.refusal is not None or p.forecast is None:
@@ -746,7 +790,11 @@ class PlotLayer:
             buckets.setdefault(k, []).append(h)
         for k, hexes in sorted(buckets.items()):
             share = (k + 1) / HEAT_BUCKETS
-            layer.draw_highlight(surface, camera, hexes, heat(share), alpha=60 + int(120 * share))
+            colour = (*heat(share), 60 + int(120 * share))
+            for h in hexes:
+                if on_map(ctx, h, size):
+                    # Written straight into the overlay's pixels (alpha included).
+                    pygame.draw.polygon(surface, colour, hex_points(ctx, h))
         if size >= 36:
             for h, value in fc.expected_damage.items():
                 if value >= 0.05 and h != p.target:
@@ -874,13 +922,32 @@ class PlotLayer:
         x = rect.right - PANEL_WIDTH - 10
         y = ui.top_of_map(ctx)
         if ctx.mode == PLOT:
-            box = self._draw_batteries(surface, ctx, (x, y))
+            key = (self._serial, ctx.plot_battery)
+            box, self.battery_rows = self._cached_panel(
+                surface, ctx, "batteries", key, self._draw_batteries, (x, y)
+            )
             registry["batteries"] = box
             y = box.bottom + 8
         else:
             registry.pop("batteries", None)
         if ctx.view.plots:
-            box = self._draw_queue(surface, ctx, (x, y))
+            mouse = ctx.extra.get("mouse") or pygame.mouse.get_pos()
+            old = self._panels.get("fire_queue")
+            hot = -1
+            if old is not None:
+                at = old[1].get_rect(topleft=(x, y))
+                hot = next(
+                    (
+                        n
+                        for n, (r, _) in enumerate(old[2])
+                        if r.move(at.topleft).collidepoint(mouse)
+                    ),
+                    -1,
+                )
+            self._hot_row = hot
+            box, self.queue_rows = self._cached_panel(
+                surface, ctx, "fire_queue", (self._serial, hot), self._draw_queue, (x, y)
+            )
             registry["fire_queue"] = box
         else:
             registry.pop("fire_queue", None)
@@ -891,6 +958,33 @@ class PlotLayer:
             self._draw_card(surface, ctx, preview, rect)
         else:
             ui.cards(ctx).pop("plot_card", None)
+
+    def _cached_panel(
+        self,
+        surface: pygame.Surface,
+        ctx: UiContext,
+        name: str,
+        key: Any,
+        draw: Any,
+        at: tuple[int, int],
+    ) -> tuple[pygame.Rect, list[Any]]:
+        """A panel painted once per ``key`` (its rows with it) and blitted at ``at``."""
+        cached = self._panels.get(name)
+        if cached is None or cached[0] != key:
+            scratch = pygame.Surface(
+                (PANEL_WIDTH + 4, max(1, ctx.camera.viewport[1])), pygame.SRCALPHA
+            )
+            self.battery_rows, self.queue_rows = [], []
+            box = draw(scratch, ctx, (0, 0))
+            rows = self.battery_rows if name == "batteries" else self.queue_rows
+            box = box.clip(scratch.get_rect())
+            cached = (key, scratch.subsurface(box).copy(), list(rows))
+            self._panels[name] = cached
+            self.panel_paints += 1
+        _, image, rows = cached
+        box = image.get_rect(topleft=at)
+        surface.blit(image, box)
+        return box, [(r.move(at), v) for r, v in rows]
 
     def _draw_batteries(
         self, surface: pygame.Surface, ctx: UiContext, at: tuple[int, int]
@@ -987,7 +1081,7 @@ class PlotLayer:
                     f"{ammo.name if ammo else p['ammunition']}{flags}"
                 )
                 row = pygame.Rect(inner.x - 4, y - 1, inner.w + 8, 19)
-                if row.collidepoint(pygame.mouse.get_pos()):
+                if len(self.queue_rows) == self._hot_row:
                     pygame.draw.rect(surface, ui.BUTTON_HOT, row, border_radius=4)
                 self.queue_rows.append((row, target))
                 ui.text(surface, label, (inner.x + 10, y), ui.SMALL, ui.TEXT)
@@ -1029,8 +1123,24 @@ class PlotLayer:
     def _draw_card(
         self, surface: pygame.Surface, ctx: UiContext, p: PlotPreview, rect: pygame.Rect
     ) -> None:
-        lines = p.lines(ctx.view.turn)
         why = plotting_now(ctx)
+        key = (id(p), ctx.view.turn, why)
+        if self._card is None or self._card[0] != key:
+            self._card = (key, self._paint_card(ctx, p, why), p)
+        image = self._card[1]
+        # Clear of the panels and of the aimed hex and its nearest rings.
+        avoid = [ctx.camera.hex_to_screen(p.target)] + [
+            ctx.camera.hex_to_screen(step)
+            for d in DIRECTIONS
+            for step in (neighbor(p.target, d), neighbor(neighbor(p.target, d), d))
+        ]
+        avoid = [(x + rect.x, y + rect.y) for x, y in avoid]
+        box = ui.place_box(ctx, image.get_size(), "plot_card", ("bottom", "top"), avoid)
+        surface.blit(image, box)
+        ui.cards(ctx)["plot_card"] = box
+
+    def _paint_card(self, ctx: UiContext, p: PlotPreview, why: str | None) -> pygame.Surface:
+        lines = p.lines(ctx.view.turn)
         if p.can_fire:
             lines.append(
                 (f"Click: fire piece {p.piece} (choose ammunition)", ui.GOOD)
@@ -1039,19 +1149,12 @@ class PlotLayer:
             )
         width = 470
         wrapped = [(part, c) for line, c in lines for part in ui.wrap(line, width - 24, ui.SMALL)]
-        box = pygame.Rect(0, 0, width, 40 + 17 * len(wrapped))
-        # Clear of the panels and of the aimed hex and its nearest rings.
-        avoid = [ctx.camera.hex_to_screen(p.target)] + [
-            ctx.camera.hex_to_screen(step)
-            for d in DIRECTIONS
-            for step in (neighbor(p.target, d), neighbor(neighbor(p.target, d), d))
-        ]
-        avoid = [(x + rect.x, y + rect.y) for x, y in avoid]
-        box = ui.place_box(ctx, box.size, "plot_card", ("bottom", "top"), avoid)
+        image = pygame.Surface((width, 40 + 17 * len(wrapped)), pygame.SRCALPHA)
         title = "Fire mission preview"
-        inner = ui.draw_panel(surface, box, title, ui.ACCENT if p.can_fire else ui.BAD, alpha=240)
-        ui.cards(ctx)["plot_card"] = box
+        accent = ui.ACCENT if p.can_fire else ui.BAD
+        inner = ui.draw_panel(image, image.get_rect(), title, accent, alpha=240)
         ty = inner.y
         for part, colour in wrapped:
-            ui.text(surface, part, (inner.x, ty), ui.SMALL, colour, bold=ty == inner.y)
+            ui.text(image, part, (inner.x, ty), ui.SMALL, colour, bold=ty == inner.y)
             ty += 17
+        return image

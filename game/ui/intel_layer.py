@@ -158,6 +158,10 @@ class IntelLayer:
         self._sectors: tuple[object, pygame.Surface] | None = None
         self.flash: dict[SheetPosition, float] = {}
         self._positions: set[SheetPosition] | None = None
+        self._view: PlayerView | None = None
+        self._serial = 0  # counts views: the minimap is painted again for a new one
+        self._mini: tuple[Any, pygame.Surface] | None = None
+        self.minimap_paints = 0
 
     def keys(self) -> list[tuple[str, str]]:
         return [("I", "intel panel: detected directions"), ("M", "minimap of the sheet grid")]
@@ -190,10 +194,15 @@ class IntelLayer:
 
     def reset(self, ctx: UiContext) -> None:
         self._sectors = None
+        self._mini = None
+        self._view = None
         self.flash.clear()
         self._positions = None
 
     def update(self, dt: float, ctx: UiContext) -> None:
+        if ctx.view is not self._view:
+            self._view = ctx.view
+            self._serial += 1
         positions = set(ctx.view.area.positions)
         if self._positions is not None:
             for pos in positions - self._positions:
@@ -325,6 +334,8 @@ class IntelLayer:
     def _draw_minimap(
         self, surface: pygame.Surface, ctx: UiContext, rect: pygame.Rect
     ) -> pygame.Rect:
+        """The minimap, painted once per view (and while a new sheet flashes); only the
+        camera's rectangle is drawn every frame."""
         view = ctx.view
         bounds = self.minimap_bounds(view)
         bw, bh = bounds[2] - bounds[0], bounds[3] - bounds[1]
@@ -332,8 +343,33 @@ class IntelLayer:
         inner_h = max(120, min(250, round(inner_w * bh / max(bw, 1e-6))))
         box = pygame.Rect(0, 0, inner_w + 20, inner_h + 44)
         box.bottomright = (rect.right - 10, rect.bottom - 10)
+        flashing = (frozenset(self.flash), round(pulse() * 4)) if self.flash else None
+        key = (self._serial, box.size, bounds, flashing)
+        if self._mini is None or self._mini[0] != key:
+            image = pygame.Surface(box.size, pygame.SRCALPHA)
+            self._paint_minimap(image, ctx, image.get_rect(), bounds)
+            self._mini = (key, image)
+            self.minimap_paints += 1
+        surface.blit(self._mini[1], box)
+        inner = pygame.Rect(box.x + 10, box.y + 34, box.w - 20, box.h - 42)
+        self.minimap.fit(inner, bounds)
+        clip = surface.get_clip()
+        surface.set_clip(inner)
+        view_rect = self.minimap.box(ctx.camera.visible_world_rect())
+        pygame.draw.rect(surface, (255, 255, 255), view_rect, 1)
+        surface.set_clip(clip)
+        return box
+
+    def _paint_minimap(
+        self,
+        surface: pygame.Surface,
+        ctx: UiContext,
+        box: pygame.Rect,
+        bounds: tuple[float, float, float, float],
+    ) -> None:
+        view = ctx.view
         inner = ui.draw_panel(surface, box, "Sheet grid (M)", ui.PANEL_EDGE)
-        mm = self.minimap
+        mm = Minimap()
         mm.fit(inner, bounds)
         clip = surface.get_clip()
         surface.set_clip(inner)
@@ -384,15 +420,11 @@ class IntelLayer:
             ui.text(
                 surface, label, (px + 8, py), ui.SMALL, ui.TEXT, True, "midleft", halo=(0, 0, 0)
             )
-        # The camera's view.
-        view_rect = mm.box(ctx.camera.visible_world_rect())
-        pygame.draw.rect(surface, (255, 255, 255), view_rect, 1)
         surface.set_clip(clip)
         legend = ", ".join(sorted({view.area.sheet_at(p).category for p in view.area.positions}))
         ui.text(
             surface, legend, (box.right - 10, box.y + 14), ui.SMALL, ui.MUTED, False, "midright"
         )
-        return box
 
 
 def _world_hex(x: float, y: float) -> tuple[int, int]:
