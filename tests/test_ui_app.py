@@ -535,3 +535,19 @@ def test_closing_the_window_mid_game_writes_the_autosave(app):
     from game.state import load_game, state_hash
 
     assert saved is not None and state_hash(load_game(saved)) == state_hash(state)
+
+
+def test_panning_scrolls_the_composed_map_and_matches_a_whole_redraw(app):
+    """Principle 10: while the camera pans only the uncovered strips are drawn; the result
+    is the same picture as drawing every sheet again."""
+    state = new_game(SCENARIO, 15)
+    game = app.open_game(state, Seats(SOLO, "north"))
+    game.set_zoom(3)
+    app.run_frames(3)
+    for step in ((7, 0), (0, -5), (-13, 9), (4, 4), (-2, -11)):
+        game.camera.pan(*step)
+        app.run_frames(1)
+    scrolled = pygame.image.tobytes(game._map_image, "RGB")
+    game._map_key = None  # force the whole redraw
+    app.run_frames(1)
+    assert pygame.image.tobytes(game._map_image, "RGB") == scrolled

@@ -186,6 +186,8 @@ class GameScreen(Screen):
         self._end_shown = False
         self._building_cf: list[list[int]] | None = None
         self._map_image: pygame.Surface | None = None
+        self._terrain_image: pygame.Surface | None = None
+        self._terrain_offset: tuple[int, int] | None = None
         self._map_key: tuple[Any, ...] | None = None
         self._cameras: dict[str, tuple[float, float, int]] = {}
         # Hot-seat: the first player takes the seat through a hand-over too.
@@ -552,29 +554,64 @@ class GameScreen(Screen):
         self.ui_manager.draw_ui(surface)
 
     def _draw_map(self, surface: pygame.Surface) -> None:
-        """Terrain and sides from one composed picture while the camera stands still;
-        recomposed from the sheet caches when it moves or the map changes."""
+        """Terrain and sides, composed once while the camera stands still.
+
+        Two pictures of the window's size: the terrain alone, and the terrain
+        with the sides (half-line, home edges) drawn over it, which a still frame
+        blits whole. When the camera pans, the terrain picture is scrolled by the
+        pan and only the strips it uncovers are drawn from the sheet caches (a
+        blit clipped to a strip costs little); a zoom, a resize, a new sheet or a
+        damaged building draws the terrain whole. The sides, whose labels follow
+        the view, are drawn again on every change.
+        """
         camera = self.camera
         if not self.map_cached:
             surface.fill(pal.BACKGROUND)
             self.map_layer.draw(surface, camera, cached=False)
             self.map_layer.draw_sides(surface, camera)
             return
-        key = (camera.offset, camera.zoom_index, camera.viewport, self._area_revision)
-        if self._map_image is not None and key == self._map_key:
+        offset = camera.offset
+        base = (camera.zoom_index, camera.viewport, self._area_revision)
+        if self._map_image is not None and self._map_key == base and self._terrain_offset == offset:
             surface.blit(self._map_image, (0, 0))
             return
+        terrain = self._terrain_image
+        if terrain is None or terrain.get_size() != camera.viewport:
+            terrain = self._window_surface(camera.viewport)
+            self._terrain_image = terrain
+            self._map_image = self._window_surface(camera.viewport)
+            self._map_key = None
+        w, h = camera.viewport
+        strips = [pygame.Rect(0, 0, w, h)]
+        if self._map_key == base and self._terrain_offset is not None:
+            dx = self._terrain_offset[0] - offset[0]
+            dy = self._terrain_offset[1] - offset[1]
+            if abs(dx) < w and abs(dy) < h:
+                terrain.scroll(dx, dy)
+                strips = []
+                if dx:
+                    strips.append(pygame.Rect(0 if dx > 0 else w + dx, 0, abs(dx), h))
+                if dy:
+                    strips.append(pygame.Rect(0, 0 if dy > 0 else h + dy, w, abs(dy)))
+        stand_ins = 0
+        for strip in strips:
+            terrain.set_clip(strip)
+            terrain.fill(pal.BACKGROUND)
+            stand_ins += self.map_layer.draw(terrain, camera, render_budget=ZOOM_RENDER_BUDGET)
+        terrain.set_clip(None)
+        # Stand-ins (sheets still rendering at this zoom) are replaced by a whole redraw.
+        self._map_key = base if stand_ins == 0 else None
+        self._terrain_offset = offset
         image = self._map_image
-        if image is None or image.get_size() != camera.viewport:
-            image = pygame.Surface(camera.viewport)
-            if pygame.display.get_surface() is not None:
-                image = image.convert()
-            self._map_image = image
-        image.fill(pal.BACKGROUND)
-        stand_ins = self.map_layer.draw(image, camera, render_budget=ZOOM_RENDER_BUDGET)
+        assert image is not None
+        image.blit(terrain, (0, 0))
         self.map_layer.draw_sides(image, camera)
-        self._map_key = key if stand_ins == 0 else None
         surface.blit(image, (0, 0))
+
+    @staticmethod
+    def _window_surface(size: tuple[int, int]) -> pygame.Surface:
+        image = pygame.Surface(size)
+        return image.convert() if pygame.display.get_surface() is not None else image
 
     def _draw_toasts(self, surface: pygame.Surface) -> None:
         y = 56
@@ -595,6 +632,7 @@ class GameScreen(Screen):
         self.ui_manager.set_window_resolution(size)
         self._map_key = None
         self._map_image = None
+        self._terrain_image = None
         self.phase_bar._key = None
         for layer in self.other_layers:
             on_resize = getattr(layer, "resize", None)
