@@ -481,6 +481,33 @@ def test_ART_12_scattered_shell_show_names_roll_margin_and_direction():
     assert shell_show(south[0]).landing == show.landing
 
 
+def test_ART_9_both_sides_see_the_landing_but_only_the_firing_side_saw_the_plot():
+    """ART-9: before arrival only north's view holds the shell (its marker, its tooltip);
+    once it lands both sides' animations play the same landing."""
+    state = long_tom_hunt()
+    to_targeting(state, "north")
+    target = state.area.hex_at((0, 1), "0812")
+    north, south = Harness(state, "north"), Harness(state, "south")
+    north.frame()
+    south.frame()
+    apply(state, PlotFire("north", "n-long-tom", 1, target, "standard"))
+    north.ctx.refresh()
+    south.ctx.refresh()
+    assert north.arts.plot.tooltip_lines(target, north.ctx)
+    assert south.arts.plot.tooltip_lines(target, south.ctx) == []
+    south.frame()
+    assert "incoming_banner" not in south.ctx.extra["panels"]
+    land(state)
+    for h in (north, south):
+        h.ctx.refresh()
+        h.frame()
+        assert h.arts.animation.playing is not None
+    a = north.arts.animation.playing.show  # type: ignore[union-attr]
+    b = south.arts.animation.playing.show  # type: ignore[union-attr]
+    assert (a.aimed, a.landing, a.roll) == (b.aimed, b.landing, b.roll)
+    assert a.plot_id == b.plot_id == 1 and b.side == "north"
+
+
 def test_animation_skips_with_keys_and_a_side_first_seen_does_not_replay_history():
     """Space ends the shell on show, Esc the rest; a loaded game (a side seen for the first
     time) starts with nothing to play."""
