@@ -76,6 +76,7 @@ class PhaseBar:
         self._key: tuple[Any, ...] | None = None
         self._image: pygame.Surface | None = None
         self._image_key: tuple[Any, ...] | None = None
+        self._image_view: object = None
         self.rect = pygame.Rect(0, 0, ctx.screen_size[0], BAR_HEIGHT)
         self.auto_hold: tuple[str, int] | None = None  # "End movement": (side, turn)
 
@@ -229,9 +230,10 @@ class PhaseBar:
 
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
         view = ctx.view
-        key = (id(view), ctx.screen_size, getattr(self, "text_right", 0))
-        if key != self._image_key:
+        key = (ctx.screen_size, getattr(self, "text_right", 0))
+        if key != self._image_key or view is not self._image_view:
             self._image_key = key
+            self._image_view = view
             self._image = self._render(ctx)
         if self._image is not None:
             surface.blit(self._image, (0, 0))
@@ -425,8 +427,8 @@ class UnitPanel:
             self._key = None
             self.rect.height = 0
             return
-        key = (id(ctx.view), unit["id"])
-        if key != self._key:
+        key = (ctx.view, unit["id"])
+        if self._key is None or key[0] is not self._key[0] or key[1] != self._key[1]:
             self._key = key
             self._image = self._render(ctx, unit)
             self.rect.size = self._image.get_size()
@@ -667,8 +669,8 @@ class Tooltip:
         h = self._hex
         if h is None or self._rested < self.DELAY:
             return
-        key = (h, id(ctx.view), ctx.selected)
-        if key != self._key:
+        key = (h, ctx.view, ctx.selected)
+        if self._key is None or self._key[1] is not ctx.view or self._key[::2] != key[::2]:
             self._key = key
             self.lines = self.text_lines(ctx, h)
             self._image = self._render(self.lines)

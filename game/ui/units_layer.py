@@ -303,7 +303,7 @@ class UnitsLayer:
     def __init__(self, ctx: UiContext | None = None) -> None:
         self.plan: Plan | None = None
         self.drawn: list[str] = []  # unit ids drawn in the last frame
-        self._view_key: int | None = None
+        self._view_seen: object = None  # the view the tables below were built from
         self._side: str | None = None
         self._units: list[_Drawn] = []
         self._by_hex: dict[Hex, list[_Drawn]] = {}
@@ -311,7 +311,9 @@ class UnitsLayer:
         self._reach_key: tuple[Any, ...] | None = None
         self._reach: Reach | None = None
         self._mover: Mover | None = None
-        self._mouse: tuple[int, int] = (0, 0)
+        self._movable: tuple[object, list[str]] = (None, [])
+        # The selected unit's reach split for drawing: (reach, costs, walked, ran, exits).
+        self._parts: tuple[Any, ...] = (None, {}, [], [], set())
 
     # --- help ----------------------------------------------------------------------
 
@@ -332,13 +334,12 @@ class UnitsLayer:
     def _sync(self, ctx: UiContext) -> None:
         """Rebuild the per-view tables when the view changed (after a command or a
         hand-over); a new side on screen drops everything of the old one."""
-        key = id(ctx.view)
-        if key == self._view_key:
+        if ctx.view is self._view_seen:
             return
         if ctx.view.side != self._side:
             self.reset(ctx)
             self._side = ctx.view.side
-        self._view_key = key
+        self._view_seen = ctx.view
         self._units = []
         self._by_hex = {}
         for data in ctx.view.units.values():
@@ -364,7 +365,7 @@ class UnitsLayer:
         self._mover = None
         self._units = []
         self._by_hex = {}
-        self._view_key = None
+        self._view_seen = None
         self.drawn = []
 
     def units_at(self, ctx: UiContext, h: Hex) -> list[dict[str, Any]]:
@@ -399,8 +400,11 @@ class UnitsLayer:
         return unit_mover(unit) is not None
 
     def movable_units(self, ctx: UiContext) -> list[str]:
-        """Own units that may still move now, in the view's order."""
-        return [uid for uid in ctx.view.units if self.can_move_now(ctx, uid)]
+        """Own units that may still move now, in the view's order (worked out once a view)."""
+        if self._movable[0] is not ctx.view:
+            movable = [uid for uid in ctx.view.units if self.can_move_now(ctx, uid)]
+            self._movable = (ctx.view, movable)
+        return list(self._movable[1])
 
     def reach(self, ctx: UiContext) -> Reach | None:
         """Where the selected unit can go now, computed once per selection and view."""
@@ -464,7 +468,6 @@ class UnitsLayer:
     def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool:
         self._sync(ctx)
         if event.type == pygame.MOUSEMOTION:
-            self._mouse = event.pos
             return False
         if ctx.mode != SELECT:
             return False
@@ -658,13 +661,16 @@ class UnitsLayer:
 
     def _draw_reach(self, surface: pygame.Surface, ctx: UiContext, reach: Reach) -> None:
         camera = ctx.camera
-        costs = reach.costs()
-        mover = self._mover
-        walk = mover.walk_mp if mover is not None else 0
-        exits = set(reach.exits()) if len(costs) else set()
-        costs.pop(reach.start, None)  # the unit's own hex: under its counter
-        walked = [h for h, c in costs.items() if c <= walk and h not in exits]
-        ran = [h for h, c in costs.items() if c > walk and h not in exits]
+        if self._parts[0] is not reach:
+            costs = reach.costs()
+            mover = self._mover
+            walk = mover.walk_mp if mover is not None else 0
+            exits = set(reach.exits()) if len(costs) else set()
+            costs.pop(reach.start, None)  # the unit's own hex: under its counter
+            walked = [h for h, c in costs.items() if c <= walk and h not in exits]
+            ran = [h for h, c in costs.items() if c > walk and h not in exits]
+            self._parts = (reach, costs, walked, ran, exits)
+        _, costs, walked, ran, exits = self._parts
         layer = ctx.map_layer
         layer.draw_highlight(surface, camera, walked, WALK_TINT, 64, outline=None)
         layer.draw_highlight(surface, camera, ran, RUN_TINT, 72, outline=None)
