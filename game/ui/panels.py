@@ -307,10 +307,14 @@ def unit_facts(
         "warhammer": "Warhammer",
         "toysoldiers": "Toy soldiers",
     }.get(data.get("system", ""), data.get("system", ""))
-    model = profile.get("model") or SYMBOL_NAMES[unit_symbol(data)]
-    kind = SYMBOL_NAMES[unit_symbol(data)]
+    kind = (
+        SYMBOL_NAMES[unit_symbol(data)]
+        if data.get("system") == "battletech"
+        else _words(str(data.get("kind", "")))
+    )
     tons = f", {profile['tonnage']} t" if profile.get("tonnage") else ""
-    facts.append(("Type", f"{model} ({system} {kind}{tons})"))
+    model = profile.get("model")
+    facts.append(("Type", f"{model} ({system} {kind}{tons})" if model else f"{system} {kind}"))
     try:
         mover = mover_for(data["system"], profile, data["name"], data.get("height"))
         facts.append(("Move", mover.allowance_text()))
@@ -319,10 +323,10 @@ def unit_facts(
     skills = [f"gunnery {data.get('gunnery')}"]
     if "piloting" in profile:
         skills.append(f"piloting {profile['piloting']}")
-    for key, label in (("ad", "attack dice"), ("ar", "AR"), ("t", "T"), ("w", "W"), ("bs", "BS")):
-        if key in profile:
-            skills.append(f"{label} {profile[key]}")
     facts.append(("Skills", ", ".join(skills)))
+    stats = profile_stats(profile)
+    if stats:
+        facts.append(("Profile", stats))
     h = unit_hex(data)
     facing = DIRECTION_NAMES.get(int(data.get("facing", 1)), "?")
     facts.append(("Facing", f"{facing}, height {data.get('height', 1)}" if h else "off the board"))
@@ -366,6 +370,47 @@ def unit_facts(
     if data.get("hidden"):
         facts.append(("Hidden", "the enemy does not see this unit"))
     return facts
+
+
+# Profile keys shown elsewhere on the card (or not for players).
+_SHOWN_ELSEWHERE = frozenset(
+    {
+        "system",
+        "type",
+        "model",
+        "tonnage",
+        "template",
+        "gunnery",
+        "piloting",
+        "walk",
+        "move",
+        "weapons",
+        "armour",
+        "rear_armour",
+        "structure",
+        "height",
+    }
+)
+# Short names of the systems' profile values.
+_STAT_NAMES = {"ad": "attack dice", "ar": "AR", "t": "T", "w": "W", "bs": "BS", "ws": "WS"}
+
+
+def profile_stats(profile: dict[str, Any]) -> str:
+    """The system's own numbers of a profile (attack dice, AR, toughness, troopers...)."""
+    parts = []
+    for key, value in profile.items():
+        if key in _SHOWN_ELSEWHERE or isinstance(value, dict):
+            continue
+        name = _STAT_NAMES.get(key, _words(key))
+        if isinstance(value, bool):
+            text = name if value else ""
+        elif isinstance(value, list | tuple):
+            text = f"{name} {'/'.join(str(v) for v in value)}"
+        else:
+            text = f"{name} {_words(str(value))}"
+        if text:
+            parts.append(text)
+    return ", ".join(parts)
 
 
 def damage_rows(data: dict[str, Any]) -> list[tuple[str, str]]:
