@@ -472,7 +472,17 @@ def assert_no_leaks(state: GameState) -> None:
 
 # --- invariants (soak) ---------------------------------------------------------------------
 
-_COUNTS = ("armour", "rear_armour", "structure", "troopers", "figures", "models", "wounds")
+_COUNTS = (
+    "armour",
+    "rear_armour",
+    "structure",
+    "troopers",
+    "figures",
+    "models",
+    "wounds",
+    "carried_wounds",
+    "carried_hits",
+)
 
 
 def _negative_counts(node: Any, path: str = "") -> Iterable[str]:
@@ -512,6 +522,8 @@ class Invariants:
             else:
                 assert state.area.contains(unit.hex), f"{unit.id} stands off the area"
                 assert unit.battery is None or unit.battery.offboard is None
+        for h, cf in state.building_cf.items():
+            assert cf >= 0, f"building in {state.area.label(h)} has CF {cf}"
         places: dict[tuple[int, int], str] = {}
         for unit in state.living():
             if unit.hex is None:
