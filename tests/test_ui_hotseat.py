@@ -205,3 +205,30 @@ def test_south_sees_its_own_hidden_unit_and_north_loses_its_selection_at_hand_ov
     game.camera.centre_on(state.units[HIDDEN].hex)
     app.run_frames(2)
     assert HIDDEN in game.units.drawn, "south sees its own hidden unit"
+
+
+def test_end_movement_holds_a_sides_units_without_handing_the_seat_back(app):
+    """After north's "End movement" its remaining units hold as their moves come; the
+    seat stays with south meanwhile (no hand-over that would only show north a hold)."""
+    from tests.test_ui_app import button_named
+
+    state = secret_game("a")
+    game = app.open_game(state, Seats(HOTSEAT))
+    app.run_frames(1)
+    press(app, pygame.K_SPACE)
+    click(app, button_named(game.ui_manager, "End movement").rect.center)
+    seen = []
+    for _ in range(40):
+        top = app.top
+        if isinstance(top, HandOverScreen):
+            seen.append((top.side, state.phase))
+            press(app, pygame.K_SPACE)
+        elif state.phase == "movement" and acting_side(state) == "south":
+            press(app, pygame.K_h) if game.ctx.selected else press(app, pygame.K_TAB)
+        else:
+            break
+    assert state.phase == "targeting"
+    assert ("north", "movement") not in seen, f"hand-overs: {seen}"
+    assert ("south", "movement") in seen
+    north_holds = [c for c in state.commands if c["kind"] == "hold" and c["side"] == "north"]
+    assert len(north_holds) == 4

@@ -450,6 +450,7 @@ class GameScreen(Screen):
             "down" in self._keys,
             dt,
         )
+        self._auto_hold()
         side = self._needs_handover()
         if side is not None:
             self._push_handover(side)
@@ -478,6 +479,25 @@ class GameScreen(Screen):
             self.app.push(EndScreen(self.app, self))
         self.frame_seconds.append(time.perf_counter() - started)
         del self.frame_seconds[:-240]
+
+    def _auto_hold(self) -> None:
+        """ "End movement": whenever a move of that side comes this turn, its next unit
+        holds (in hot-seat too, without a hand-over: nothing is shown)."""
+        session = self.session
+        state = session.state
+        for _ in range(len(state.units)):
+            side = session.acting()
+            if (
+                side is None
+                or state.phase != "movement"
+                or state.pending_sheet is not None
+                or self.phase_bar.auto_hold.get(side) != state.turn
+                or session.controllers.get(side) != HUMAN
+            ):
+                return
+            hold = next((c for c in session.legal() if isinstance(c, Hold)), None)
+            if hold is None or not self.ctx.submit(hold):
+                return
 
     def _push_handover(self, side: str) -> None:
         from game.ui.screens import HandOverScreen

@@ -27,7 +27,7 @@ import pygame_gui
 
 from game.board.movement import mover_for
 from game.hexmath import DIRECTION_NAMES, Hex
-from game.state import EndPhase, Hold, PlaceSheet
+from game.state import EndPhase, PlaceSheet
 from game.ui import fonts
 from game.ui import palette as pal
 from game.ui.app import ACCENT, DIM, PANEL_EDGE, TEXT, panel_surface, wrap
@@ -78,7 +78,8 @@ class PhaseBar:
         self._image_key: tuple[Any, ...] | None = None
         self._image_view: object = None
         self.rect = pygame.Rect(0, 0, ctx.screen_size[0], BAR_HEIGHT)
-        self.auto_hold: tuple[str, int] | None = None  # "End movement": (side, turn)
+        # "End movement": side -> the turn in which its remaining units hold.
+        self.auto_hold: dict[str, int] = {}
 
     def keys(self) -> list[tuple[str, str]]:
         return [
@@ -170,7 +171,7 @@ class PhaseBar:
                 return units.hold(ctx)
             return False
         if ident == "end_movement":
-            self.auto_hold = (view.side, view.turn)
+            self.auto_hold[view.side] = view.turn
             ctx.notify("your remaining units hold this turn")
             return True
         if ident == "sheet":
@@ -208,22 +209,6 @@ class PhaseBar:
         if key != self._key:
             self._key = key
             self._rebuild(ctx)
-        self._auto_hold(ctx)
-
-    def _auto_hold(self, ctx: UiContext) -> None:
-        """ "End movement": hold the side's next unit whenever its move comes this turn."""
-        view = ctx.view
-        if self.auto_hold is None:
-            return
-        if self.auto_hold != (view.side, view.turn) or view.phase != "movement":
-            self.auto_hold = None
-            return
-        if view.acting != view.side or not ctx.session.human_to_act():
-            return
-        units = ctx.extra.get("units_layer")
-        movable = units.movable_units(ctx) if isinstance(units, UnitsLayer) else []
-        if movable:
-            ctx.submit(Hold(view.side, movable[0]))
 
     def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None:
         """The bar has nothing on the map."""

@@ -32,6 +32,7 @@ import pygame
 from game.board.movement import MovementError, Mover, Reach, Route, mover_for, reachable
 from game.hexmath import DIRECTION_NAMES, Hex
 from game.state import Hold, Move, Unit
+from game.state.moving import can_move
 from game.state.systems import damage_state, initial_damage, strength_text
 from game.ui import fonts
 from game.ui import palette as pal
@@ -395,9 +396,10 @@ class UnitsLayer:
             return False
         if view.pending_sheet is not None or not ctx.session.human_to_act():
             return False
-        if unit.get("moved") or unit.get("destroyed") or unit_hex(unit) is None:
+        if unit.get("moved"):
             return False
-        return unit_mover(unit) is not None
+        # The engine's own test (alive, on the board, not hidden, with an allowance).
+        return can_move(as_unit(unit))
 
     def movable_units(self, ctx: UiContext) -> list[str]:
         """Own units that may still move now, in the view's order (worked out once a view)."""
@@ -634,6 +636,13 @@ class UnitsLayer:
         self._sync(ctx)
         if self.plan is not None and self.plan.unit != ctx.selected:
             self.plan = None
+        if ctx.selected is not None and ctx.mode == SELECT:
+            # The selected unit has moved and the side's next move has come: the next
+            # unit that may move is selected, ready for its orders.
+            movable = self.movable_units(ctx)
+            own = ctx.own_unit(ctx.selected)
+            if movable and ctx.selected not in movable and own is not None and own.get("moved"):
+                self.select(ctx, movable[0])
 
     def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None:
         self._sync(ctx)
