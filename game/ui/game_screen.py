@@ -188,6 +188,7 @@ class GameScreen(Screen):
         self._map_image: pygame.Surface | None = None
         self._terrain_image: pygame.Surface | None = None
         self._terrain_offset: tuple[int, int] | None = None
+        self._composed_offset: tuple[int, int] | None = None
         self._map_key: tuple[Any, ...] | None = None
         self._cameras: dict[str, tuple[float, float, int]] = {}
         # Hot-seat: the first player takes the seat through a hand-over too.
@@ -580,9 +581,10 @@ class GameScreen(Screen):
         with the sides (half-line, home edges) drawn over it, which a still frame
         blits whole. When the camera pans, the terrain picture is scrolled by the
         pan and only the strips it uncovers are drawn from the sheet caches (a
-        blit clipped to a strip costs little); a zoom, a resize, a new sheet or a
-        damaged building draws the terrain whole. The sides, whose labels follow
-        the view, are drawn again on every change.
+        blit clipped to a strip costs little), and the sides, whose labels follow
+        the view, are drawn straight onto the frame; the composed picture is made
+        again once the camera rests. A zoom, a resize, a new sheet or a damaged
+        building draws the terrain whole.
         """
         camera = self.camera
         if not self.map_cached:
@@ -592,8 +594,15 @@ class GameScreen(Screen):
             return
         offset = camera.offset
         base = (camera.zoom_index, camera.viewport, self._area_revision)
-        if self._map_image is not None and self._map_key == base and self._terrain_offset == offset:
-            surface.blit(self._map_image, (0, 0))
+        if self._map_key == base and self._terrain_offset == offset:
+            image = self._map_image
+            assert image is not None and self._terrain_image is not None
+            if self._composed_offset != offset:
+                # The camera has come to rest: compose terrain and sides once.
+                image.blit(self._terrain_image, (0, 0))
+                self.map_layer.draw_sides(image, camera)
+                self._composed_offset = offset
+            surface.blit(image, (0, 0))
             return
         terrain = self._terrain_image
         if terrain is None or terrain.get_size() != camera.viewport:
@@ -622,11 +631,10 @@ class GameScreen(Screen):
         # Stand-ins (sheets still rendering at this zoom) are replaced by a whole redraw.
         self._map_key = base if stand_ins == 0 else None
         self._terrain_offset = offset
-        image = self._map_image
-        assert image is not None
-        image.blit(terrain, (0, 0))
-        self.map_layer.draw_sides(image, camera)
-        surface.blit(image, (0, 0))
+        # While moving, the sides go straight onto the frame.
+        self._composed_offset = None
+        surface.blit(terrain, (0, 0))
+        self.map_layer.draw_sides(surface, camera)
 
     @staticmethod
     def _window_surface(size: tuple[int, int]) -> pygame.Surface:
