@@ -890,3 +890,23 @@ def test_MAP_10_batteries_sharing_a_position_stand_on_one_sheet_in_different_hex
         and (c.direction, c.along, c.distance) == ("north", 0, 3)
     ]
     assert back == [Deploy("north", "n-gun", "north", 0, 3, "high_pass", "0807")]
+
+
+def test_a_hex_given_as_a_pair_is_taken_as_a_hex() -> None:
+    """Commands from scripts and logs may give a hex as a pair (q, r): apply reads it as
+    a Hex, so the unit's hex is a Hex and the log records it as a pair."""
+    state = in_movement(refusal_game())
+    unit = state.units["n-mech"]
+    target = next(
+        c.to
+        for c in legal_commands(state, "north")
+        if isinstance(c, Move) and c.unit == "n-mech" and c.to != unit.hex
+    )
+    facing = next(
+        c.facing
+        for c in legal_commands(state, "north")
+        if isinstance(c, Move) and c.unit == "n-mech" and c.to == target
+    )
+    apply(state, Move("north", "n-mech", (target.q, target.r), facing))  # type: ignore[arg-type]
+    assert type(unit.hex) is Hex and unit.hex == target
+    assert state.commands[-1]["to"] == [target.q, target.r]
