@@ -3,8 +3,10 @@
 ``python main.py [options]`` opens the game window (``--help`` lists the window
 options: ``--scenario``, ``--mode``, ``--side``, ``--level``, ``--seed``,
 ``--screenshot``...); ``python main.py validate FILE...`` checks scenario and
-sheet files. Heavy modules are imported only by the part that needs them, so
-that start-up stays light.
+sheet files; ``python main.py simulate SCENARIO`` plays AI against AI headless;
+``python main.py replay FILE`` steps through a saved game in the window.
+Heavy modules are imported only by the part that needs them, so that start-up
+stays light.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Sequence
 SUBCOMMANDS = {
     "validate": "check scenario files (maps/*.toml) and sheet files (maps/sheets/*.toml)",
     "simulate": "play a scenario headless many times, AI against AI, and report statistics",
+    "replay": "step through a saved game (a game log or a save) in the game window",
 }
 # Side names are the home edges of the scenario (MAP-3), so these are the side flags.
 SIDE_FLAGS = ("north", "south", "west", "east")
@@ -78,6 +81,36 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     simulate.add_argument("--quiet", action="store_true", help="no progress bar")
     simulate.set_defaults(run=run_simulate)
+    replay = commands.add_parser(
+        "replay",
+        help=SUBCOMMANDS["replay"],
+        description="Open the game window on a saved game and step through it turn by "
+        "turn, phase by phase or command by command, from one side's view or both. FILE "
+        "is a game log (the autosave's autosave.log.json, the logs/ of simulate) or a "
+        "save. Exit code 1 when the file cannot be replayed. See docs/simulate.md.",
+    )
+    replay.add_argument("file", metavar="FILE", help="a game log (.log.json) or a save (.json)")
+    replay.add_argument(
+        "--side",
+        choices=(*SIDE_FLAGS, "both"),
+        default="both",
+        help="whose view: a side, or both (the umpire's view of both sides; default)",
+    )
+    replay.add_argument(
+        "--turn", type=int, metavar="N", help="open at the start of turn N (0: the set-up)"
+    )
+    replay.add_argument(
+        "--screenshot",
+        metavar="PATH",
+        help="render without a display, save a PNG of the window and exit",
+    )
+    replay.add_argument(
+        "--frames",
+        type=int,
+        metavar="N",
+        help="with --screenshot: frames to run first (default 3); alone: exit after N frames",
+    )
+    replay.set_defaults(run=run_replay)
     return parser
 
 
@@ -159,6 +192,16 @@ def run_simulate(args: argparse.Namespace) -> int:
         print(f"  {side} ({levels[side]}) wins {100 * rate['rate']:.1f}%")
     print(f"  draws {100 * summary['draws']['rate']:.1f}%")
     return 0
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Open the replay window; a file that does not replay exits with 1 and the reason."""
+    import os
+
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from game.ui.replay import run_replay as replay_window
+
+    return replay_window(args.file, args.side, args.turn, args.screenshot, args.frames)
 
 
 def window_epilog() -> str:

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
     from game.state import GameState
     from game.ui.game_screen import GameScreen
+    from game.ui.replay import ReplayScreen, ReplayTimeline
 
 ROOT = Path(__file__).resolve().parents[2]
 THEME = ROOT / "assets" / "theme.json"
@@ -306,6 +307,19 @@ class App:
         path = Path(path)
         state = load_game(path)
         return self.open_game(state, read_seats(path, state))
+
+    def open_replay(
+        self, source: str | Path | ReplayTimeline, side: str = "both", position: int = 0
+    ) -> ReplayScreen:
+        """Step through a saved game (a game log or a save, or its timeline) from
+        ``side``'s view or both (``SaveError`` when the file does not replay)."""
+        from game.ui.replay import ReplayScreen, ReplayTimeline
+
+        if not isinstance(source, ReplayTimeline):
+            source = ReplayTimeline.from_file(source)
+        screen = ReplayScreen(self, source, side, position)
+        self.replace_all(screen)
+        return screen
 
     def quit(self) -> None:
         self.running = False

@@ -1,0 +1,1043 @@
+"""Replays: step through a saved game in the game window (``python main.py replay FILE``).
+
+A replay reads a game log (``save_log``: the autosave's ``autosave.log.json``,
+the simulate runner's ``logs/game-NNNN.log.json``) or a whole save (whose
+state carries its commands) and shows the game at any point of it: the map,
+the units, the log and the panels of the game screen, drawn from a session
+that takes no commands.
+
+``ReplayTimeline`` replays the log once forward when it is opened. It checks
+every command and the final hash (a log that does not replay raises
+``SaveError`` before any window opens), notes where every turn and phase
+begins, and keeps the state at each of those points (and every
+``SNAPSHOT_EVERY`` commands within a long phase) as a pickled
+``GameState.to_dict``. A step forward applies the next commands to the state
+on screen; a step back restores the nearest kept state at or before the
+target and applies the few commands after it, so no step replays the game
+from its start.
+
+Views: north's, south's (``player_view``, exactly what that side saw in the
+game), or both (``UMPIRE``): every unit, the hidden ones and the guns off the
+board among them, every shell in flight and the whole log. A game never
+builds that view; a replay may, because a finished record has no secrets
+left, and its bar and panel say so.
+
+Stepping forward over an artillery phase plays the arrivals with the game
+screen's arrival animation; stepping back, jumping over several turns or
+changing the view does not replay old shells.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import os
+import pickle
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, TextIO
+
+import pygame
+import pygame_gui
+
+from game.artillery.weapons import weapon as weapon_spec
+from game.hexmath import Hex
+from game.state import (
+    Command,
+    Event,
+    GameState,
+    IllegalCommand,
+    PlayerView,
+    SaveError,
+    acting_side,
+    apply,
+    command_from_dict,
+    game_log,
+    load_game,
+    load_log,
+    player_view,
+    replay,
+    state_hash,
+)
+from game.state.saves import SAVE_FORMAT
+from game.ui import dialogs as ui
+from game.ui import fonts
+from game.ui import palette as pal
+from game.ui.app import (
+    ACCENT,
+    DEFAULT_SIZE,
+    DIM,
+    HOTSEAT,
+    PANEL_EDGE,
+    TEXT,
+    App,
+    Screen,
+    Seats,
+)
+from game.ui.artillery_plot import draw_badge, draw_disk_outline, hex_points
+from game.ui.context import UiContext
+from game.ui.game_screen import GameScreen
+from game.ui.panels import BAR_HEIGHT, MARGIN, PHASE_NAMES, side_label
+from game.ui.session import GameSession
+from game.ui.units_layer import unit_hex
+
+if TYPE_CHECKING:
+    from game.ui.artillery_anim import ArrivalAnimation
+
+UMPIRE = "both"  # the view of both sides at once (replays only)
+REPLAY_SEAT = "replay"  # the controller of every side in a replay: nobody plays
+SNAPSHOT_EVERY = 32  # commands between kept states inside one long phase
+AUTOPLAY_SECONDS = 0.35  # between commands while the replay plays by itself
+UMPIRE_COLOUR = (214, 206, 190)
+PANEL_WIDTH = 380
+STEP_CARD_WIDTH = 500
+
+
+# --- reading a replay -----------------------------------------------------------------------
+
+
+def _file_format(path: Path) -> object:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    return data.get("format") if isinstance(data, dict) else None
+
+
+def read_replay(path: str | Path) -> dict[str, Any]:
+    """The game log of a replay file: a game log as it is, or a save's commands.
+
+    ``SaveError`` names the file and the problem (missing, damaged, newer than
+    this game, neither a log nor a save)."""
+    p = Path(path)
+    try:
+        return load_log(p)
+    except SaveError:
+        if _file_format(p) != SAVE_FORMAT:
+            raise
+    # A save holds the commands of its game: the log is rebuilt from them.
+    return game_log(load_game(p))
+
+
+# --- the timeline ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Where the game stood after some number of its commands."""
+
+    turn: int
+    phase: str
+    acting: str | None  # the side to act next
+    log_length: int  # events in the game's log so far
+    by: str | None  # the side whose command led here (None at the start)
+
+    @property
+    def segment(self) -> tuple[int, str]:
+        return self.turn, self.phase
+
+
+class ReplayTimeline:
+    """A game log replayed once, with quick access to the state after any command.
+
+    Position ``k`` is the game after its first ``k`` commands (0: before any,
+    ``last``: the whole log)."""
+
+    def __init__(self, log: dict[str, Any], source: str = "game log") -> None:
+        self.source = source
+        state = replay(log, upto=0)  # checks the log and loads its scenario
+        self.log = log
+        self.commands: list[dict[str, Any]] = list(log["commands"])
+        self.sides: tuple[str, str] = state.sides
+        self.turn_limit = state.turn_limit
+        self.marks: list[Mark] = [_mark(state, None)]
+        self._snapshots: dict[int, bytes] = {0: _snapshot(state)}
+        since = 0
+        for n, raw in enumerate(self.commands):
+            try:
+                apply(state, command_from_dict(raw))
+            except (IllegalCommand, ValueError, KeyError, TypeError, IndexError) as exc:
+                raise SaveError(
+                    f"{source}: command {n + 1} of {len(self.commands)} does not replay: {exc}"
+                ) from None
+            mark = _mark(state, raw.get("side"))
+            since += 1
+            if mark.segment != self.marks[-1].segment or since >= SNAPSHOT_EVERY:
+                self._snapshots[n + 1] = _snapshot(state)
+                since = 0
+            self.marks.append(mark)
+        self.final_hash = state_hash(state)
+        recorded = log.get("hash")
+        if recorded is not None and recorded != self.final_hash:
+            raise SaveError(
+                f"{source}: the game log is damaged: replaying its {len(self.commands)} "
+                "commands does not reach the state it recorded (hash mismatch)"
+            )
+        self.result = state.result
+        self.scenario_name = str(state.options.get("name", ""))
+        self._kept = sorted(self._snapshots)
+        self._state = state
+        self._position = self.last
+        self._turn_starts: dict[int, int] = {}
+        self._segment_starts: list[int] = []
+        for k, mark in enumerate(self.marks):
+            self._turn_starts.setdefault(mark.turn, k)
+            if k == 0 or mark.segment != self.marks[k - 1].segment:
+                self._segment_starts.append(k)
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> ReplayTimeline:
+        """The timeline of a game log or a save file (``SaveError`` for any problem)."""
+        return cls(read_replay(path), str(path))
+
+    @property
+    def last(self) -> int:
+        """The position after the last command."""
+        return len(self.commands)
+
+    @property
+    def kept_states(self) -> int:
+        return len(self._snapshots)
+
+    @property
+    def kept_bytes(self) -> int:
+        return sum(len(s) for s in self._snapshots.values())
+
+    def state_at(self, position: int) -> GameState:
+        """The game after ``position`` commands. The state returned is the timeline's
+        own: the next call may change it (a step forward applies commands to it)."""
+        if not 0 <= position <= self.last:
+            raise IndexError(f"position {position} is outside the replay (0 to {self.last})")
+        base = self._kept[bisect.bisect_right(self._kept, position) - 1]
+        if not base <= self._position <= position:
+            data = pickle.loads(self._snapshots[base])
+            self._state = GameState.from_dict(data)
+            self._position = base
+        while self._position < position:
+            apply(self._state, command_from_dict(self.commands[self._position]))
+            self._position += 1
+        return self._state
+
+    # --- where turns and phases begin ----------------------------------------------------
+
+    @property
+    def last_turn(self) -> int:
+        return self.marks[-1].turn
+
+    def turn_start(self, turn: int) -> int:
+        """The first position in ``turn`` (turn 0: the set-up); ValueError past the log."""
+        if turn not in self._turn_starts:
+            raise ValueError(
+                f"turn {turn} is not in this game (turns 0 to {self.last_turn}; 0 is the set-up)"
+            )
+        return self._turn_starts[turn]
+
+    def next_turn(self, position: int) -> int:
+        """The start of the next turn, or the end of the log."""
+        turn = self.marks[position].turn
+        return self._turn_starts.get(turn + 1, self.last)
+
+    def previous_turn(self, position: int) -> int:
+        """The start of the turn before the one at ``position`` (the set-up: the start)."""
+        turn = self.marks[position].turn
+        return self._turn_starts.get(turn - 1, 0)
+
+    def next_phase(self, position: int) -> int:
+        """The start of the next phase, or the end of the log."""
+        k = bisect.bisect_right(self._segment_starts, position)
+        return self._segment_starts[k] if k < len(self._segment_starts) else self.last
+
+    def previous_phase(self, position: int) -> int:
+        """The start of the phase before the one at ``position``."""
+        k = bisect.bisect_right(self._segment_starts, position) - 1
+        return self._segment_starts[max(0, k - 1)]
+
+    def step_events(self, state: GameState, position: int) -> list[Event]:
+        """The events the command that led to ``position`` caused (``state`` is the
+        game at ``position``); at the start, the events of setting the game up."""
+        start = self.marks[position - 1].log_length if position > 0 else 0
+        return list(state.log[start : self.marks[position].log_length])
+
+
+def _mark(state: GameState, by: object) -> Mark:
+    return Mark(
+        state.turn,
+        state.phase,
+        acting_side(state),
+        len(state.log),
+        by if isinstance(by, str) else None,
+    )
+
+
+def _snapshot(state: GameState) -> bytes:
+    return pickle.dumps(state.to_dict(), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+# --- the umpire's view ---------------------------------------------------------------------
+
+
+def umpire_view(state: GameState) -> PlayerView:
+    """Both sides at once, for replays only: every unit with everything its own side
+    knows (the hidden ones and the guns off the board among them), every arrival, the
+    whole log unredacted, and every shell in flight (``extra["plots"]``, each with
+    its side). The game itself only ever shows ``player_view``."""
+    units = {u.id: u.to_dict() for u in state.units.values()}
+    numbers: dict[int, int] = {}
+    per_side: dict[str, int] = {}
+    for p in state.queue.plots:  # each side's plots numbered as its own view numbers them
+        per_side[p.side] = per_side.get(p.side, 0) + 1
+        numbers[p.id] = per_side[p.side]
+    plots_by_id = {p.id: p for p in state.queue.plots}
+    arrivals = []
+    for a in state.queue.arrivals:
+        plot = plots_by_id[a.plot_id]
+        record = a.to_dict()
+        record.update(
+            side=plot.side,
+            fired_turn=plot.fired_turn,
+            ammunition=plot.ammunition,
+            plot_id=numbers[plot.id],
+        )
+        arrivals.append(record)
+    in_flight = []
+    for p in state.queue.in_flight():
+        record = p.to_dict()
+        record["id"] = numbers[p.id]
+        in_flight.append(record)
+    pending = None
+    if state.pending_sheet is not None:
+        ps = state.pending_sheet
+        pending = {"position": list(ps.position), "picker": ps.picker, "unit": ps.unit}
+    return PlayerView(
+        side=UMPIRE,
+        enemy=UMPIRE,
+        turn=state.turn,
+        phase=state.phase,
+        acting=acting_side(state),
+        turn_limit=state.turn_limit,
+        area=state.area,
+        units=units,
+        plots=[],  # the plot layer draws a side's own plots; both sides' are drawn below
+        arrivals=arrivals,
+        predesignated=[],
+        announcements=[],
+        revealed=[],
+        initiative=dict(state.initiative),
+        building_cf=[[h.q, h.r, cf] for h, cf in sorted(state.building_cf.items())],
+        log=list(state.log),
+        pending_sheet=pending,
+        pile=[],
+        options=dict(state.options),
+        result=None if state.result is None else state.result.to_dict(),
+        scenario_name=str(state.options.get("name", "")),
+        briefing=str(state.scenario.get("scenario", {}).get("briefing", "")),
+        extra={
+            "umpire": True,
+            "plots": in_flight,
+            "predesignated": {
+                side: [[h.q, h.r] for h in hexes] for side, hexes in state.predesignated.items()
+            },
+        },
+    )
+
+
+def view_name(side: str) -> str:
+    return "both sides (umpire)" if side == UMPIRE else f"{side}'s view"
+
+
+# --- the session -----------------------------------------------------------------------------
+
+
+@dataclass
+class ReplaySession(GameSession):
+    """The game on a replay's screen: whose view is shown. Nobody acts in it: it takes
+    no commands and steps no AI; the replay screen sets ``state`` at every step."""
+
+    def viewer(self) -> str:
+        return self.shown or UMPIRE
+
+    def view(self) -> PlayerView:
+        side = self.viewer()
+        return umpire_view(self.state) if side == UMPIRE else player_view(self.state, side)
+
+    def visible(self, events: list[Event]) -> list[Event]:
+        if self.viewer() == UMPIRE:
+            return list(events)
+        return super().visible(events)
+
+    def acting(self) -> str | None:
+        return None
+
+    def legal(self) -> list[Command]:
+        return []
+
+    def submit(self, command: Command) -> list[Event]:
+        raise IllegalCommand(
+            "this is a replay: nothing can be changed (Menu > Save game keeps the game "
+            "as it stands here, to play on from it)"
+        )
+
+    def step_ai(self) -> list[Event] | None:
+        return None
+
+    @property
+    def over(self) -> bool:
+        """False: for the game screen ``over`` means "show the end screen", which would
+        stop the stepping; a replay shows the result in its own banner instead."""
+        return False
+
+
+# --- the bar ---------------------------------------------------------------------------------
+
+# (action, full label, short label, tooltip)
+STEP_BUTTONS = (
+    ("previous_turn", "« Turn", "«", "Previous turn (Page Up)"),
+    ("previous_phase", "‹ Phase", "‹‹", "Previous phase ([)"),
+    ("previous_step", "‹ Step", "‹", "Previous command (,)"),
+    ("play", "Play", "Play", "Play the replay command by command (Space)"),
+    ("next_step", "Step ›", "›", "Next command (.)"),
+    ("next_phase", "Phase ›", "››", "Next phase (])"),
+    ("next_turn", "Turn »", "»", "Next turn (Page Down)"),
+)
+COMPACT_BELOW = 1200  # window width under which the step buttons take short labels
+
+
+def _fit(label: str, px: int, width: int, bold: bool = False) -> str:
+    """``label`` cut with an ellipsis to ``width`` pixels."""
+    font = fonts.font(px, bold)
+    if font.size(label)[0] <= width:
+        return label
+    while label and font.size(label + "…")[0] > width:
+        label = label[:-1]
+    return label + "…" if label else ""
+
+
+class ReplayBar:
+    """The top bar of a replay, in place of the phase bar: the turn and phase, where
+    the replay stands, the step buttons, the view toggle, Help and Menu."""
+
+    title = "Replay"
+
+    def __init__(self, screen: ReplayScreen, ctx: UiContext) -> None:
+        self.screen = screen
+        self.rect = pygame.Rect(0, 0, ctx.screen_size[0], BAR_HEIGHT)
+        self.buttons: dict[str, pygame_gui.elements.UIButton] = {}
+        self.text_right = ctx.screen_size[0]
+        self._key: tuple[Any, ...] | None = None
+        self._image: pygame.Surface | None = None
+        self._image_key: tuple[Any, ...] | None = None
+
+    def keys(self) -> list[tuple[str, str]]:
+        return [
+            ("Page Down / Page Up", "next / previous turn"),
+            ("] / [", "next / previous phase"),
+            (". / ,", "next / previous command"),
+            ("End / Ctrl+Home", "the end / the start of the game"),
+            ("Space", "play / pause (while shells land: the next shell)"),
+            ("V", "view: north, south, both sides (umpire)"),
+        ]
+
+    def _wanted(self) -> list[tuple[str, str, str, bool]]:
+        screen = self.screen
+        compact = self.rect.width < COMPACT_BELOW
+        at_start = screen.position == 0
+        at_end = screen.position >= screen.timeline.last
+        out = []
+        for action, full, short, tip in STEP_BUTTONS:
+            label = short if compact and action != "play" else full
+            if action == "play":
+                label = "Pause" if screen.playing else "Play"
+                enabled = not at_end
+            else:
+                enabled = not (at_start if action.startswith("previous") else at_end)
+            out.append((action, label, tip, enabled))
+        side = screen.session.viewer()
+        view = "Both sides" if side == UMPIRE else side.capitalize()
+        out.append(("view", f"View: {view}", "North's view, south's view or both (V)", True))
+        return out
+
+    def _rebuild(self, ctx: UiContext, wanted: list[tuple[str, str, str, bool]]) -> None:
+        for button in self.buttons.values():
+            button.kill()
+        self.buttons = {}
+        manager = ctx.ui_manager
+        if manager is None:
+            return
+        x = ctx.screen_size[0] - MARGIN
+        for ident, text in (("menu", "Menu"), ("help", "Help")):
+            x -= 70
+            self.buttons[ident] = pygame_gui.elements.UIButton(
+                pygame.Rect(x, 7, 70, 32), text, manager
+            )
+            x -= 6
+        x -= 6
+        for ident, text, tip, enabled in reversed(wanted):
+            w = max(40, fonts.font(15, True).size(text)[0] + 22)
+            x -= w
+            primary = ident == "play" or ident == "view"
+            button = pygame_gui.elements.UIButton(
+                pygame.Rect(x, 7, w, 32),
+                text,
+                manager,
+                tool_tip_text=tip,
+                object_id=pygame_gui.core.ObjectID(object_id="#primary") if primary else None,
+            )
+            if not enabled:
+                button.disable()
+            self.buttons[ident] = button
+            x -= 10 if ident == "view" else 4
+        self.text_right = x
+
+    def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool:
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            for ident, button in self.buttons.items():
+                if event.ui_element is button:
+                    self.screen.act(ident)
+                    return True
+            return False
+        # Clicks on the bar never reach the map.
+        return event.type in (
+            pygame.MOUSEBUTTONDOWN,
+            pygame.MOUSEBUTTONUP,
+        ) and self.rect.collidepoint(event.pos)
+
+    def update(self, dt: float, ctx: UiContext) -> None:
+        self.rect.width = ctx.screen_size[0]
+        wanted = self._wanted()
+        key = (ctx.screen_size, tuple(wanted))
+        if key != self._key:
+            self._key = key
+            self._rebuild(ctx, wanted)
+
+    def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        """The bar has nothing on the map."""
+
+    def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        key = (ctx.screen_size, self.text_right, ctx.view, self.screen.position)
+        if self._image_key is None or any(
+            a is not b and a != b for a, b in zip(key, self._image_key, strict=True)
+        ):
+            self._image_key = key
+            self._image = self._render(ctx)
+        if self._image is not None:
+            surface.blit(self._image, (0, 0))
+
+    def _render(self, ctx: UiContext) -> pygame.Surface:
+        view = ctx.view
+        screen = self.screen
+        width = ctx.screen_size[0]
+        surf = pygame.Surface((width, BAR_HEIGHT), pygame.SRCALPHA)
+        surf.fill((22, 26, 30, 238))
+        pygame.draw.line(surf, PANEL_EDGE, (0, BAR_HEIGHT - 1), (width, BAR_HEIGHT - 1))
+        colour = pal.SIDE_COLOURS.get(view.side, UMPIRE_COLOUR)
+        pygame.draw.rect(surf, colour, pygame.Rect(0, 0, 6, BAR_HEIGHT))
+        right = self.text_right - 12
+        x = 16
+        name = view.scenario_name or "Barrage"
+        title = fonts.text(_fit(name, 17, max(40, right - x), True), 17, ACCENT, bold=True)
+        surf.blit(title, (x, 4))
+        sub = fonts.text(_fit(where_text(view), 13, max(40, right - x)), 13, DIM)
+        surf.blit(sub, (x, 26))
+        x += max(title.get_width(), sub.get_width()) + 22
+        if right - x < 120:
+            return surf
+        tag = fonts.text("REPLAY", 12, (20, 20, 20), bold=True)
+        badge = tag.get_rect(topleft=(x + 6, 7)).inflate(12, 4)
+        pygame.draw.rect(surf, ACCENT, badge, 0, 4)
+        surf.blit(tag, tag.get_rect(center=badge.center))
+        head = f"command {screen.position} of {screen.timeline.last}"
+        head_x = badge.right + 8
+        surf.blit(fonts.text(_fit(head, 14, right - head_x, True), 14, TEXT, True), (head_x, 4))
+        seen = _fit(view_name(view.side).capitalize(), 13, right - x, True)
+        surf.blit(fonts.text(seen, 13, pal.mix(colour, (255, 255, 255), 0.45), True), (x, 26))
+        return surf
+
+
+def where_text(view: PlayerView) -> str:
+    """ "Turn 4 of 20 · Movement", "Set-up" or "Game over"."""
+    phase = PHASE_NAMES.get(view.phase, view.phase.capitalize())
+    if view.turn == 0:
+        return phase
+    limit = f" of {view.turn_limit}" if view.turn_limit else ""
+    return f"Turn {view.turn}{limit} · {phase}"
+
+
+# --- the umpire's markers, panel and the end banner --------------------------------------------
+
+
+class ReplayOverlay:
+    """On the map in the umpire view: every shell in flight, in its side's colour,
+    and a HIDDEN tag on hidden units; beside it the umpire panel (each side's guns,
+    shells in flight, hidden units). In every view at the end of the log: the result."""
+
+    title = "Replay view"
+
+    def __init__(self, screen: ReplayScreen) -> None:
+        self.screen = screen
+        self._panel: tuple[object, pygame.Surface] | None = None
+        self._step: tuple[tuple[object, int], pygame.Surface] | None = None
+
+    def keys(self) -> list[tuple[str, str]]:
+        return [("View: Both sides", "every unit and shell of both sides, for the replay only")]
+
+    def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool:
+        return False
+
+    def update(self, dt: float, ctx: UiContext) -> None:
+        """Nothing moves by itself."""
+
+    @staticmethod
+    def umpire(ctx: UiContext) -> bool:
+        return bool(ctx.view.extra.get("umpire"))
+
+    def tooltip_lines(self, h: Hex, ctx: UiContext) -> list[str]:
+        if not self.umpire(ctx):
+            return []
+        view = ctx.view
+        lines = []
+        for p in view.extra.get("plots", []):
+            if Hex(*p["target"]) == h:
+                battery = view.units.get(p["battery"], {}).get("name", p["battery"])
+                lines.append(
+                    f"{p['side']} shell ({battery}) lands here in turn {p['arrival_turn']}"
+                )
+        for u in view.units.values():
+            if u.get("hidden") and unit_hex(u) == h and not u.get("destroyed"):
+                lines.append(f"Hidden from the enemy: {u['name']} ({u['side']})")
+        return lines
+
+    # --- the map --------------------------------------------------------------------------
+
+    def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        if not self.umpire(ctx):
+            return
+        view = ctx.view
+        camera = ctx.camera
+        size = max(camera.size, 12)
+        groups: dict[tuple[str, Hex], list[dict[str, Any]]] = {}
+        for p in view.extra.get("plots", []):
+            groups.setdefault((str(p["side"]), Hex(*p["target"])), []).append(p)
+        for n, ((side, target), plots) in enumerate(sorted(groups.items())):
+            colour = pal.SIDE_COLOURS.get(side, UMPIRE_COLOUR)
+            reach = max(
+                weapon_spec(view.units[p["battery"]]["battery"]["weapon"]).ring_radius
+                if p["battery"] in view.units
+                else 0
+                for p in plots
+            )
+            draw_disk_outline(surface, ctx, target, reach, colour, 2, dashed=True)
+            pygame.draw.polygon(surface, (0, 0, 0), hex_points(ctx, target), 5)
+            pygame.draw.polygon(surface, colour, hex_points(ctx, target), 3)
+            first = min(int(p["arrival_turn"]) for p in plots)
+            when = "this turn" if first <= view.turn else f"turn {first}"
+            count = f" x{len(plots)}" if len(plots) > 1 else ""
+            x, y = camera.hex_to_screen(target)
+            # Both sides aiming at one hex: the second badge below the first.
+            dy = -size * 1.25 if n % 2 == 0 else size * 1.25
+            draw_badge(surface, f"{side} shell{count}: lands {when}", (x, y + dy), colour, 12)
+        for u in view.units.values():
+            h = unit_hex(u)
+            if h is None or not u.get("hidden") or u.get("destroyed"):
+                continue
+            x, y = camera.hex_to_screen(h)
+            colour = pal.mix(pal.SIDE_COLOURS.get(u["side"], UMPIRE_COLOUR), (0, 0, 0), 0.3)
+            draw_badge(surface, "HIDDEN", (x, y + size * 0.95), colour, 11)
+
+    # --- the panels -----------------------------------------------------------------------
+
+    def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        registry = ui.panels(ctx)
+        if self.umpire(ctx):
+            if self._panel is None or self._panel[0] is not ctx.view:
+                self._panel = (ctx.view, self._paint_panel(ctx))
+            image = self._panel[1]
+            rect = ui.map_rect(ctx)
+            box = image.get_rect(topright=(rect.right - 10, ui.top_of_map(ctx)))
+            surface.blit(image, box)
+            registry["umpire"] = box
+        else:
+            self._panel = None
+            registry.pop("umpire", None)
+        if self.screen.position >= self.screen.timeline.last:
+            registry["replay_end"] = self._draw_end(surface, ctx)
+        else:
+            registry.pop("replay_end", None)
+        animation = self.screen.animation()
+        if animation is not None and animation.busy:
+            # The arrival card tells the step then: one card at a time at the bottom.
+            registry.pop("replay_step", None)
+            return
+        key = (ctx.view, self.screen.position)
+        if self._step is None or self._step[0] != key:
+            self._step = (key, self._paint_step(ctx))
+        image = self._step[1]
+        box = ui.place_box(ctx, image.get_size(), "replay_step", rows=("bottom",))
+        surface.blit(image, box)
+        registry["replay_step"] = box
+
+    def _paint_step(self, ctx: UiContext) -> pygame.Surface:
+        """The card of the last step: which command, who gave it, what it did."""
+        screen = self.screen
+        width = STEP_CARD_WIDTH
+        k = screen.position
+        by = screen.timeline.marks[k].by
+        head = f"Command {k} of {screen.timeline.last}" + (f" · {by}" if by else "")
+        lines = ui.wrap(screen.step_text(), width - 24, ui.BODY)
+        if len(lines) > 2:
+            lines = [lines[0], _fit(lines[1] + " " + lines[2], ui.BODY, width - 24)]
+        image = pygame.Surface((width, 40 + 18 * len(lines)), pygame.SRCALPHA)
+        accent = pal.SIDE_COLOURS.get(by or "", UMPIRE_COLOUR)
+        inner = ui.draw_panel(image, image.get_rect(), head, accent)
+        y = inner.y
+        for line in lines:
+            ui.text(image, line, (inner.x, y), ui.BODY, ui.TEXT)
+            y += 18
+        return image
+
+    def _draw_end(self, surface: pygame.Surface, ctx: UiContext) -> pygame.Rect:
+        result = self.screen.timeline.result
+        view = ctx.view
+        if result is None:
+            headline = "End of the log: the game was not finished"
+            detail = f"it stops in {where_text(view).lower()}"
+            colour = UMPIRE_COLOUR
+        else:
+            winner = result.winner
+            headline = f"{winner.capitalize()} wins" if winner else "Draw"
+            detail = f"{result.reason} (turn {result.turn})"
+            colour = pal.SIDE_COLOURS.get(winner or "", ACCENT)
+        rect = ui.map_rect(ctx)
+        top = ui.top_of_map(ctx) + 6
+        title = fonts.text(headline, 26, (255, 255, 255), bold=True)
+        line = fonts.text(detail, 15, TEXT)
+        hint = fonts.text("Page Up steps back a turn", 12, DIM)
+        w = max(title.get_width(), line.get_width(), hint.get_width()) + 48
+        box = pygame.Rect(0, top, w, 96)
+        box.centerx = rect.centerx
+        card = pygame.Surface(box.size, pygame.SRCALPHA)
+        pygame.draw.rect(card, (20, 24, 28, 236), card.get_rect(), 0, 10)
+        pygame.draw.rect(card, colour, card.get_rect(), 2, 10)
+        pygame.draw.rect(card, colour, pygame.Rect(0, 0, w, 6), 0, 4)
+        card.blit(title, title.get_rect(midtop=(w // 2, 12)))
+        card.blit(line, line.get_rect(midtop=(w // 2, 50)))
+        card.blit(hint, hint.get_rect(midtop=(w // 2, 74)))
+        surface.blit(card, box)
+        return box
+
+    def _paint_panel(self, ctx: UiContext) -> pygame.Surface:
+        view = ctx.view
+        session = self.screen.session
+        lines: list[tuple[str, tuple[int, int, int], bool]] = [
+            ("Replay only: the game never shows both sides.", ui.MUTED, False)
+        ]
+        plots = view.extra.get("plots", [])
+        predesignated = view.extra.get("predesignated", {})
+        for side in session.state.sides:
+            colour = pal.mix(pal.SIDE_COLOURS.get(side, UMPIRE_COLOUR), (255, 255, 255), 0.4)
+            lines.append((f"{side_label(session, side)} ({side})", colour, True))
+            own = [u for u in view.units.values() if u["side"] == side]
+            for u in own:
+                battery = u.get("battery")
+                if not battery:
+                    continue
+                lines.append((f"  {u['name']}: {gun_place(view, u)}", ui.TEXT, False))
+            flying = [p for p in plots if p["side"] == side]
+            if flying:
+                first = min(int(p["arrival_turn"]) for p in flying)
+                when = "this turn" if first <= view.turn else f"in turn {first}"
+                text = f"  Shells in flight: {len(flying)}, the first lands {when}"
+                lines.append((text, ui.TEXT, False))
+            else:
+                lines.append(("  No shell in flight", ui.MUTED, False))
+            hidden = [u["name"] for u in own if u.get("hidden") and not u.get("destroyed")]
+            if hidden:
+                lines.append((f"  Hidden: {', '.join(hidden)}", ui.TEXT, False))
+            marked = predesignated.get(side, [])
+            if marked:
+                lines.append((f"  Pre-designated hexes: {len(marked)}", ui.TEXT, False))
+        width = PANEL_WIDTH
+        wrapped = [
+            (part, c, b) for text, c, b in lines for part in ui.wrap(text, width - 24, ui.SMALL, b)
+        ]
+        image = pygame.Surface((width, 42 + 17 * len(wrapped)), pygame.SRCALPHA)
+        inner = ui.draw_panel(image, image.get_rect(), "Umpire view: both sides", UMPIRE_COLOUR)
+        y = inner.y
+        for part, colour, bold in wrapped:
+            ui.text(image, part, (inner.x, y), ui.SMALL, colour, bold)
+            y += 17
+        return image
+
+
+def gun_place(view: PlayerView, unit: dict[str, Any]) -> str:
+    """Where a battery stands, as its own side knows it."""
+    if unit.get("destroyed"):
+        return "destroyed"
+    off = unit["battery"].get("offboard")
+    if off is not None:
+        sheet = str(off["sheet"]).replace("_", " ")
+        far = f"{off['distance']} sheet{'s' if int(off['distance']) != 1 else ''}"
+        return f"off board, {far} {off['direction']} ({sheet} {off['xxyy']})"
+    h = unit_hex(unit)
+    return "not placed" if h is None else f"on the board at {view.area.label(h)}"
+
+
+# --- the screen ------------------------------------------------------------------------------
+
+
+class ReplayScreen(Screen):
+    """A saved game, step by step (see the module docstring).
+
+    The battle is drawn by a ``GameScreen`` over a ``ReplaySession``: the replay
+    bar takes the phase bar's place, and ``ReplayOverlay`` is one more layer.
+    The replay's keys are read first; every other event goes to the game screen
+    (panning, zooming, the log, help, the pause menu, the arrival animation)."""
+
+    opaque = True
+
+    def __init__(
+        self, app: App, timeline: ReplayTimeline, side: str = UMPIRE, position: int = 0
+    ) -> None:
+        super().__init__(app)
+        if side != UMPIRE and side not in timeline.sides:
+            raise ValueError(
+                f"--side {side!r}: the sides of this game are {timeline.sides[0]} and "
+                f"{timeline.sides[1]} (or {UMPIRE} for the umpire's view)"
+            )
+        self.timeline = timeline
+        self.position = max(0, min(int(position), timeline.last))
+        state = timeline.state_at(self.position)
+        self.session = ReplaySession(
+            state, {s: REPLAY_SEAT for s in state.sides}, autosave_dir=None, shown=side
+        )
+        self.playing = False
+        self._wait = 0.0
+        self.game = GameScreen(app, self.session, Seats(HOTSEAT))
+        ctx = self.game.ctx
+        ctx.extra["replay"] = self
+        self.bar = ReplayBar(self, ctx)
+        layers = self.game.layers
+        layers[layers.index(self.game.phase_bar)] = self.bar
+        # The game screen keeps clear of its phase bar's rectangle: the bar's now.
+        self.game.phase_bar.rect = self.bar.rect
+        self.overlay = ReplayOverlay(self)
+        layers.append(self.overlay)
+
+    @property
+    def ctx(self) -> UiContext:
+        return self.game.ctx
+
+    # --- stepping --------------------------------------------------------------------------
+
+    def animation(self) -> ArrivalAnimation | None:
+        layers = self.ctx.extra.get("artillery")
+        return getattr(layers, "animation", None)
+
+    def go(self, position: int) -> None:
+        """Show the game after ``position`` commands. Going forward over one artillery
+        phase plays its arrivals; going back or jumping further does not."""
+        position = max(0, min(int(position), self.timeline.last))
+        if position == self.position:
+            return
+        before = self.timeline.marks[self.position].turn
+        forward = position > self.position
+        animation = self.animation()
+        if animation is not None:
+            animation.skip(everything=True)  # a step ends the shells still on show
+        self.session.state = self.timeline.state_at(position)
+        self.position = position
+        self.ctx.refresh()
+        turns = self.timeline.marks[position].turn - before
+        if not forward or turns > 1:
+            self._absorb_arrivals()
+
+    def _absorb_arrivals(self) -> None:
+        """Let the animation see the view on screen without playing what is new in it."""
+        animation = self.animation()
+        if animation is None:
+            return
+        follow = animation.follow_camera
+        animation.follow_camera = False
+        animation.update(0.0, self.ctx)
+        animation.skip(everything=True)
+        animation.follow_camera = follow
+
+    def set_view(self, side: str) -> None:
+        """Show ``side``'s view (or ``UMPIRE``, both sides)."""
+        if side != UMPIRE and side not in self.timeline.sides:
+            raise ValueError(f"{side!r} is not a side of this game, nor {UMPIRE!r}")
+        if side == self.session.viewer():
+            return
+        animation = self.animation()
+        if animation is not None:
+            animation.skip(everything=True)
+        self.session.shown = side
+        self.ctx.refresh()
+        self._absorb_arrivals()
+        self.ctx.notify(f"Showing {view_name(side)}", 2.0)
+
+    def next_view(self) -> None:
+        order = [*self.timeline.sides, UMPIRE]
+        current = self.session.viewer()
+        k = order.index(current) if current in order else -1
+        self.set_view(order[(k + 1) % len(order)])
+
+    def act(self, action: str) -> None:
+        """A step button, key or the view toggle."""
+        timeline = self.timeline
+        k = self.position
+        targets = {
+            "start": lambda: 0,
+            "end": lambda: timeline.last,
+            "previous_turn": lambda: timeline.previous_turn(k),
+            "next_turn": lambda: timeline.next_turn(k),
+            "previous_phase": lambda: timeline.previous_phase(k),
+            "next_phase": lambda: timeline.next_phase(k),
+            "previous_step": lambda: k - 1,
+            "next_step": lambda: k + 1,
+        }
+        if action in targets:
+            self.playing = False
+            self.go(targets[action]())
+        elif action == "play":
+            self.playing = not self.playing and k < timeline.last
+            self._wait = 0.0
+        elif action == "view":
+            self.next_view()
+        elif action == "help":
+            self.game.open_help()
+        elif action == "menu":
+            self.game.open_pause()
+
+    def step_text(self) -> str:
+        """What the command that led here did, as the view on screen saw it."""
+        k = self.position
+        if k == 0:
+            return "The game is set up; no command yet"
+        events = self.session.visible(self.timeline.step_events(self.session.state, k))
+        if not events:
+            by = self.timeline.marks[k].by or "a side"
+            return f"{by.capitalize()} acted out of {self.session.viewer()}'s sight"
+        landed = [e for e in events if e.kind == "arrival"]
+        if landed:
+            shells = f"{len(landed)} shell{'s' if len(landed) != 1 else ''} landed"
+            now = where_text(self.ctx.view).lower()
+            return f"Artillery phase of turn {landed[0].turn}: {shells}; now {now}"
+        first = events[0].text.split("\n")[0]
+        more = f"  (+{len(events) - 1} more in the log)" if len(events) > 1 else ""
+        return f"{first}{more}"
+
+    # --- the screen --------------------------------------------------------------------------
+
+    KEYS: ClassVar[dict[int, str]] = {
+        pygame.K_PAGEDOWN: "next_turn",
+        pygame.K_PAGEUP: "previous_turn",
+        pygame.K_RIGHTBRACKET: "next_phase",
+        pygame.K_LEFTBRACKET: "previous_phase",
+        pygame.K_PERIOD: "next_step",
+        pygame.K_COMMA: "previous_step",
+        pygame.K_END: "end",
+        pygame.K_v: "view",
+    }
+
+    def _key(self, event: pygame.event.Event) -> bool:
+        key, ctrl = event.key, event.mod & pygame.KMOD_CTRL
+        if key == pygame.K_HOME and ctrl:
+            self.act("start")
+            return True
+        if key == pygame.K_SPACE:
+            animation = self.animation()
+            if animation is not None and animation.busy:
+                return False  # the animation's Space: the next shell
+            self.act("play")
+            return True
+        action = self.KEYS.get(key)
+        if action is None or ctrl:
+            return False
+        self.act(action)
+        return True
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and self._key(event):
+            return
+        self.game.handle_event(event)
+
+    def update(self, dt: float) -> None:
+        if self.playing:
+            animation = self.animation()
+            if animation is None or not animation.busy:
+                self._wait -= dt
+                if self._wait <= 0:
+                    if self.position >= self.timeline.last:
+                        self.playing = False
+                    else:
+                        self.go(self.position + 1)
+                        self._wait = AUTOPLAY_SECONDS
+        self.game.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self.game.draw(surface)
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.game.resize(size)
+        self.bar.rect.width = size[0]
+        self.bar._key = None
+
+    def close(self) -> None:
+        self.game.close()
+
+
+# --- the command line ------------------------------------------------------------------------
+
+
+def run_replay(
+    path: str | Path,
+    side: str = UMPIRE,
+    turn: int | None = None,
+    screenshot: str | Path | None = None,
+    frames: int | None = None,
+    size: Sequence[int] = DEFAULT_SIZE,
+    err: TextIO | None = None,
+) -> int:
+    """``python main.py replay FILE``: open the window on the replay; with
+    ``screenshot`` render without a display, save a PNG after ``frames`` frames and
+    exit. Returns the exit code: 1 when the file cannot be replayed, 2 for a side or
+    turn the game does not have."""
+    err = err or sys.stderr
+    if frames is not None and frames < 1:
+        print("replay: --frames must be 1 or more", file=err)
+        return 2
+    try:
+        timeline = ReplayTimeline.from_file(path)
+    except SaveError as exc:
+        print(f"replay: {exc}", file=err)
+        return 1
+    if side != UMPIRE and side not in timeline.sides:
+        print(
+            f"replay: --side {side}: the sides of this game are {timeline.sides[0]} and "
+            f"{timeline.sides[1]}, or {UMPIRE} for both",
+            file=err,
+        )
+        return 2
+    position = 0
+    if turn is not None:
+        try:
+            position = timeline.turn_start(turn)
+        except ValueError as exc:
+            print(f"replay: --turn {turn}: {exc}", file=err)
+            return 2
+    if screenshot:
+        # No display needed: SDL reads these when the video system starts.
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    headless = bool(screenshot) or frames is not None
+    app = App((int(size[0]), int(size[1])), ai_delay=0.0, autosave=False)
+    app.open_replay(timeline, side, position)
+    if headless:
+        app.run_frames(frames or 3)
+        if screenshot:
+            print(f"screenshot saved to {app.screenshot(screenshot)}")
+        app.shutdown()
+        return 0
+    return app.run()
