@@ -2,10 +2,11 @@
 
 It owns the ``UiContext`` (``ctx``) every layer shares and hosts the layers in
 drawing order: the units layer, the unit panel, the log, the phase bar, then
-the layers of ``game.ui.artillery_layers.make_layers(ctx)`` when that module
-exists (LOS tool, artillery, arrivals, intelligence, sheet picker, attack
-dialog), then the tooltip. Events go to pygame-gui first, then to the layers
-topmost first; what no layer takes moves the map:
+the layers of each module of ``OTHER_LAYERS`` that exists (``make_layers(ctx)``):
+the set-up layer (deployment, pre-designated hexes), then the artillery layers
+(LOS tool, artillery, arrivals, intelligence, sheet picker, attack dialog, and
+last the dialog host), then the tooltip. Events go to pygame-gui first, then to
+the layers topmost first; what no layer takes moves the map:
 
 - drag with any mouse button pans (a press and release without a drag is a
   click, delivered to the layers as MOUSEBUTTONUP: layers act on the release);
@@ -64,7 +65,8 @@ from game.ui.panels import BAR_HEIGHT, LogPanel, PhaseBar, Tooltip, UnitPanel
 from game.ui.session import HUMAN, GameSession
 from game.ui.units_layer import UnitsLayer, unit_hex
 
-OTHER_LAYERS = "game.ui.artillery_layers"
+# Modules of further layers, each with ``make_layers(ctx)``, in drawing order.
+OTHER_LAYERS = ("game.ui.setup_layer", "game.ui.artillery_layers")
 AI_BUDGET = 0.012  # seconds of AI thinking per frame before the frame is drawn
 DRAG_THRESHOLD = 5  # pixels a pressed mouse moves before the press is a drag
 ZOOM_RENDER_BUDGET = 0.008  # seconds a frame may spend rendering sheet caches
@@ -126,14 +128,17 @@ def make_session(state: GameState, seats: Seats, autosave_folder: Path | None) -
 
 
 def discover_layers(ctx: UiContext) -> list[Any]:
-    """The other layers of the game screen, if their module is installed."""
-    try:
-        module = importlib.import_module(OTHER_LAYERS)
-    except ModuleNotFoundError as exc:
-        if exc.name == OTHER_LAYERS:
-            return []
-        raise
-    return list(module.make_layers(ctx))
+    """The other layers of the game screen, from those of their modules that are installed."""
+    found: list[Any] = []
+    for name in OTHER_LAYERS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                continue
+            raise
+        found += module.make_layers(ctx)
+    return found
 
 
 # --- the screen ------------------------------------------------------------------------------
