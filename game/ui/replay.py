@@ -88,7 +88,7 @@ if TYPE_CHECKING:
 
 UMPIRE = "both"  # the view of both sides at once (replays only)
 REPLAY_SEAT = "replay"  # the controller of every side in a replay: nobody plays
-SNAPSHOT_EVERY = 32  # commands between kept states inside one long phase
+SNAPSHOT_EVERY = 12  # commands between kept states inside one long phase
 AUTOPLAY_SECONDS = 0.35  # between commands while the replay plays by itself
 UMPIRE_COLOUR = (214, 206, 190)
 PANEL_WIDTH = 380
@@ -213,7 +213,12 @@ class ReplayTimeline:
         base = self._kept[bisect.bisect_right(self._kept, position) - 1]
         if not base <= self._position <= position:
             data = pickle.loads(self._snapshots[base])
-            self._state = GameState.from_dict(data)
+            state = GameState.from_dict(data)
+            if self._state.area.to_dict() == data["area"]:
+                # The same sheets: the state left behind hands over its area, so the
+                # map keeps what it drew of it.
+                state.area = self._state.area
+            self._state = state
             self._position = base
         while self._position < position:
             apply(self._state, command_from_dict(self.commands[self._position]))
