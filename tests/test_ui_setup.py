@@ -580,15 +580,31 @@ def test_screenshots_of_the_setup_phase(app, shots):
     app.screenshot(shots / "setup_deploy.png")
     click(app, dialog.deploy.rect.center)
     assert dialog.closed
+    # Pre-designated hexes on north's two sheets; a sixth is refused (ART-22).
     press(app, pygame.K_r)
-    whole_area(screen)
+    area = state.area
+    screen.set_zoom(3)
+    x, y = hex_to_pixel(area.hex_at((0, 0), "1509"), 1.0)
+    screen.camera.centre_on_world(x + 2.5, y + 1.5)
     app.run_frames(2)
-    hexes = clear_hexes(screen, 5)
-    for h in hexes[:4]:
-        click(app, screen.hex_to_screen(h))
+    names = [
+        ((0, 0), "0907"),
+        ((0, 0), "1211"),
+        ((1, 0), "0406"),
+        ((1, 0), "0710"),
+        ((0, 0), "0612"),
+        ((1, 0), "0513"),
+    ]
+    hexes = [area.hex_at(pos, name) for pos, name in names]
+    for h in hexes:
+        at = screen.hex_to_screen(h)
+        assert not ui.over_panel(ctx, at) and 0 < at[0] < SIZE[0] and 60 < at[1] < 580
+        click(app, at)
+    assert state.predesignated["north"] == hexes[:5]
+    assert layer.refusal is not None and "ART-22" in layer.refusal
     ctx.toasts.clear()
-    move_mouse(app, screen.hex_to_screen(hexes[4]), frames=30)
-    assert ctx.hovered == hexes[4]
+    move_mouse(app, screen.hex_to_screen(hexes[5]), frames=30)
+    assert ctx.hovered == hexes[5]
     app.screenshot(shots / "setup_predesignate.png")
     for name in ("setup_deploy.png", "setup_predesignate.png"):
         assert pygame.image.load(str(shots / name)).get_size() == SIZE

@@ -797,9 +797,9 @@ class DeployDialog(ui.Dialog):
                 if area.has_sheet((i, j)):
                     colour = CATEGORY_COLOURS.get(area.sheet_at((i, j)).category, (150, 150, 150))
                 elif (i, j) in cells:
-                    colour = (58, 78, 70) if cells[(i, j)] else (40, 42, 48)
+                    colour = (52, 98, 66) if cells[(i, j)] else (36, 38, 44)
                 else:
-                    colour = (30, 32, 36)
+                    colour = (28, 30, 34)
                 pygame.draw.rect(surface, colour, r)
                 pygame.draw.rect(surface, (22, 24, 28), r, 1)
         x0, y0, cw, ch = self._grid_cells(view)
@@ -957,6 +957,12 @@ class DeployDialog(ui.Dialog):
                 f"{self.draft.xxyy}. Deploy (Enter) to place it."
             )
         lines = [(head, colour, True)]
+        if not reasons:
+            secret = (
+                "The enemy learns none of this until the battery's sheet comes into play "
+                "(ART-4, MAP-10); a shell it sees land may give away a direction (ART-24)."
+            )
+            lines += [(part, ui.MUTED, False) for part in ui.wrap(secret, box.w - 20, ui.SMALL)]
         for reason in reasons:
             lines += [(part, ui.TEXT, False) for part in ui.wrap(reason, box.w - 20, ui.SMALL)]
         y = box.y + 6
@@ -1187,8 +1193,13 @@ class SetupLayer:
             x0, y0, x1, _ = sheet_geometry(pos).bounds
             sx, sy = ctx.camera.world_to_screen((x0 + x1) / 2, y0)
             n = found.per_sheet.get(pos, 0)
-            left = found.left_on(pos)
-            fill = (40, 110, 60) if left else (120, 60, 40)
+            # Green: more may go here; red: this sheet is full; dull: the total is used up.
+            if found.left_on(pos):
+                fill = (40, 110, 60)
+            elif n >= PER_SHEET_CAP:
+                fill = (140, 50, 40)
+            else:
+                fill = (88, 84, 70)
             label = f"Sheet ({pos[0]},{pos[1]}): {n} of {PER_SHEET_CAP} pre-designated"
             draw_badge(surface, label, (sx, sy + 20), fill, 13)
         h = ctx.hovered
