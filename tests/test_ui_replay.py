@@ -41,6 +41,7 @@ from game.state import (
 )
 from game.ui.app import App
 from game.ui.replay import UMPIRE, ReplayScreen, ReplayTimeline, umpire_view
+from game.ui.screens import HelpOverlay
 from main import main
 from tests.test_ui_app import button_named, click
 
@@ -281,6 +282,37 @@ def test_a_replay_takes_no_commands(app, game):
     assert any("replay" in t.text for t in screen.ctx.toasts)
     app.run_frames(5)
     assert state_hash(screen.session.state) == before and screen.position == 0
+    # Closing the window leaves the autosave alone: a replay is not a game in progress.
+    app.autosave = True
+    assert app.save_on_exit() is None
+
+
+def test_space_plays_the_replay_and_pauses_it(app, game):
+    path, _ = game
+    screen = open_replay(app, path)
+    press(app, pygame.K_SPACE)
+    assert screen.playing
+    app.run_frames(60)  # a second: a command every 0.35 s
+    played = screen.position
+    assert 2 <= played <= 4
+    press(app, pygame.K_SPACE)
+    assert not screen.playing
+    app.run_frames(60)
+    assert screen.position == played
+
+
+def test_help_lists_the_replay_keys_first(app, game):
+    path, _ = game
+    screen = open_replay(app, path)
+    press(app, pygame.K_F1)
+    top = app.top
+    assert isinstance(top, HelpOverlay) and top is not screen
+    assert top.sections[0][0] == "Replay"
+    assert ("Page Down / Page Up", "next / previous turn") in top.sections[0][1]
+    game_keys = dict(next(keys for title, keys in top.sections if title == "Game"))
+    assert not any("hand-over" in key for key in game_keys)
+    press(app, pygame.K_F1)
+    assert app.top is screen
 
 
 def test_a_full_save_replays_from_its_commands(app, game, tmp_path):

@@ -80,6 +80,7 @@ from game.ui.artillery_plot import draw_badge, draw_disk_outline, hex_points
 from game.ui.context import UiContext
 from game.ui.game_screen import GameScreen
 from game.ui.panels import BAR_HEIGHT, MARGIN, PHASE_NAMES, side_label
+from game.ui.screens import HelpOverlay
 from game.ui.session import GameSession
 from game.ui.units_layer import unit_hex
 
@@ -554,6 +555,8 @@ class ReplayBar:
         surf.blit(tag, tag.get_rect(center=badge.center))
         head = f"command {screen.position} of {screen.timeline.last}"
         head_x = badge.right + 8
+        if fonts.font(14, True).size(head)[0] > right - head_x:
+            head = f"{screen.position}/{screen.timeline.last}"
         surf.blit(fonts.text(_fit(head, 14, right - head_x, True), 14, TEXT, True), (head_x, 4))
         seen = _fit(view_name(view.side).capitalize(), 13, right - x, True)
         surf.blit(fonts.text(seen, 13, pal.mix(colour, (255, 255, 255), 0.45), True), (x, 26))
@@ -583,6 +586,7 @@ class ReplayOverlay:
         self.screen = screen
         self._panel: tuple[object, pygame.Surface] | None = None
         self._step: tuple[tuple[object, int], pygame.Surface] | None = None
+        self._end: tuple[object, pygame.Surface] | None = None
 
     def keys(self) -> list[tuple[str, str]]:
         return [("View: Both sides", "every unit and shell of both sides, for the replay only")]
@@ -702,34 +706,37 @@ class ReplayOverlay:
         return image
 
     def _draw_end(self, surface: pygame.Surface, ctx: UiContext) -> pygame.Rect:
+        if self._end is None or self._end[0] is not ctx.view:
+            self._end = (ctx.view, self._paint_end(ctx))
+        image = self._end[1]
+        box = ui.place_box(ctx, image.get_size(), "replay_end", rows=("top",))
+        surface.blit(image, box)
+        return box
+
+    def _paint_end(self, ctx: UiContext) -> pygame.Surface:
+        """The result (or, for a log of an unfinished game, where it stops)."""
         result = self.screen.timeline.result
-        view = ctx.view
         if result is None:
             headline = "End of the log: the game was not finished"
-            detail = f"it stops in {where_text(view).lower()}"
+            detail = f"it stops in {where_text(ctx.view).lower()}"
             colour = UMPIRE_COLOUR
         else:
             winner = result.winner
             headline = f"{winner.capitalize()} wins" if winner else "Draw"
             detail = f"{result.reason} (turn {result.turn})"
             colour = pal.SIDE_COLOURS.get(winner or "", ACCENT)
-        rect = ui.map_rect(ctx)
-        top = ui.top_of_map(ctx) + 6
         title = fonts.text(headline, 26, (255, 255, 255), bold=True)
         line = fonts.text(detail, 15, TEXT)
         hint = fonts.text("Page Up steps back a turn", 12, DIM)
         w = max(title.get_width(), line.get_width(), hint.get_width()) + 48
-        box = pygame.Rect(0, top, w, 96)
-        box.centerx = rect.centerx
-        card = pygame.Surface(box.size, pygame.SRCALPHA)
+        card = pygame.Surface((w, 96), pygame.SRCALPHA)
         pygame.draw.rect(card, (20, 24, 28, 236), card.get_rect(), 0, 10)
         pygame.draw.rect(card, colour, card.get_rect(), 2, 10)
         pygame.draw.rect(card, colour, pygame.Rect(0, 0, w, 6), 0, 4)
         card.blit(title, title.get_rect(midtop=(w // 2, 12)))
         card.blit(line, line.get_rect(midtop=(w // 2, 50)))
         card.blit(hint, hint.get_rect(midtop=(w // 2, 74)))
-        surface.blit(card, box)
-        return box
+        return card
 
     def _paint_panel(self, ctx: UiContext) -> pygame.Surface:
         view = ctx.view
@@ -911,7 +918,7 @@ class ReplayScreen(Screen):
         elif action == "view":
             self.next_view()
         elif action == "help":
-            self.game.open_help()
+            self.app.push(ReplayHelp(self.app, self))
         elif action == "menu":
             self.game.open_pause()
 
@@ -950,6 +957,9 @@ class ReplayScreen(Screen):
         key, ctrl = event.key, event.mod & pygame.KMOD_CTRL
         if key == pygame.K_HOME and ctrl:
             self.act("start")
+            return True
+        if key == pygame.K_F1:
+            self.act("help")
             return True
         if key == pygame.K_SPACE:
             animation = self.animation()
@@ -991,6 +1001,18 @@ class ReplayScreen(Screen):
 
     def close(self) -> None:
         self.game.close()
+
+
+class ReplayHelp(HelpOverlay):
+    """F1 in a replay: the replay's keys first, then the map's and the game's."""
+
+    def __init__(self, app: App, screen: ReplayScreen) -> None:
+        super().__init__(app, screen.game)
+        sections = [(title, keys) for title, keys in self.sections if title != screen.bar.title]
+        for k, (title, keys) in enumerate(sections):
+            if title == "Game":  # nobody takes a seat in a replay
+                sections[k] = (title, [e for e in keys if "hand-over" not in e[0]])
+        self.sections = [(screen.bar.title, screen.bar.keys()), *sections]
 
 
 # --- the command line ------------------------------------------------------------------------
