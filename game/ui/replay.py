@@ -434,6 +434,7 @@ class ReplayBar:
         self._key: tuple[Any, ...] | None = None
         self._image: pygame.Surface | None = None
         self._image_key: tuple[Any, ...] | None = None
+        self._image_view: object = None
 
     def keys(self) -> list[tuple[str, str]]:
         return [
@@ -521,11 +522,10 @@ class ReplayBar:
         """The bar has nothing on the map."""
 
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
-        key = (ctx.screen_size, self.text_right, ctx.view, self.screen.position)
-        if self._image_key is None or any(
-            a is not b and a != b for a, b in zip(key, self._image_key, strict=True)
-        ):
+        key = (ctx.screen_size, self.text_right, self.screen.position)
+        if key != self._image_key or ctx.view is not self._image_view:
             self._image_key = key
+            self._image_view = ctx.view
             self._image = self._render(ctx)
         if self._image is not None:
             surface.blit(self._image, (0, 0))
@@ -628,7 +628,8 @@ class ReplayOverlay:
         groups: dict[tuple[str, Hex], list[dict[str, Any]]] = {}
         for p in view.extra.get("plots", []):
             groups.setdefault((str(p["side"]), Hex(*p["target"])), []).append(p)
-        for n, ((side, target), plots) in enumerate(sorted(groups.items())):
+        marked: set[Hex] = set()
+        for (side, target), plots in sorted(groups.items()):
             colour = pal.SIDE_COLOURS.get(side, UMPIRE_COLOUR)
             reach = max(
                 weapon_spec(view.units[p["battery"]]["battery"]["weapon"]).ring_radius
@@ -643,8 +644,9 @@ class ReplayOverlay:
             when = "this turn" if first <= view.turn else f"turn {first}"
             count = f" x{len(plots)}" if len(plots) > 1 else ""
             x, y = camera.hex_to_screen(target)
-            # Both sides aiming at one hex: the second badge below the first.
-            dy = -size * 1.25 if n % 2 == 0 else size * 1.25
+            # Both sides aiming at one hex: the second side's badge below the hex.
+            dy = size * 1.25 if target in marked else -size * 1.25
+            marked.add(target)
             draw_badge(surface, f"{side} shell{count}: lands {when}", (x, y + dy), colour, 12)
         for u in view.units.values():
             h = unit_hex(u)
