@@ -51,7 +51,6 @@ from game.ui.setup_layer import (
     directions,
     draft_at,
     draft_of,
-    picture_corners,
     predesignation_check,
     reach_to_area,
 )
@@ -162,11 +161,7 @@ def sheet_row(dialog: DeployDialog, sheet_id: str) -> pygame.Rect:
 
 def picture_point(dialog: DeployDialog, xxyy: str) -> tuple[float, float]:
     """The centre of a hex in the dialog's sheet picture."""
-    col, row = int(xxyy[:2]) - 1, int(xxyy[2:]) - 1
-    pts = picture_corners(dialog.hex_size, col, row)
-    cx = sum(p[0] for p in pts) / 6 + dialog.picture_rect.x
-    cy = sum(p[1] for p in pts) / 6 + dialog.picture_rect.y
-    return cx, cy
+    return dialog.hex_point(int(xxyy[:2]) - 1, int(xxyy[2:]) - 1)
 
 
 def clear_hexes(screen: GameScreen, count: int) -> list[Hex]:
@@ -313,6 +308,25 @@ def test_ART_22_allowance_and_the_check_before_a_click():
     assert allowance(player_view(state, "south")).chosen == ()
 
 
+def test_the_sheet_picture_finds_every_hex_at_any_scale():
+    """A click on the sheet's picture names the hex under it, painted at full size or
+    scaled down for a small window (the picture never prints a sheet position)."""
+    from game.ui.setup_layer import PAINT_MIN, SheetPicture
+
+    for picture in (SheetPicture(16, 1.0), SheetPicture(PAINT_MIN, 0.8)):
+        for col in range(15):
+            for row in range(17):
+                assert picture.hex_at(picture.centre(col, row)) == (col, row)
+        assert picture.hex_at((-5.0, -5.0)) is None
+    small = SheetPicture.fitting((300, 380))
+    assert small.size == PAINT_MIN and small.scale < 1.0
+    assert small.dimensions[0] <= 300 and small.dimensions[1] <= 380
+    big = SheetPicture.fitting((420, 560))
+    assert big.scale == 1.0 and big.dimensions[0] <= 420 and big.dimensions[1] <= 560
+    wider = SheetPicture(big.size + 1, 1.0).dimensions
+    assert wider[0] > 420 or wider[1] > 560, "the largest size that fits"
+
+
 # --- the window ---------------------------------------------------------------------------------
 
 
@@ -416,6 +430,28 @@ def _panel_text(layer: SetupLayer, ctx) -> list[str]:
         elif kind == "grid":
             out += [cell[0] for cell in payload]
     return out
+
+
+def test_in_the_smallest_window_the_dialog_fits_below_the_top_bar(tmp_path, monkeypatch):
+    """At the window's minimum size the dialog lies inside the window and below the top
+    bar (whose Accept deployment button must not sit on it); a click on its picture still
+    picks the hex."""
+    monkeypatch.setenv("BARRAGE_HOME", str(tmp_path / "home"))
+    small = App((960, 600), ai_delay=0.0, autosave=False)
+    try:
+        state = new_game(DEFAULT_SCENARIO, 3)
+        screen = solo(small, state)
+        dialog = open_dialog(small, setup_layer(screen), "n-long-tom")
+        small.run_frames(1)
+        window = small.window.get_rect()
+        bar = screen.phase_bar.rect
+        assert window.contains(dialog.rect) and dialog.rect.top >= bar.bottom
+        for rect in [b.rect for b, _ in dialog.direction_buttons] + [dialog.picture_rect]:
+            assert dialog.rect.contains(rect)
+        click(small, picture_point(dialog, "0312"))
+        assert dialog.draft.xxyy == "0312"
+    finally:
+        small.shutdown()
 
 
 def test_the_dialog_by_keyboard_and_cancel_changes_nothing(app):

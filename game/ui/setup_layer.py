@@ -63,7 +63,8 @@ from game.ui import palette as pal
 from game.ui.artillery_plot import dash_line, draw_badge, hex_points, on_map, own_batteries
 from game.ui.context import SELECT, Layer, UiContext
 from game.ui.intel_layer import CATEGORY_COLOURS
-from game.ui.map_layer import paint_sheet, sheet_geometry
+from game.ui.map_layer import SHEET_LABEL_MAX_SIZE, paint_sheet, sheet_geometry
+from game.ui.panels import BAR_HEIGHT, side_label
 from game.ui.session import HUMAN
 
 PREDESIGNATE = "predesignate"  # ctx.mode while map clicks pick pre-designated hexes
@@ -301,48 +302,75 @@ def sheet_catalogue() -> list[Sheet]:
 
 _HOME = sheet_geometry((0, 0))
 _LOCAL = {h: (k % SHEET_COLS, k // SHEET_COLS) for k, h in enumerate(_HOME.hexes)}
-_pictures: dict[tuple[str, int], pygame.Surface] = {}
+# Smallest hex size painted: smaller sizes print the sheet position on the sheet (a far
+# zoom's label), which means nothing in the catalogue; smaller pictures are scaled down.
+PAINT_MIN = SHEET_LABEL_MAX_SIZE + 1
+_pictures: dict[tuple[str, int, float], pygame.Surface] = {}
 
 
-def picture_size(size: int) -> tuple[int, int]:
+def picture_size(size: int, scale: float = 1.0) -> tuple[int, int]:
     _, _, w, h = _HOME.pixel_rect(size)
-    return w, h
+    return max(1, round(w * scale)), max(1, round(h * scale))
 
 
-def sheet_picture(sheet: Sheet, size: int) -> pygame.Surface:
-    """The sheet painted at hex size ``size`` (cached per sheet and size)."""
-    key = (sheet.id, size)
-    image = _pictures.get(key)
-    if image is None:
-        x, y, w, h = _HOME.pixel_rect(size)
-        image = pygame.Surface((w, h))
-        image.fill(ui.PANEL)
-        paint_sheet(image, sheet, _HOME, size, (x, y))
-        if len(_pictures) > 64:
-            _pictures.clear()
-        _pictures[key] = image
-    return image
+@dataclass(frozen=True)
+class SheetPicture:
+    """A sheet's picture: painted at hex size ``size``, shown at ``scale`` of that."""
 
+    size: int
+    scale: float
 
-def picture_hex(size: int, point: tuple[float, float]) -> tuple[int, int] | None:
-    """Local (col, row) of the hex under a point of the picture, None off the sheet."""
-    x, y, _, _ = _HOME.pixel_rect(size)
-    h = pixel_to_hex(point[0] + x, point[1] + y, float(size))
-    return _LOCAL.get(h)
+    @classmethod
+    def fitting(cls, room: tuple[int, int], largest: int = 20) -> SheetPicture:
+        """The largest picture that fits ``room`` (w, h)."""
+        size = largest
+        while size > PAINT_MIN and (
+            picture_size(size)[0] > room[0] or picture_size(size)[1] > room[1]
+        ):
+            size -= 1
+        w, h = picture_size(size)
+        return cls(size, min(1.0, room[0] / w, room[1] / h))
 
+    @property
+    def dimensions(self) -> tuple[int, int]:
+        return picture_size(self.size, self.scale)
 
-def picture_corners(size: int, col: int, row: int, scale: float = 1.0) -> list[tuple[float, float]]:
-    """The corners of a local hex in the picture's pixels."""
-    x, y, _, _ = _HOME.pixel_rect(size)
-    cx, cy = _HOME.centres[row * SHEET_COLS + col]
-    s = size * scale
-    return [
-        (
-            cx * size - x + s * math.cos(math.radians(60 * k)),
-            cy * size - y + s * math.sin(math.radians(60 * k)),
-        )
-        for k in range(6)
-    ]
+    def image(self, sheet: Sheet) -> pygame.Surface:
+        """The sheet painted (cached per sheet, size and scale)."""
+        key = (sheet.id, self.size, self.scale)
+        image = _pictures.get(key)
+        if image is None:
+            x, y, w, h = _HOME.pixel_rect(self.size)
+            image = pygame.Surface((w, h))
+            image.fill(ui.PANEL)
+            paint_sheet(image, sheet, _HOME, self.size, (x, y))
+            if self.scale < 1.0:
+                image = pygame.transform.smoothscale(image, self.dimensions)
+            if len(_pictures) > 64:
+                _pictures.clear()
+            _pictures[key] = image
+        return image
+
+    def hex_at(self, point: tuple[float, float]) -> tuple[int, int] | None:
+        """Local (col, row) of the hex under a point of the picture, None off the sheet."""
+        x, y, _, _ = _HOME.pixel_rect(self.size)
+        px, py = point[0] / self.scale + x, point[1] / self.scale + y
+        return _LOCAL.get(pixel_to_hex(px, py, float(self.size)))
+
+    def centre(self, col: int, row: int) -> tuple[float, float]:
+        """The centre of a local hex in the picture's pixels."""
+        x, y, _, _ = _HOME.pixel_rect(self.size)
+        cx, cy = _HOME.centres[row * SHEET_COLS + col]
+        return (cx * self.size - x) * self.scale, (cy * self.size - y) * self.scale
+
+    def corners(self, col: int, row: int) -> list[tuple[float, float]]:
+        """The corners of a local hex in the picture's pixels."""
+        cx, cy = self.centre(col, row)
+        s = self.size * self.scale
+        return [
+            (cx + s * math.cos(math.radians(60 * k)), cy + s * math.sin(math.radians(60 * k)))
+            for k in range(6)
+        ]
 
 
 # --- the deployment dialog ----------------------------------------------------------------
@@ -387,7 +415,7 @@ class DeployDialog(ui.Dialog):
         self.grid_rect = pygame.Rect(0, 0, 0, 0)
         self.list_rect = pygame.Rect(0, 0, 0, 0)
         self.picture_rect = pygame.Rect(0, 0, 0, 0)
-        self.hex_size = 16
+        self.picture = SheetPicture(16, 1.0)
         self._direction_top = 0
         self._rows_top = 0
         self._view: PlayerView | None = None
@@ -404,7 +432,9 @@ class DeployDialog(ui.Dialog):
         return min(1120, screen.w - 20), min(720, screen.h - 20)
 
     def layout(self, screen: pygame.Rect) -> None:
-        super().layout(screen)
+        # Below the top bar: its buttons (Accept deployment) stay clear of the dialog.
+        below = pygame.Rect(screen.x, screen.y + BAR_HEIGHT, screen.w, screen.h - BAR_HEIGHT)
+        super().layout(below)
         r = self.rect
         top = r.y + 40
         bottom = r.bottom - 96
@@ -431,15 +461,11 @@ class DeployDialog(ui.Dialog):
         self.grid_rect = pygame.Rect(
             left.x, grid_top, left.w, max(80, left.bottom - grid_top - 110)
         )
-        self.list_rect = pygame.Rect(mid.x, mid.y + 22, mid.w, mid.h - 22)
-        # The largest hex size whose picture fits the right column with two lines below it.
-        room = pygame.Rect(right.x, right.y + 22, right.w, right.h - 22 - 44)
-        size = 20
-        while size > 6 and (picture_size(size)[0] > room.w or picture_size(size)[1] > room.h):
-            size -= 1
-        self.hex_size = size
-        pw, ph = picture_size(size)
-        self.picture_rect = pygame.Rect(0, 0, pw, ph)
+        self.list_rect = pygame.Rect(mid.x, mid.y + 22, mid.w - 8, mid.h - 22)
+        # The largest picture that fits the right column with three lines below it.
+        room = pygame.Rect(right.x, right.y + 22, right.w, right.h - 22 - 56)
+        self.picture = SheetPicture.fitting(room.size)
+        self.picture_rect = pygame.Rect((0, 0), self.picture.dimensions)
         self.picture_rect.midtop = (room.centerx, room.y)
         self.deploy.rect = pygame.Rect(r.right - 252, r.bottom - 50, 118, 38)
         self.cancel.rect = pygame.Rect(r.right - 126, r.bottom - 50, 112, 38)
@@ -634,9 +660,12 @@ class DeployDialog(ui.Dialog):
     def _picture_hex(self, pos: tuple[int, int]) -> tuple[int, int] | None:
         if not self.picture_rect.collidepoint(pos):
             return None
-        return picture_hex(
-            self.hex_size, (pos[0] - self.picture_rect.x, pos[1] - self.picture_rect.y)
-        )
+        return self.picture.hex_at((pos[0] - self.picture_rect.x, pos[1] - self.picture_rect.y))
+
+    def hex_point(self, col: int, row: int) -> tuple[float, float]:
+        """Where a local hex of the chosen sheet is on the screen."""
+        x, y = self.picture.centre(col, row)
+        return x + self.picture_rect.x, y + self.picture_rect.y
 
     def _key(self, event: pygame.event.Event, ctx: UiContext) -> None:
         key = event.key
@@ -731,13 +760,16 @@ class DeployDialog(ui.Dialog):
             if edge == d.direction:
                 pygame.draw.rect(surface, ui.ACCENT, button.rect, 2, border_radius=6)
         rows = [
-            ("Distance", f"{d.distance} sheet{'s' if d.distance != 1 else ''} beyond the edge"),
-            (f"Sheet {axis_word(d.direction)}", f"{d.along} along the {d.direction} edge"),
+            ("Distance", f"{d.distance} sheet{'s' if d.distance != 1 else ''}", "beyond the edge"),
+            (f"Sheet {axis_word(d.direction)}", str(d.along), f"along the {d.direction} edge"),
         ]
-        for n, (label, value) in enumerate(rows):
+        room = self.steps["distance-"].rect.x - 8
+        for n, (label, value, words) in enumerate(rows):
             y = self._rows_top + n * 34
             ui.text(surface, label, (left.x, y + 5), ui.BODY, ui.MUTED)
-            ui.text(surface, value, (left.x + 110, y + 5), ui.BODY, ui.TEXT, bold=True)
+            at = ui.text(surface, value, (left.x + 110, y + 5), ui.BODY, ui.TEXT, bold=True)
+            if at.right + 8 + ui.text_width(words, ui.SMALL) <= room:
+                ui.text(surface, words, (at.right + 8, y + 7), ui.SMALL, ui.MUTED)
         for button in self.steps.values():
             button.draw(surface, self.mouse)
         pos = d.position(view.area)
@@ -750,14 +782,11 @@ class DeployDialog(ui.Dialog):
         )
         self._draw_grid(surface, view)
         y = self.grid_rect.bottom + 4
-        ui.text(
-            surface,
-            "Green: allowed there. Blue: your home edge. Dashed: the half-line.",
-            (left.x, y),
-            ui.SMALL,
-            ui.MUTED,
-        )
-        y += 20
+        legend = "Green: allowed there. Blue: your home edge. Dashed: the half-line."
+        for part in ui.wrap(legend, left.w, ui.SMALL):
+            ui.text(surface, part, (left.x, y), ui.SMALL, ui.MUTED)
+            y += 16
+        y += 4
         if self.hover_cell is not None:
             y = self._hover_cell_lines(surface, view, left, y)
         for line in reach_to_area(view.area, self.weapon, pos).lines():
@@ -879,16 +908,12 @@ class DeployDialog(ui.Dialog):
             )
         surface.set_clip(clip)
         if len(self.sheets) > room:
-            last = min(len(self.sheets), self.scroll + room)
-            shown = f"{self.scroll + 1}-{last} of {len(self.sheets)}"
-            ui.text(
-                surface,
-                f"{shown} (wheel scrolls)",
-                (mid.right, mid.y + 2),
-                ui.SMALL,
-                ui.MUTED,
-                anchor="topright",
-            )
+            # A scroll bar at the list's right edge (the wheel scrolls the list).
+            track = pygame.Rect(self.list_rect.right + 3, self.list_rect.y, 4, room * self.ROW)
+            pygame.draw.rect(surface, (40, 44, 52), track, border_radius=2)
+            thumb_h = max(12, track.h * room // len(self.sheets))
+            top = track.y + (track.h - thumb_h) * self.scroll // max(1, len(self.sheets) - room)
+            pygame.draw.rect(surface, ui.MUTED, (track.x, top, 4, thumb_h), border_radius=2)
 
     def _draw_picture(self, surface: pygame.Surface) -> None:
         assert self._columns is not None
@@ -903,7 +928,7 @@ class DeployDialog(ui.Dialog):
             ui.MUTED,
             anchor="topright",
         )
-        surface.blit(sheet_picture(sheet, self.hex_size), self.picture_rect)
+        surface.blit(self.picture.image(sheet), self.picture_rect)
         pygame.draw.rect(surface, ui.PANEL_EDGE, self.picture_rect, 1)
         origin = self.picture_rect.topleft
 
@@ -911,17 +936,18 @@ class DeployDialog(ui.Dialog):
             return [(x + origin[0], y + origin[1]) for x, y in points]
 
         if self.hover_hex is not None:
-            pts = shifted(picture_corners(self.hex_size, *self.hover_hex))
+            pts = shifted(self.picture.corners(*self.hover_hex))
             pygame.draw.polygon(surface, (255, 255, 255), pts, 2)
         local = self.local_hex()
         y = self.picture_rect.bottom + 6
         if local is not None:
-            pts = shifted(picture_corners(self.hex_size, *local))
+            pts = shifted(self.picture.corners(*local))
             pygame.draw.polygon(surface, (0, 0, 0), pts, 5)
             pygame.draw.polygon(surface, ui.ACCENT, pts, 3)
             cx = sum(p[0] for p in pts) / 6
             cy = sum(p[1] for p in pts) / 6
-            _triangle(surface, (round(cx), round(cy)), max(4, self.hex_size // 2), (90, 150, 255))
+            mark = max(4, round(self.picture.size * self.picture.scale / 2))
+            _triangle(surface, (round(cx), round(cy)), mark, (90, 150, 255))
             line = f"Stands in {self.draft.xxyy}: {hex_words(sheet, *local)}"
             ui.text(surface, line, (right.x, y), ui.SMALL, ui.TEXT, True)
         y += 18
@@ -1322,8 +1348,6 @@ class SetupLayer:
                 y += 22
         height = min(room, y + 8)
         accent = pal.SIDE_COLOURS.get(view.side, ui.ACCENT)
-        from game.ui.panels import side_label
-
         title = f"Set-up: {side_label(ctx.session, view.side)}"
         ui.draw_panel(scratch, pygame.Rect(0, 0, PANEL_WIDTH, height), title, accent)
         mouse_hot = hot
