@@ -541,6 +541,7 @@ class LogPanel:
     title = "Log"
     WIDTH = 470
     HEIGHT = 200
+    KEEP_LINES = 3000  # lines kept for scrolling back
 
     def __init__(self) -> None:
         self.open = True
@@ -585,31 +586,42 @@ class LogPanel:
         return False
 
     def _wrap_log(self, ctx: UiContext) -> None:
+        """Wrap the log into lines; when the log only grew, wrap just the new events
+        (re-wrapping hundreds of events after every command stalls a frame)."""
         view = ctx.view
         key = (view.side, len(view.log), self.rect.width)
         if key == self._log_key:
             return
-        grew = self._log_key is not None and self._log_key[0] == view.side
+        old = self._log_key
+        grew = old is not None and old[0] == view.side and old[2] == key[2] and old[1] < key[1]
         self._log_key = key
         width = self.rect.width - 24
-        lines: list[tuple[str, tuple[int, int, int]]] = []
-        for event in view.log[-300:]:
-            colour = TEXT
-            if event.kind in ("result",):
-                colour = ACCENT
-            elif event.kind in ("initiative",):
-                colour = (170, 200, 240)
-            elif event.side is not None:
-                colour = (200, 220, 190)  # only this side knows it
-            stamp = f"T{event.turn} " if event.turn else ""
-            for k, part in enumerate(wrap(stamp + event.text, 13, width)):
-                lines.append(((part if k == 0 else "   " + part), colour))
-            for roll in event.rolls:
-                for part in wrap(f"   {roll}", 12, width):
-                    lines.append((part, DIM))
+        start = old[1] if grew and old is not None else max(0, len(view.log) - 300)
+        lines = self._lines if grew else []
+        for event in view.log[start:]:
+            lines.extend(self._event_lines(event, width))
+        del lines[: max(0, len(lines) - self.KEEP_LINES)]
         self._lines = lines
         if not grew:
             self.scroll = 0
+
+    @staticmethod
+    def _event_lines(event: Any, width: int) -> list[tuple[str, tuple[int, int, int]]]:
+        colour = TEXT
+        if event.kind in ("result",):
+            colour = ACCENT
+        elif event.kind in ("initiative",):
+            colour = (170, 200, 240)
+        elif event.side is not None:
+            colour = (200, 220, 190)  # only this side knows it
+        stamp = f"T{event.turn} " if event.turn else ""
+        out = [
+            ((part if k == 0 else "   " + part), colour)
+            for k, part in enumerate(wrap(stamp + event.text, 13, width))
+        ]
+        for roll in event.rolls:
+            out.extend((part, DIM) for part in wrap(f"   {roll}", 12, width))
+        return out
 
     def update(self, dt: float, ctx: UiContext) -> None:
         self._place(ctx)
