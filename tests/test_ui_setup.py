@@ -17,6 +17,7 @@ documentation's, otherwise into the test's temporary folder.
 
 from __future__ import annotations
 
+import copy
 import os
 from pathlib import Path
 
@@ -260,6 +261,25 @@ def test_ART_1_ART_3_the_dialogs_reasons_are_the_engines():
                 apply(trial, draft.command("north"))
     assert "ART-3" in deployment_reasons(view, cases[4])[0]
     assert "ART-1" in deployment_reasons(view, cases[1])[0]
+
+
+def test_MAP_10_a_second_battery_at_the_same_position_shares_its_sheet():
+    """MAP-10 as the engine has it: batteries at one sheet position stand on one sheet, in
+    different hexes; the dialog's reasons say so from the view alone."""
+    state = new_game(DEFAULT_SCENARIO, 3)
+    second = copy.deepcopy(state.units["n-long-tom"])
+    second.id, second.name = "n-long-tom-2", "Second Long Tom"
+    state.units[second.id] = second  # at (1,-5) on high_pass 0807, like the first
+    view = player_view(state, "north")
+    other_sheet = Draft("n-long-tom", "north", 1, 5, "deep_forest", "0807")
+    same_hex = Draft("n-long-tom", "north", 1, 5, "high_pass", "0807")
+    beside = Draft("n-long-tom", "north", 1, 5, "high_pass", "0808")
+    for draft in (other_sheet, same_hex, beside):
+        engine = deployment_refusal(state, "north", draft.command("north"))
+        assert deployment_reasons(view, draft) == ([] if engine is None else [engine])
+    assert "MAP-10" in deployment_reasons(view, other_sheet)[0]
+    assert "already stands in hex 0807" in deployment_reasons(view, same_hex)[0]
+    assert deployment_reasons(view, beside) == []
 
 
 def test_ART_3_ART_5_ART_6_reach_from_the_draft_to_the_play_area():

@@ -1037,7 +1037,7 @@ class SetupLayer:
 
     def keys(self) -> list[tuple[str, str]]:
         return [
-            ("B", "set-up: your batteries; again: re-deploy the next one (ART-1, ART-2)"),
+            ("B", "set-up: re-deploy a battery, the next one each time (ART-1, ART-2)"),
             ("R", "set-up: pick pre-designated hexes on the map, click one to remove it"),
             ("Esc", "stop picking pre-designated hexes"),
         ]
