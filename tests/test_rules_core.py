@@ -107,6 +107,23 @@ def test_sum_distribution_rejects_nonsense() -> None:
         sum_distribution(2, 0)
 
 
+def test_negative_or_fractional_dice_counts_are_refused_everywhere() -> None:
+    """A negative pool once looped for ever (its count never shifted down to 0);
+    every exact distribution now refuses a count that is not a whole number >= 0."""
+    with pytest.raises(ValueError, match="pool is a whole number 0 or more, not -1"):
+        pool_distribution(-1, {1: Fraction(1)})
+    with pytest.raises(ValueError, match="trials is a whole number 0 or more, not -2"):
+        binomial(-2, Fraction(1, 2))
+    with pytest.raises(ValueError, match=r"a probability lies in 0\.\.1"):
+        binomial(3, Fraction(3, 2))
+    with pytest.raises(ValueError, match="cannot roll -1d6"):
+        probability_at_least(-1, 6, 3)
+    with pytest.raises(ValueError, match=r"cannot roll 2\.0d6"):
+        sum_distribution(2.0, 6)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="cannot roll 1d0"):
+        uniform(0)
+
+
 def test_sum_distribution_returns_a_copy_callers_may_change() -> None:
     dist = sum_distribution(2, 6)
     dist[7] = Fraction(0)

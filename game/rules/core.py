@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from math import comb
+from numbers import Integral
 
 Distribution = dict[int, Fraction]
 
@@ -65,8 +66,25 @@ class TargetNumber:
         }
 
 
+def _is_whole(value: object) -> bool:
+    # numpy integers count (they register as Integral); True and False do not.
+    return isinstance(value, Integral) and not isinstance(value, bool)
+
+
+def _check_count(count: int, what: str) -> int:
+    if not _is_whole(count) or count < 0:
+        raise ValueError(f"{what} is a whole number 0 or more, not {count!r}")
+    return int(count)
+
+
+def _check_dice(count: int, sides: int) -> None:
+    if not (_is_whole(count) and _is_whole(sides)) or count < 0 or sides < 1:
+        raise ValueError(f"cannot roll {count}d{sides}")
+
+
 def uniform(sides: int) -> Distribution:
     """One die with ``sides`` faces."""
+    _check_dice(1, sides)
     p = Fraction(1, sides)
     return dict.fromkeys(range(1, sides + 1), p)
 
@@ -91,22 +109,23 @@ def _sum_distribution(count: int, sides: int) -> tuple[tuple[int, Fraction], ...
 
 def sum_distribution(count: int, sides: int) -> Distribution:
     """Exact distribution of the sum of ``count`` dice with ``sides`` sides."""
-    if count < 0 or sides < 1:
-        raise ValueError(f"cannot roll {count}d{sides}")
+    _check_dice(count, sides)
     return dict(_sum_distribution(count, sides))
 
 
 def probability_at_least(count: int, sides: int, target: int) -> Fraction:
     """P(sum of count d<sides> >= target), exactly."""
+    _check_dice(count, sides)
     return sum((p for v, p in _sum_distribution(count, sides) if v >= target), Fraction(0))
 
 
 def pool_distribution(count: int, per_die: Mapping[int, Fraction]) -> Distribution:
     """Distribution of the total over ``count`` independent dice, each scoring
     by ``per_die`` (e.g. hits per attack die); exact, by repeated squaring."""
+    # A negative count would never reach 0 by shifting: refuse it.
+    n = _check_count(count, "the number of dice in a pool")
     result: Distribution = {0: Fraction(1)}
     base: Distribution = dict(per_die)
-    n = count
     while n:
         if n & 1:
             result = convolve(result, base)
@@ -118,6 +137,9 @@ def pool_distribution(count: int, per_die: Mapping[int, Fraction]) -> Distributi
 
 def binomial(n: int, p: Fraction) -> Distribution:
     """Number of successes in n independent trials of probability p, exactly."""
+    _check_count(n, "the number of trials")
+    if not 0 <= p <= 1:
+        raise ValueError(f"a probability lies in 0..1, not {p}")
     q = 1 - p
     return {k: comb(n, k) * p**k * q ** (n - k) for k in range(n + 1)}
 
