@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from numbers import Integral
 from typing import Any
 
 import numpy as np
@@ -49,6 +50,11 @@ class RollRecord:
         return cls(str(data["purpose"]), int(data["sides"]), tuple(int(d) for d in data["dice"]))
 
 
+def _whole(value: object) -> bool:
+    # numpy integers count (they register as Integral); True and False do not.
+    return isinstance(value, Integral) and not isinstance(value, bool)
+
+
 class DiceScriptError(AssertionError):
     """A scripted test asked for a roll its script does not hold."""
 
@@ -64,10 +70,13 @@ class DiceBase:
 
     def roll(self, count: int, sides: int, purpose: str = "") -> RollRecord:
         """Roll ``count`` dice of ``sides`` sides; the record is kept and returned."""
-        if count < 0:
-            raise ValueError(f"cannot roll {count} dice")
-        if sides < 2:
-            raise ValueError(f"a die has at least 2 sides, not {sides}")
+        if not _whole(count) or count < 0:
+            raise ValueError(f"cannot roll {count!r} dice: the count is a whole number 0 or more")
+        if not _whole(sides) or sides < 2:
+            raise ValueError(f"a die has at least 2 sides (a whole number), not {sides!r}")
+        # Plain ints only: a float or numpy side count would leak into the faces
+        # and the saved log.
+        count, sides = int(count), int(sides)
         record = RollRecord(purpose, sides, tuple(self._die(sides) for _ in range(count)))
         self.records.append(record)
         return record
@@ -118,6 +127,12 @@ class Dice(DiceBase):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Dice:
+        """Dice saved by ``to_dict``; a ValueError says which entry is missing or wrong."""
+        if not isinstance(data, dict):
+            raise ValueError(f"saved dice are a table of seed and state, not {data!r}")
+        for key in ("seed", "state"):
+            if not _whole(data.get(key)):
+                raise ValueError(f"saved dice: {key} must be a whole number, not {data.get(key)!r}")
         dice = cls(int(data["seed"]))
         dice.state = int(data["state"]) & _MASK64
         return dice
@@ -157,9 +172,9 @@ class ScriptedDice(DiceBase):
                 )
         else:
             value = entry
-        if not 1 <= value <= sides:
+        if not _whole(value) or not 1 <= value <= sides:
             raise DiceScriptError(
-                f"script entry {self._used} is {value}, which a d{sides} cannot roll"
+                f"script entry {self._used} is {value!r}, which a d{sides} cannot roll"
             )
         return value
 

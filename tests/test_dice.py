@@ -118,6 +118,42 @@ def test_roll_rejects_nonsense_dice() -> None:
         dice.roll(1, 1)
 
 
+@pytest.mark.parametrize(
+    ("count", "sides", "message"),
+    [
+        (2.0, 6, r"cannot roll 2\.0 dice"),
+        (True, 6, "cannot roll True dice"),
+        ("2", 6, "cannot roll '2' dice"),
+        (2, 6.0, r"at least 2 sides \(a whole number\), not 6\.0"),
+        (1, "6", "at least 2 sides"),
+    ],
+)
+def test_roll_refuses_counts_and_sides_that_are_not_whole_numbers(
+    count: object, sides: object, message: str
+) -> None:
+    """A float side count once rolled float faces ("2d6.0 = 8.0") into the log."""
+    with pytest.raises(ValueError, match=message):
+        Dice(1).roll(count, sides)  # type: ignore[arg-type]
+
+
+def test_numpy_integer_counts_and_sides_roll_plain_ints() -> None:
+    record = Dice(1).roll(np.int64(2), np.int64(6))
+    assert record.sides == 6 and type(record.sides) is int
+    assert all(type(d) is int for d in record.dice)
+    json.dumps(record.to_dict())
+
+
+@pytest.mark.parametrize("data", [{"seed": 1}, {"state": 5}, {"seed": "1", "state": 5}, [1, 2]])
+def test_damaged_saved_dice_are_refused_with_a_reason(data: object) -> None:
+    with pytest.raises(ValueError, match="saved dice"):
+        Dice.from_dict(data)  # type: ignore[arg-type]
+
+
+def test_scripted_entry_that_is_not_a_number_fails_loudly() -> None:
+    with pytest.raises(DiceScriptError, match="script entry 1 is '3', which a d6 cannot roll"):
+        ScriptedDice(["3"]).d6()  # type: ignore[list-item]
+
+
 def test_zero_dice_roll_to_zero_and_are_still_recorded() -> None:
     dice = Dice(1)
     rec = dice.roll(0, 6, "nothing")
