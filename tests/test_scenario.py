@@ -678,6 +678,39 @@ def test_two_batteries_on_one_position_with_different_sheets(tmp_path: Path, she
     )
 
 
+def test_MAP_10_two_batteries_on_one_position_in_the_same_hex(tmp_path: Path, sheets: Path) -> None:
+    """MAP-10: batteries sharing a sheet position stand on its one sheet in different
+    hexes, as deployment in play demands; a file putting two in one hex is refused."""
+    extra = (
+        '\n[[artillery]]\nid = "n-second"\nside = "north"\nweapon = "sniper"\ngunnery = 4\n'
+        'direction = "north"\nalong = 1\ndistance = 5\nsheet = "hills"\nhex = "0809"\n'
+    )
+    lines = problems(tmp_path, sheets, BASE + extra)
+    only(
+        lines,
+        'artillery[2].hex "0809": artillery[0] already stands in this hex of sheet "hills" '
+        "at [1, -5]; batteries sharing a sheet position stand in different hexes (MAP-10)",
+    )
+    fine = extra.replace('hex = "0809"', 'hex = "0810"')
+    path = tmp_path / "fine.toml"
+    path.write_text(BASE + fine, encoding="utf-8")
+    s = load_scenario(path, sheets_dir=sheets)
+    assert {s.battery_position(b) for b in s.artillery if b.side == "north"} == {(1, -5)}
+
+
+def test_ART_2_battery_along_a_column_beyond_another_edge(tmp_path: Path, sheets: Path) -> None:
+    """ART-2/ART-27: "north, column 9, 1 sheet out" lies beyond the east edge of a 2x2
+    area; the file is refused as deployment in play refuses it, naming the columns
+    that stay behind the north edge."""
+    lines = problems(tmp_path, sheets, edit("along = 1\ndistance = 5", "along = 9\ndistance = 1"))
+    only(
+        lines,
+        "artillery[0].along 9: ART-2: sheet column 9 at distance 1 puts the battery at (9,-1), "
+        "beyond the east edge rather than the north edge; at this distance choose a column "
+        "from -1 to 2",
+    )
+
+
 def test_ART_20_predesignated_hexes_need_the_option(tmp_path: Path, sheets: Path) -> None:
     lines = problems(
         tmp_path, sheets, edit("predesignated_hexes = true", "predesignated_hexes = false")

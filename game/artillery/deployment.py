@@ -26,7 +26,7 @@ from game.artillery.flight import flight_time, sheet_distance
 from game.artillery.scatter import ShellLanding, resolve_shell
 from game.artillery.tohit import artillery_target_number
 from game.artillery.weapons import Weapon, ammunition, weapon
-from game.board.area import sheet_hex
+from game.board.area import edge_beyond_bounds, sheet_hex
 from game.board.sheet import Sheet, available_sheets, parse_xxyy
 from game.dice import DiceBase
 from game.hexmath import Hex
@@ -54,8 +54,6 @@ class SheetGrid(Protocol):
     def has_sheet(self, pos: SheetPosition) -> bool: ...
 
     def side_of_position(self, pos: SheetPosition) -> str | None: ...
-
-    def edge_beyond(self, pos: SheetPosition) -> str: ...
 
     def position_of(self, h: Hex) -> SheetPosition: ...
 
@@ -243,15 +241,9 @@ def deployment_refusals(
     if along is None:
         along = default_along(area, direction)
     pos = off_board_position(area, direction, distance, along)
-    beyond = area.edge_beyond(pos)
-    if beyond != direction:
-        lo, hi = _legal_along(area, direction, distance)
-        axis = "column" if direction in ("north", "south") else "row"
-        reasons.append(
-            f"sheet {axis} {along} at distance {distance} puts the battery at {_fmt(pos)}, "
-            f"beyond the {beyond} edge rather than the {direction} edge; at this distance "
-            f"choose a {axis} from {lo} to {hi}"
-        )
+    wrong_edge = along_refusal(area.sheet_bounds(), area.home_edges, direction, distance, along)
+    if wrong_edge is not None:
+        reasons.append(wrong_edge)
     if direction in side_flanks:
         half = area.side_of_position(pos)
         if half != side:
@@ -286,14 +278,34 @@ def _area_positions(area: SheetGrid) -> list[SheetPosition]:
     return [(i, j) for i in range(i_min, i_max + 1) for j in range(j_min, j_max + 1)]
 
 
-def _legal_along(area: SheetGrid, direction: str, distance: int) -> tuple[int, int]:
-    lo, hi = _span(area, direction)
+def along_refusal(
+    bounds: tuple[int, int, int, int], home_edges: str, direction: str, distance: int, along: int
+) -> str | None:
+    """ART-2: why ``along`` puts a battery ``distance`` sheets beyond the ``direction``
+    edge of sheet bounds ``(i_min, i_max, j_min, j_max)`` beyond another edge
+    instead (ART-27 measures attacks from the edge it lies beyond), or None.
+
+    Works on bounds alone so that scenario files are checked the same way as
+    deployments in play.
+    """
+    pos = position_beyond(bounds, direction, distance, along)
+    beyond = edge_beyond_bounds(bounds, home_edges, pos)
+    if beyond == direction:
+        return None
+    i_min, i_max, j_min, j_max = bounds
+    lo, hi = (i_min, i_max) if direction in ("north", "south") else (j_min, j_max)
     fits = [
         a
         for a in range(lo - distance, hi + distance + 1)
-        if area.edge_beyond(off_board_position(area, direction, distance, a)) == direction
+        if edge_beyond_bounds(bounds, home_edges, position_beyond(bounds, direction, distance, a))
+        == direction
     ]
-    return min(fits), max(fits)
+    axis = "column" if direction in ("north", "south") else "row"
+    return (
+        f"sheet {axis} {along} at distance {distance} puts the battery at {_fmt(pos)}, "
+        f"beyond the {beyond} edge rather than the {direction} edge; at this distance "
+        f"choose a {axis} from {min(fits)} to {max(fits)}"
+    )
 
 
 def deploy(

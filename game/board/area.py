@@ -111,6 +111,32 @@ def locate(h: Hex) -> tuple[SheetPosition, int, int]:
     return (i, j), c, r
 
 
+def edge_beyond_bounds(
+    bounds: tuple[int, int, int, int], home_edges: str, pos: SheetPosition
+) -> str | None:
+    """ART-27: the edge of sheet bounds ``(i_min, i_max, j_min, j_max)`` beyond which
+    ``pos`` lies, or None for a position within their extent.
+
+    The axis on which ``pos`` lies farther out wins; on a diagonal tie the edge
+    on the home-edge axis is taken (a battery behind a home edge and beside the
+    area attacks across the home edge). Scenario files are checked with it
+    before any play area exists.
+    """
+    i, j = pos
+    i_min, i_max, j_min, j_max = bounds
+    di = i_min - i if i < i_min else (i - i_max if i > i_max else 0)
+    dj = j_min - j if j < j_min else (j - j_max if j > j_max else 0)
+    if di == 0 and dj == 0:
+        return None
+    ns = "north" if j < j_min else "south"
+    we = "west" if i < i_min else "east"
+    if dj > di:
+        return ns
+    if di > dj:
+        return we
+    return ns if home_edges == "north-south" else we
+
+
 def _check_position(pos: object, what: str = "sheet position") -> SheetPosition:
     if (
         not isinstance(pos, tuple | list)
@@ -454,22 +480,16 @@ class PlayArea:
         home-edge axis is taken (a battery behind a home edge and beside the
         area attacks across the home edge).
         """
-        i, j = _check_position(pos)
-        i_min, i_max, j_min, j_max = self.sheet_bounds()
-        di = i_min - i if i < i_min else (i - i_max if i > i_max else 0)
-        dj = j_min - j if j < j_min else (j - j_max if j > j_max else 0)
-        if di == 0 and dj == 0:
+        pos = _check_position(pos)
+        bounds = self.sheet_bounds()
+        edge = edge_beyond_bounds(bounds, self.home_edges, pos)
+        if edge is None:
+            i_min, i_max, j_min, j_max = bounds
             raise AreaError(
-                f"sheet position {_fmt((i, j))} lies within the play area's extent "
+                f"sheet position {_fmt(pos)} lies within the play area's extent "
                 f"(i {i_min}..{i_max}, j {j_min}..{j_max}); it is beyond no edge"
             )
-        ns = "north" if j < j_min else "south"
-        we = "west" if i < i_min else "east"
-        if dj > di:
-            return ns
-        if di > dj:
-            return we
-        return ns if self.home_edges == "north-south" else we
+        return edge
 
     # --- sides (MAP-3) --------------------------------------------------------------------
 

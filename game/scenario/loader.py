@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from game.artillery.deployment import along_refusal
 from game.artillery.flight import sheet_distance
 from game.artillery.predesignated import PER_SHEET_CAP as PREDESIGNATED_PER_SHEET
 from game.board.sheet import SHEETS_DIR, SheetError, parse_sheet, sheet_from_dict
@@ -40,6 +41,7 @@ from game.scenario.model import (
     Unit,
     VictoryCondition,
     battery_position,
+    bounds,
     predesignated_limit,
     side_of_position,
 )
@@ -519,7 +521,8 @@ class _ScenarioCheck:
     def _artillery(self) -> list[Battery]:
         """ART-1, ART-2, ART-3: off-board batteries behind the home edge or on a flank."""
         batteries: list[Battery] = []
-        placed: dict[Position, tuple[str, str]] = {}
+        # Sheet position -> (first battery there, its sheet, hex -> battery standing in it).
+        placed: dict[Position, tuple[str, str, dict[str, str]]] = {}
         for where, entry in self._entries("artillery"):
             values = check_table(entry, ARTILLERY_FIELDS, where, self.report)
             if values is None:
@@ -543,6 +546,12 @@ class _ScenarioCheck:
                 continue
             positions = list(self.positions)
             at = battery_position(positions, direction, along, values["distance"])
+            wrong_edge = along_refusal(
+                bounds(positions), self.home_edges, direction, values["distance"], along
+            )
+            if wrong_edge is not None:
+                self.report.add_value(f"{where}.along", along, f"ART-2: {wrong_edge}")
+                continue
             if direction in flanks:
                 half = side_of_position(positions, self.home_edges, at)
                 if half != side:
@@ -565,16 +574,26 @@ class _ScenarioCheck:
                     f"the play area is {nearest_sheet} sheets away; bring the battery closer",
                 )
                 continue
-            if at in placed and placed[at][1] != values["sheet"]:
-                other, other_sheet = placed[at]
-                self.report.add_value(
-                    f"{where}.sheet",
-                    values["sheet"],
-                    f"{other} stands at the same sheet position {_show_pos(at)} on sheet "
-                    f'"{other_sheet}"; one position holds one sheet (MAP-10)',
-                )
-                continue
-            placed.setdefault(at, (where, values["sheet"]))
+            if at in placed:
+                other, other_sheet, other_hexes = placed[at]
+                if other_sheet != values["sheet"]:
+                    self.report.add_value(
+                        f"{where}.sheet",
+                        values["sheet"],
+                        f"{other} stands at the same sheet position {_show_pos(at)} on sheet "
+                        f'"{other_sheet}"; one position holds one sheet (MAP-10)',
+                    )
+                    continue
+                if values["hex"] in other_hexes:
+                    self.report.add_value(
+                        f"{where}.hex",
+                        values["hex"],
+                        f"{other_hexes[values['hex']]} already stands in this hex of sheet "
+                        f'"{other_sheet}" at {_show_pos(at)}; batteries sharing a sheet '
+                        "position stand in different hexes (MAP-10)",
+                    )
+                    continue
+            placed.setdefault(at, (where, values["sheet"], {}))[2][values["hex"]] = where
             batteries.append(
                 Battery(
                     id=values["id"],
