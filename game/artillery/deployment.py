@@ -26,7 +26,7 @@ from game.artillery.flight import flight_time, sheet_distance
 from game.artillery.scatter import ShellLanding, resolve_shell
 from game.artillery.tohit import artillery_target_number
 from game.artillery.weapons import Weapon, ammunition, weapon
-from game.board.area import edge_beyond_bounds, sheet_hex
+from game.board.area import EDGES, FLANKS, edge_beyond_bounds, sheet_hex
 from game.board.sheet import Sheet, available_sheets, parse_xxyy
 from game.dice import DiceBase
 from game.hexmath import Hex
@@ -34,9 +34,7 @@ from game.rules.core import TargetNumber
 
 SheetPosition = tuple[int, int]
 
-EDGES = ("north", "south", "west", "east")
 BEHIND = "behind"
-_FLANKS = {"north-south": ("west", "east"), "west-east": ("north", "south")}
 
 
 class DeploymentError(ValueError):
@@ -64,7 +62,7 @@ def _fmt(pos: SheetPosition) -> str:
 
 def flanks(area: SheetGrid) -> tuple[str, str]:
     """The two flank edges: the edges that are nobody's home edge."""
-    return _FLANKS[area.home_edges]
+    return FLANKS[area.home_edges]
 
 
 def _span(area: SheetGrid, direction: str) -> tuple[int, int]:

@@ -55,9 +55,16 @@ from game.hexmath import Hex, axial_to_offsets, from_offset, to_offset
 SheetPosition = tuple[int, int]
 
 EDGES = ("north", "south", "west", "east")
+# MAP-3: the two home edges are opposite; the side names are the edge names.
 HOME_EDGES: dict[str, tuple[str, str]] = {
     "north-south": ("north", "south"),
     "west-east": ("west", "east"),
+}
+# ART-1: the edges that are nobody's home edge, where either side may place
+# artillery on its own side of the half-line.
+FLANKS: dict[str, tuple[str, str]] = {
+    "north-south": ("west", "east"),
+    "west-east": ("north", "south"),
 }
 # Sheet-grid step from a sheet to its neighbour beyond each edge.
 EDGE_STEPS: dict[str, SheetPosition] = {

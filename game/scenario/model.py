@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 from game.artillery.deployment import position_beyond
 from game.artillery.predesignated import predesignated_limit
 from game.artillery.weapons import WEAPONS
+from game.board.area import EDGES, HOME_EDGES
+from game.board.area import FLANKS as FLANKS  # re-exported for the callers that read scenarios
 from game.scenario.schema import (
     Field,
     choice,
@@ -35,17 +37,7 @@ if TYPE_CHECKING:
 
 Position = tuple[int, int]
 
-# MAP-3: the two home edges are opposite; the side names are the edge names.
-HOME_EDGES: dict[str, tuple[str, str]] = {
-    "north-south": ("north", "south"),
-    "west-east": ("west", "east"),
-}
-# ART-1: besides his own home edge, a player may place artillery left or right.
-FLANKS: dict[str, tuple[str, str]] = {
-    "north-south": ("west", "east"),
-    "west-east": ("north", "south"),
-}
-EDGE_NAMES = ("north", "south", "west", "east")
+EDGE_NAMES = EDGES
 
 # ART-3: every artillery weapon the game knows, with its maximum range in sheets.
 WEAPON_RANGES: dict[str, int] = {w.id: w.max_range_sheets for w in WEAPONS.values()}
