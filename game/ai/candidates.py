@@ -15,6 +15,7 @@ import numpy as np
 
 from game.ai.memory import Memory, as_hex
 from game.ai.personality import Level, Personality
+from game.board.area import PlayArea
 from game.board.los import visible_from
 from game.board.movement import MovementError, mover_for
 from game.hexmath import Hex, distances
@@ -97,7 +98,7 @@ class Board:
         return board
 
     @property
-    def area(self):
+    def area(self) -> PlayArea:
         return self.view.area
 
     def hex_of(self, uid: str) -> Hex:

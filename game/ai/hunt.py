@@ -56,7 +56,7 @@ class Belief:
 def prior_weight(distance: int, behind_home_edge: bool) -> float:
     """Guns within eight sheets keep every target at one turn of flight (ART-6);
     behind the home edge the enemy must cross the whole play area to reach them."""
-    edge = 1.0 if behind_home_edge else 0.3
+    edge = 1.0 if behind_home_edge else 0.6
     if distance <= 8:
         return edge
     if distance <= 12:
@@ -130,8 +130,6 @@ def _belief(
 ) -> Belief:
     weights = dict(prior)
     announcements = view.announcements
-    if not reads_intelligence:
-        announcements = announcements[-1:]
     if reads_intelligence:
         for shell in memory.enemy_shells:
             weapon = WEAPONS.get(shell.weapon)

@@ -17,6 +17,8 @@ the spotters, moving later, see where the enemy has gone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from game.ai.candidates import Board, Candidate
@@ -49,7 +51,7 @@ def movement_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
     return _spotter_moves(board, uid, options)
 
 
-def _spotter_order(board: Board):
+def _spotter_order(board: Board) -> Callable[[str], tuple[int, str]]:
     def key(uid: str) -> tuple[int, str]:
         u = board.view.units[uid]
         return (0 if u["battery"] is not None else 1, uid)

@@ -25,9 +25,8 @@ class Level:
     # Pick pre-designated hexes on roads, fords and passes the enemy will cross
     # (ART-20); otherwise the first road hexes near the enemy.
     smart_predesignation: bool
-    # Filter the enemy guns' possible positions by every announced direction and by
-    # the flight time of every enemy shell (ART-6, ART-24); otherwise follow only
-    # the latest announced direction.
+    # Filter the enemy guns' possible positions by the flight time of every enemy
+    # shell (ART-6) besides every announced direction (ART-24, read at every level).
     reads_intelligence: bool
     # Aim where enemies will be when the shell arrives (their observed movement
     # over the flight time); otherwise at where they stand.

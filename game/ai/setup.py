@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from game.ai.candidates import Board, Candidate, run_mp
+from game.board.area import PlayArea
 from game.board.terrain import WATER
 from game.dice import DiceBase
 from game.hexmath import DIRECTIONS, Hex, distances
@@ -102,7 +103,7 @@ def approach_scores(board: Board) -> np.ndarray:
     return score
 
 
-def _passes(area) -> np.ndarray:
+def _passes(area: PlayArea) -> np.ndarray:
     """1 where a hex is lower than the ground on two opposite sides (a saddle)."""
     out = np.zeros(len(area), dtype=np.float64)
     level = area.level.astype(np.int32)
