@@ -16,37 +16,12 @@ from game.board.area import (
     locate,
     sheet_hex,
 )
-from game.board.sheet import SHEET_COLS, SHEET_ROWS, Sheet, format_xxyy, parse_sheet
+from game.board.sheet import SHEET_COLS, SHEET_ROWS, Sheet, format_xxyy
 from game.board.terrain import BUILDING, CLEAR, HEAVY_WOODS, LIGHT_WOODS, WATER
 from game.hexmath import Hex, distance, hex_to_pixel, line, neighbor, neighbors
+from tests.sheet_factory import make_sheet
 
-
-def make_sheet(
-    sheet_id: str = "open",
-    cells: dict[str, str] | None = None,
-    buildings: dict[str, tuple[int, int]] | None = None,
-    category: str = "flat",
-) -> Sheet:
-    """A sheet from generated file text: all ``0.`` except the XXYY -> token overrides."""
-    cells = cells or {}
-    rows = []
-    for r in range(SHEET_ROWS):
-        rows.append(" ".join(cells.get(format_xxyy(c, r), "0.") for c in range(SHEET_COLS)))
-    text = [
-        f'id = "{sheet_id}"',
-        f'name = "{sheet_id}"',
-        f'category = "{category}"',
-        "hexes = '''",
-        *rows,
-        "'''",
-        "[buildings]",
-    ]
-    for name, (cf, height) in (buildings or {}).items():
-        text.append(f'"{name}" = {{ cf = {cf}, height = {height} }}')
-    return parse_sheet("\n".join(text) + "\n", f"<{sheet_id}>")
-
-
-OPEN = make_sheet("open")
+OPEN = make_sheet("open", category="flat")
 CATALOGUE = {"open": OPEN, "rough": make_sheet("rough", {"0101": "1r"}, category="mixed")}
 
 

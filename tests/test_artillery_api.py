@@ -12,7 +12,7 @@ from game.board.sheet import parse_sheet
 from game.dice import ScriptedDice
 from game.hexmath import distance
 from game.rules.battletech import MechDamage
-from tests.test_artillery_damage import sheet_text
+from tests.sheet_factory import sheet_text
 
 SHEETS = {"plain": parse_sheet(sheet_text(sheet_id="plain"), "plain")}
 

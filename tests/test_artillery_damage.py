@@ -21,7 +21,6 @@ from game.artillery.damage import (
     shielded_damage,
 )
 from game.board.area import PlayArea
-from game.board.sheet import parse_sheet
 from game.dice import Dice, ScriptedDice
 from game.hexmath import Hex
 from game.rules import battlesystem as bs
@@ -32,34 +31,13 @@ from game.rules.battletech import (
     MechDamage,
     VehicleDamage,
 )
-
-
-def sheet_text(
-    hexes: dict[str, str] | None = None,
-    buildings: dict[str, tuple[int, int]] | None = None,
-    sheet_id: str = "test",
-    category: str = "mixed",
-) -> str:
-    """A sheet file: clear level-0 ground except the tokens in ``hexes``
-    (XXYY -> token such as "3." for a level-3 hill, "0#" a building, "0~2" water)."""
-    hexes = hexes or {}
-    rows = []
-    for r in range(1, 18):
-        rows.append(" ".join(hexes.get(f"{c:02d}{r:02d}", "0.") for c in range(1, 16)))
-    text = f'id = "{sheet_id}"\nname = "{sheet_id}"\ncategory = "{category}"\n'
-    text += "hexes = '''\n" + "\n".join(rows) + "\n'''\n"
-    if buildings:
-        text += "[buildings]\n"
-        for name, (cf, height) in buildings.items():
-            text += f'"{name}" = {{ cf = {cf}, height = {height} }}\n'
-    return text
+from tests.sheet_factory import make_sheet
 
 
 def one_sheet(
     hexes: dict[str, str] | None = None, buildings: dict[str, tuple[int, int]] | None = None
 ) -> PlayArea:
-    sheet = parse_sheet(sheet_text(hexes, buildings), "test sheet")
-    return PlayArea.from_layout({(0, 0): sheet})
+    return PlayArea.from_layout({(0, 0): make_sheet("test", hexes, buildings)})
 
 
 def at(area: PlayArea, name: str) -> Hex:

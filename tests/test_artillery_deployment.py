@@ -25,7 +25,7 @@ from game.board.area import PlayArea, sheet_hex
 from game.board.sheet import parse_sheet
 from game.dice import ScriptedDice
 from game.hexmath import Hex
-from tests.test_artillery_damage import sheet_text
+from tests.sheet_factory import sheet_text
 
 CATALOGUE = {
     name: parse_sheet(sheet_text(sheet_id=name), name) for name in ("farm", "hills", "town")

@@ -10,23 +10,12 @@ import numpy as np
 import pytest
 
 from game.board.area import PlayArea, sheet_hex
-from game.board.sheet import SHEET_COLS, SHEET_ROWS, Sheet, format_xxyy, parse_sheet
+from game.board.sheet import SHEET_COLS, SHEET_ROWS, Sheet, format_xxyy
 from game.hexmath import from_offset, hex_to_pixel
 from game.lattice import area_centres, draw_area, overview_png, sheet_centres, terrain_colours
+from tests.sheet_factory import make_sheet
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def make_sheet(sheet_id: str, cells: dict[str, str], buildings: dict | None = None) -> Sheet:
-    rows = [
-        " ".join(cells.get(format_xxyy(c, r), "0.") for c in range(SHEET_COLS))
-        for r in range(SHEET_ROWS)
-    ]
-    text = [f'id = "{sheet_id}"', f'name = "{sheet_id}"', 'category = "mixed"', "hexes = '''"]
-    text += [*rows, "'''", "[buildings]"]
-    for name, (cf, height) in (buildings or {}).items():
-        text.append(f'"{name}" = {{ cf = {cf}, height = {height} }}')
-    return parse_sheet("\n".join(text) + "\n", f"<{sheet_id}>")
 
 
 def varied_sheet(sheet_id: str) -> Sheet:

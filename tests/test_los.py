@@ -10,33 +10,9 @@ from hypothesis import strategies as st
 from game.board import los
 from game.board.area import PlayArea, sheet_hex
 from game.board.los import Sight, line_of_sight, line_steps, visible_from, visible_hexes
-from game.board.sheet import SHEET_COLS, SHEET_ROWS, Sheet, format_xxyy, parse_sheet
+from game.board.sheet import SHEET_COLS, SHEET_ROWS, Sheet, format_xxyy
 from game.hexmath import Hex, distance, line
-
-
-def make_sheet(
-    sheet_id: str = "open",
-    cells: dict[str, str] | None = None,
-    buildings: dict[str, tuple[int, int]] | None = None,
-) -> Sheet:
-    """A sheet from generated file text: all ``0.`` except the XXYY -> token overrides."""
-    cells = cells or {}
-    rows = [
-        " ".join(cells.get(format_xxyy(c, r), "0.") for c in range(SHEET_COLS))
-        for r in range(SHEET_ROWS)
-    ]
-    text = [
-        f'id = "{sheet_id}"',
-        f'name = "{sheet_id}"',
-        'category = "mixed"',
-        "hexes = '''",
-        *rows,
-        "'''",
-        "[buildings]",
-    ]
-    for name, (cf, height) in (buildings or {}).items():
-        text.append(f'"{name}" = {{ cf = {cf}, height = {height} }}')
-    return parse_sheet("\n".join(text) + "\n", f"<{sheet_id}>")
+from tests.sheet_factory import make_sheet
 
 
 def random_sheet(seed: int, sheet_id: str) -> Sheet:

@@ -38,40 +38,16 @@ from game.board.movement import (
     turn_cost,
     validate_move,
 )
-from game.board.sheet import SHEET_COLS, SHEET_ROWS, Sheet, format_xxyy, parse_sheet
+from game.board.sheet import SHEET_COLS, SHEET_ROWS, Sheet, format_xxyy
 from game.board.terrain import WATER
 from game.hexmath import DIRECTIONS, Hex, distance, neighbor
+from tests.sheet_factory import make_sheet
 
 N, NE, SE, S, SW, NW = 1, 2, 3, 4, 5, 6
 
 
-def make_sheet(
-    cells: dict[str, str] | None = None,
-    buildings: dict[str, tuple[int, int]] | None = None,
-    sheet_id: str = "test",
-) -> Sheet:
-    """A sheet from generated file text: all ``0.`` except the XXYY -> token overrides."""
-    cells = cells or {}
-    rows = [
-        " ".join(cells.get(format_xxyy(c, r), "0.") for c in range(SHEET_COLS))
-        for r in range(SHEET_ROWS)
-    ]
-    text = [
-        f'id = "{sheet_id}"',
-        f'name = "{sheet_id}"',
-        'category = "mixed"',
-        "hexes = '''",
-        *rows,
-        "'''",
-        "[buildings]",
-    ]
-    for name, (cf, height) in (buildings or {}).items():
-        text.append(f'"{name}" = {{ cf = {cf}, height = {height} }}')
-    return parse_sheet("\n".join(text) + "\n", f"<{sheet_id}>")
-
-
 def one_sheet(cells: dict[str, str] | None = None, **kw) -> PlayArea:
-    return PlayArea.from_layout({(0, 0): make_sheet(cells, **kw)}, sheets={})
+    return PlayArea.from_layout({(0, 0): make_sheet("test", cells, **kw)}, sheets={})
 
 
 def at(area: PlayArea, name: str, pos: tuple[int, int] = (0, 0)) -> Hex:
@@ -162,7 +138,7 @@ def random_sheet(seed: int) -> Sheet:
             cells[name] = tok
             if "#" in tok:
                 buildings[name] = (40, 2)
-    return make_sheet(cells, buildings, sheet_id=f"random{seed}")
+    return make_sheet(f"random{seed}", cells, buildings)
 
 
 # --- MOV-1 terrain costs -----------------------------------------------------------------
@@ -623,7 +599,7 @@ def test_MAP_6_exits_lead_into_the_free_sheet_positions() -> None:
 def test_MAP_6_no_exit_across_a_join_and_exits_into_a_notch() -> None:
     """MAP-6: a sheet edge joined to another sheet is no exit; in an L-shaped area the
     free position in the notch is entered from either neighbouring sheet."""
-    sheet = make_sheet()
+    sheet = make_sheet("test")
     area = PlayArea.from_layout({(0, 0): sheet, (1, 0): sheet, (0, 1): sheet}, sheets={})
     east_edge = at(area, "1509")
     reach = reachable(area, east_edge, SE, MECH5, exits=True)
@@ -802,7 +778,7 @@ def test_bad_movement_questions_raise_clear_errors() -> None:
 
 def test_MAP_6_a_search_is_stale_after_a_sheet_is_added() -> None:
     """MAP-6: adding a sheet rebuilds the area arrays; an old search refuses to answer."""
-    sheet = make_sheet()
+    sheet = make_sheet("test")
     area = PlayArea.from_layout({(0, 0): sheet}, sheets={})
     start = at(area, "0808")
     reach = reachable(area, start, N, MECH5)
