@@ -25,6 +25,7 @@ from game.board.sheet import (
     format_xxyy,
     load_sheet,
     parse_sheet,
+    parse_xxyy,
 )
 from game.board.terrain import BUILDING, CATEGORIES, WATER
 from game.hexmath import distance, from_offset, neighbors, to_offset
@@ -370,6 +371,11 @@ MALFORMED = [
         ['bad.toml: buildings."0808".height must be a whole number 1-10'],
     ),
     (
+        "misspelt_building_key",
+        sheet_text(buildings='"0808" = { cf = 40, height = 2, hieght = 3 }'),
+        ['bad.toml: buildings."0808": unknown key hieght (a building has cf and height)'],
+    ),
+    (
         "bad_xxyy_key",
         sheet_text(buildings='"808" = { cf = 40, height = 2 }'),
         ['bad.toml: buildings.808: "808" is not a hex name: use four digits XXYY, e.g. "0709"'],
@@ -398,6 +404,14 @@ def test_MAP_1_MAP_4_malformed_sheet_names_file_place_and_reason(
     message = str(info.value)
     for part in parts:
         assert part in message, f"{case}: {message!r}"
+
+
+@pytest.mark.parametrize("name", [709, None, ("07", "09")])
+def test_MAP_1_a_hex_name_that_is_not_text_is_refused_with_a_reason(name: object) -> None:
+    """MAP-1: a hex name is four digits in quotes; a number or nothing is a ValueError
+    saying so, not a TypeError from the pattern matcher."""
+    with pytest.raises(ValueError, match="is not a hex name: use four digits XXYY in quotes"):
+        parse_xxyy(name)  # type: ignore[arg-type]
 
 
 def test_MAP_1_duplicate_sheet_id_in_a_folder(tmp_path: Path) -> None:

@@ -51,6 +51,8 @@ class SheetError(ValueError):
 
 def parse_xxyy(text: str) -> tuple[int, int]:
     """``"0709"`` -> local 0-based (column 6, row 8); raises ValueError with a reason."""
+    if not isinstance(text, str):
+        raise ValueError(f'{text!r} is not a hex name: use four digits XXYY in quotes, e.g. "0709"')
     m = _XXYY.match(text)
     if not m:
         raise ValueError(f'"{text}" is not a hex name: use four digits XXYY, e.g. "0709"')
@@ -160,6 +162,12 @@ def sheet_from_dict(data: dict[str, Any], source: str) -> Sheet:
             raise SheetError(f'{source}: buildings."{name}": that hex is not a building (#)')
         if not isinstance(spec, dict):
             raise SheetError(f'{source}: buildings."{name}" must be {{ cf = N, height = N }}')
+        unknown = sorted(set(spec) - {"cf", "height"})
+        if unknown:
+            raise SheetError(
+                f'{source}: buildings."{name}": unknown key {", ".join(unknown)} '
+                "(a building has cf and height)"
+            )
         for key, low, high in (("cf", 1, 150), ("height", 1, 10)):
             value = spec.get(key)
             # bool is an int in Python: `cf = true` must not pass as 1
