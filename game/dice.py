@@ -50,8 +50,9 @@ class RollRecord:
         return cls(str(data["purpose"]), int(data["sides"]), tuple(int(d) for d in data["dice"]))
 
 
-def _whole(value: object) -> bool:
-    # numpy integers count (they register as Integral); True and False do not.
+def is_whole(value: object) -> bool:
+    """A whole number of dice or sides: numpy integers count (they register as
+    Integral); True and False do not."""
     return isinstance(value, Integral) and not isinstance(value, bool)
 
 
@@ -70,9 +71,9 @@ class DiceBase:
 
     def roll(self, count: int, sides: int, purpose: str = "") -> RollRecord:
         """Roll ``count`` dice of ``sides`` sides; the record is kept and returned."""
-        if not _whole(count) or count < 0:
+        if not is_whole(count) or count < 0:
             raise ValueError(f"cannot roll {count!r} dice: the count is a whole number 0 or more")
-        if not _whole(sides) or sides < 2:
+        if not is_whole(sides) or sides < 2:
             raise ValueError(f"a die has at least 2 sides (a whole number), not {sides!r}")
         # Plain ints only: a float or numpy side count would leak into the faces
         # and the saved log.
@@ -131,7 +132,7 @@ class Dice(DiceBase):
         if not isinstance(data, dict):
             raise ValueError(f"saved dice are a table of seed and state, not {data!r}")
         for key in ("seed", "state"):
-            if not _whole(data.get(key)):
+            if not is_whole(data.get(key)):
                 raise ValueError(f"saved dice: {key} must be a whole number, not {data.get(key)!r}")
         dice = cls(int(data["seed"]))
         dice.state = int(data["state"]) & _MASK64
@@ -172,7 +173,7 @@ class ScriptedDice(DiceBase):
                 )
         else:
             value = entry
-        if not _whole(value) or not 1 <= value <= sides:
+        if not is_whole(value) or not 1 <= value <= sides:
             raise DiceScriptError(
                 f"script entry {self._used} is {value!r}, which a d{sides} cannot roll"
             )

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from math import comb
-from numbers import Integral
+
+from game.dice import is_whole
 
 Distribution = dict[int, Fraction]
 
@@ -66,19 +67,14 @@ class TargetNumber:
         }
 
 
-def _is_whole(value: object) -> bool:
-    # numpy integers count (they register as Integral); True and False do not.
-    return isinstance(value, Integral) and not isinstance(value, bool)
-
-
 def _check_count(count: int, what: str) -> int:
-    if not _is_whole(count) or count < 0:
+    if not is_whole(count) or count < 0:
         raise ValueError(f"{what} is a whole number 0 or more, not {count!r}")
     return int(count)
 
 
 def _check_dice(count: int, sides: int) -> None:
-    if not (_is_whole(count) and _is_whole(sides)) or count < 0 or sides < 1:
+    if not (is_whole(count) and is_whole(sides)) or count < 0 or sides < 1:
         raise ValueError(f"cannot roll {count}d{sides}")
 
 
