@@ -16,7 +16,6 @@ import numpy as np
 from game.ai.memory import Memory, as_hex
 from game.ai.personality import Level, Personality
 from game.board.area import PlayArea
-from game.board.los import visible_from
 from game.board.movement import MovementError, mover_for
 from game.hexmath import Hex, distances
 from game.state.commands import Command
@@ -117,7 +116,7 @@ class Board:
         for uid in sorted(self.enemies):
             u = self.enemies[uid]
             h = as_hex(u["hex"])
-            mask = visible_from(
+            mask = self.memory.sight(
                 area, h, ENEMY_REACH, viewer_height=int(u["height"]), target_height=target_height
             )
             count += mask
@@ -138,7 +137,7 @@ class Board:
             u = self.own[uid]
             if u["battery"] is not None:
                 continue
-            mask = visible_from(area, as_hex(u["hex"]), viewer_height=int(u["height"]))
+            mask = self.memory.sight(area, as_hex(u["hex"]), viewer_height=int(u["height"]))
             gunnery = np.where(mask, np.minimum(gunnery, int(u["gunnery"])), gunnery)
         self.memory.notes["own_sight"] = (key, gunnery)
         return gunnery

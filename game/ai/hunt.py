@@ -25,7 +25,6 @@ import numpy as np
 from game.ai.memory import Memory, SheetPosition, as_hex
 from game.artillery.flight import flight_time, sheet_distance
 from game.artillery.weapons import WEAPONS
-from game.board.los import visible_from
 from game.hexmath import Hex, side_toward
 from game.scenario.model import FLANKS, battery_position
 from game.state.view import PlayerView
@@ -187,7 +186,7 @@ def searched_mask(view: PlayerView, memory: Memory) -> np.ndarray:
         if seen is None:
             seen = np.zeros(len(area), dtype=bool)
             for h, height in own.values():
-                seen |= visible_from(area, h, viewer_height=height, target_height=1)
+                seen |= memory.sight(area, h, viewer_height=height, target_height=1)
             in_play = set(memory.area_after_movement.get(turn, ()))
             codes = area.sheet_i.astype(np.int64) * 4096 + area.sheet_j
             on_sheets = np.isin(codes, [i * 4096 + j for i, j in in_play])

@@ -24,7 +24,7 @@ import numpy as np
 from game.ai.candidates import Board, Candidate
 from game.ai.hunt import beliefs, goal_position, search_hexes
 from game.ai.memory import as_hex
-from game.board.los import line_of_sight, visible_from
+from game.board.los import line_of_sight
 from game.hexmath import Hex, distance, distances
 from game.state.commands import Command, Hold, Move
 
@@ -175,7 +175,7 @@ def _reward_search_sight(
         h = _destination(out[k].command, here)
         if not area.contains(h):
             continue
-        seen = visible_from(area, h, viewer_height=height, target_height=1)
+        seen = board.memory.sight(area, h, viewer_height=height, target_height=1)
         gain = float(seen[idx].sum())
         c = out[k]
         out[k] = Candidate(c.command, c.score + 0.08 * gain, c.reason + "; sees the sheet")
@@ -221,11 +221,11 @@ def _spotter_moves(board: Board, uid: str, options: list[Command]) -> list[Candi
                 if p < 0.2 or not area.contains(h):
                     continue
                 # Hexes from which a unit of this height sees h (MAP-5, read backward).
-                watch += p * visible_from(area, h, 30, viewer_height=1, target_height=height)
+                watch += p * board.memory.sight(area, h, 30, 1, height)
         for plot in view.plots:
             t = as_hex(plot["target"])
             if area.contains(t):
-                watch += 0.8 * visible_from(area, t, 30, viewer_height=1, target_height=height)
+                watch += 0.8 * board.memory.sight(area, t, 30, 1, height)
     exposed = board.enemy_sight(height)
     near = np.zeros(len(area), dtype=np.float64)
     for e in board.enemies.values():

@@ -13,6 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
+from game.board.area import PlayArea
+from game.board.los import visible_from
 from game.hexmath import Hex
 from game.state.view import PlayerView
 
@@ -101,6 +105,26 @@ class Memory:
                 self._shells_by_plot[shell.number] = shell
                 self.enemy_shells.append(shell)
         self._log_seen = len(view.log)
+
+    def sight(
+        self,
+        area: PlayArea,
+        viewer: Hex,
+        max_range: int | None = None,
+        viewer_height: int = 2,
+        target_height: int = 1,
+    ) -> np.ndarray:
+        """``visible_from`` (MAP-5), remembered until the play area changes."""
+        cache = self.notes.get("sight")
+        if cache is None or cache[0] is not area or cache[1] != area.revision:
+            cache = (area, area.revision, {})
+            self.notes["sight"] = cache
+        key = (viewer, max_range, viewer_height, target_height)
+        mask = cache[2].get(key)
+        if mask is None:
+            mask = visible_from(area, viewer, max_range, viewer_height, target_height)
+            cache[2][key] = mask
+        return mask
 
     def last_seen(self, unit_id: str) -> tuple[int, Hex] | None:
         seen = self.sightings.get(unit_id)
