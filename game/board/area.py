@@ -118,6 +118,35 @@ def locate(h: Hex) -> tuple[SheetPosition, int, int]:
     return (i, j), c, r
 
 
+def sheet_bounds(positions: Iterable[SheetPosition]) -> tuple[int, int, int, int]:
+    """``(i_min, i_max, j_min, j_max)`` of some sheet positions (at least one)."""
+    listed = list(positions)
+    i_values = [p[0] for p in listed]
+    j_values = [p[1] for p in listed]
+    return min(i_values), max(i_values), min(j_values), max(j_values)
+
+
+def middle_line2(bounds: tuple[int, int, int, int], home_edges: str) -> int:
+    """MAP-3: twice the sheet-grid coordinate of the half-line across the middle of
+    sheet bounds, parallel to the home edges (doubled, so that it is whole)."""
+    i_min, i_max, j_min, j_max = bounds
+    return j_min + j_max + 1 if home_edges == "north-south" else i_min + i_max + 1
+
+
+def half_line_side(line2: int, home_edges: str, pos: SheetPosition) -> str | None:
+    """MAP-3: the side whose half the centre of the sheet at ``pos`` lies in, the
+    half-line standing at ``line2 / 2``; None for a sheet whose centre is on it."""
+    first, second = HOME_EDGES[home_edges]
+    x = pos[1] if home_edges == "north-south" else pos[0]
+    # A sheet at x spans [x, x + 1): its centre, doubled, is 2x + 1.
+    centre2 = 2 * x + 1
+    if centre2 < line2:
+        return first
+    if centre2 > line2:
+        return second
+    return None
+
+
 def edge_beyond_bounds(
     bounds: tuple[int, int, int, int], home_edges: str, pos: SheetPosition
 ) -> str | None:
@@ -209,9 +238,7 @@ class PlayArea:
         if not self._sheets:
             raise AreaError("a play area needs at least one sheet")
         if half_line is None:
-            i_min, i_max, j_min, j_max = self.sheet_bounds()
-            lo, hi = (j_min, j_max) if home_edges == "north-south" else (i_min, i_max)
-            self._line2 = lo + hi + 1
+            self._line2 = middle_line2(self.sheet_bounds(), home_edges)
         else:
             doubled = 2 * float(half_line)
             if not doubled.is_integer():
@@ -338,9 +365,7 @@ class PlayArea:
 
     def sheet_bounds(self) -> tuple[int, int, int, int]:
         """``(i_min, i_max, j_min, j_max)`` of the sheets in play."""
-        i_values = [p[0] for p in self._sheets]
-        j_values = [p[1] for p in self._sheets]
-        return min(i_values), max(i_values), min(j_values), max(j_values)
+        return sheet_bounds(self._sheets)
 
     def free_positions(self, edge: str | None = None) -> list[SheetPosition]:
         """MAP-6: free positions sharing an edge with a sheet in play.
@@ -508,14 +533,7 @@ class PlayArea:
 
     def side_of_position(self, pos: SheetPosition) -> str | None:
         """MAP-3: the side whose half the sheet position's centre lies in; None on the line."""
-        i, j = _check_position(pos)
-        x = j if self.home_edges == "north-south" else i
-        centre2 = 2 * x + 1
-        if centre2 < self._line2:
-            return self.sides[0]
-        if centre2 > self._line2:
-            return self.sides[1]
-        return None
+        return half_line_side(self._line2, self.home_edges, _check_position(pos))
 
     def side_of(self, h: Hex) -> str | None:
         """MAP-3: the side of the half-line a hex lies on (any hex); None for a hex on it."""

@@ -16,6 +16,7 @@ from typing import Any
 from game.artillery.deployment import along_refusal
 from game.artillery.flight import sheet_distance
 from game.artillery.predesignated import PER_SHEET_CAP as PREDESIGNATED_PER_SHEET
+from game.board.area import middle_line2, sheet_bounds
 from game.board.sheet import SHEETS_DIR, SheetError, parse_sheet, sheet_from_dict
 from game.scenario.model import (
     ARTILLERY_FIELDS,
@@ -41,7 +42,6 @@ from game.scenario.model import (
     Unit,
     VictoryCondition,
     battery_position,
-    bounds,
     predesignated_limit,
     side_of_position,
 )
@@ -508,12 +508,9 @@ class _ScenarioCheck:
 
     def _flank_rows(self, side: str) -> str:
         """Words for the rows (or columns) on ``side``'s side of the half-line (MAP-3)."""
-        i_values = [p[0] for p in self.positions]
-        j_values = [p[1] for p in self.positions]
-        if self.home_edges == "north-south":
-            line, word = min(j_values) + max(j_values) + 1, "rows j"
-        else:
-            line, word = min(i_values) + max(i_values) + 1, "columns i"
+        assert self.home_edges is not None
+        line = middle_line2(sheet_bounds(self.positions), self.home_edges)
+        word = "rows j" if self.home_edges == "north-south" else "columns i"
         first = self.side_names[0]
         # A sheet at k belongs to the first side when 2k+1 < line (see side_of_position).
         return f"{word} <= {(line - 2) // 2}" if side == first else f"{word} >= {(line + 1) // 2}"
@@ -547,7 +544,7 @@ class _ScenarioCheck:
             positions = list(self.positions)
             at = battery_position(positions, direction, along, values["distance"])
             wrong_edge = along_refusal(
-                bounds(positions), self.home_edges, direction, values["distance"], along
+                sheet_bounds(positions), self.home_edges, direction, values["distance"], along
             )
             if wrong_edge is not None:
                 self.report.add_value(f"{where}.along", along, f"ART-2: {wrong_edge}")

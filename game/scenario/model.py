@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from game.artillery.deployment import position_beyond
 from game.artillery.predesignated import predesignated_limit
 from game.artillery.weapons import WEAPONS
-from game.board.area import EDGES, HOME_EDGES
+from game.board.area import EDGES, HOME_EDGES, half_line_side, middle_line2, sheet_bounds
 from game.board.area import FLANKS as FLANKS  # re-exported for the callers that read scenarios
 from game.scenario.schema import (
     Field,
@@ -546,36 +546,18 @@ def _plain(value: Any) -> Any:
 # Sheet-grid geometry of the starting play area.
 
 
-def bounds(positions: list[Position]) -> tuple[int, int, int, int]:
-    """``(i_min, i_max, j_min, j_max)`` of the sheet positions."""
-    i_values = [p[0] for p in positions]
-    j_values = [p[1] for p in positions]
-    return min(i_values), max(i_values), min(j_values), max(j_values)
-
-
 def side_of_position(positions: list[Position], home_edges: str, pos: Position) -> str | None:
     """MAP-3: which side of the half-line a sheet position lies on, None when on the line.
 
-    The half-line runs across the middle of the play area parallel to the
-    home edges and extends past it; a sheet belongs to the side its centre
-    lies on. Doubled coordinates keep this exact: a sheet at ``j`` spans
-    ``[j, j+1]``, centre ``2j+1``; the line is at ``j_min + j_max + 1``.
+    The half-line runs across the middle of the starting play area parallel to
+    the home edges and extends past it; a sheet belongs to the side its centre
+    lies on (``game.board.area.half_line_side``).
     """
-    i_min, i_max, j_min, j_max = bounds(positions)
-    first, second = HOME_EDGES[home_edges]
-    if home_edges == "north-south":
-        centre, line = 2 * pos[1] + 1, j_min + j_max + 1
-    else:
-        centre, line = 2 * pos[0] + 1, i_min + i_max + 1
-    if centre < line:
-        return first
-    if centre > line:
-        return second
-    return None
+    return half_line_side(middle_line2(sheet_bounds(positions), home_edges), home_edges, pos)
 
 
 def battery_position(
     positions: list[Position], direction: str, along: int, distance: int
 ) -> Position:
     """ART-2: ``distance`` sheets beyond the play area's ``direction`` edge; 1 = the first."""
-    return position_beyond(bounds(positions), direction, distance, along)
+    return position_beyond(sheet_bounds(positions), direction, distance, along)
