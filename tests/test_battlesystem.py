@@ -784,6 +784,8 @@ def test_unit_round_trips_through_json():
         ({"armor_rating": 1}, "armor_rating"),
         ({"ranks": ("OOO", "OO")}, "as wide"),
         ({"ranks": ("OXO",)}, "not 'X'"),
+        ({"ranks": "OOOO"}, r"ranks are a list of strings.*not 'OOOO'"),
+        ({"ranks": 4}, "ranks are a list of strings"),
         ({"attack_dice": "d20"}, "unit 'u'.*d20"),
         ({"formation": "square"}, "formation"),
         ({"carried_hits": 1}, "carried_hits"),

@@ -459,6 +459,12 @@ class BattleUnit:
             raise ValueError(
                 f"{who}: hits_per_figure must be 1 or more, not {self.hits_per_figure!r}"
             )
+        # One string would pass as ranks one figure wide ("OOOO" -> four ranks of "O").
+        if isinstance(self.ranks, str) or not isinstance(self.ranks, tuple | list):
+            raise ValueError(
+                f"{who}: ranks are a list of strings, front rank first, such as "
+                f"['OOOOOO', 'OOOOOO'], not {self.ranks!r}"
+            )
         ranks = tuple(self.ranks)
         object.__setattr__(self, "ranks", ranks)
         if not ranks or not all(isinstance(r, str) and r for r in ranks):
@@ -595,7 +601,8 @@ class BattleUnit:
                 f"BATTLESYSTEM unit {data['unit_id']!r}: unknown field(s) {', '.join(unknown)}"
             )
         kwargs = dict(data)
-        kwargs["ranks"] = tuple(data["ranks"])
+        if isinstance(data["ranks"], list):
+            kwargs["ranks"] = tuple(data["ranks"])
         if "anchor" in data:
             kwargs["anchor"] = Hex(*data["anchor"])
         if data.get("missile_ranges") is not None:
