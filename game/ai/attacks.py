@@ -22,7 +22,7 @@ from game.board.terrain import HEAVY_WOODS, LIGHT_WOODS
 from game.hexmath import distance
 from game.rules import battletech as bt
 from game.rules.core import mean
-from game.state.commands import Attack, Command, EndPhase
+from game.state.commands import Attack, Command, EndPhase, GunAction
 
 
 def spotting_now(board: Board, uid: str) -> bool:
@@ -81,6 +81,11 @@ def attack_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
     view = board.view
     out = [Candidate(EndPhase(view.side), 0.0, "no attack worth making")]
     for c in legal:
+        if isinstance(c, GunAction):
+            # TS-9 .. TS-11: a captured gun is the enemy's loss and one's own gain.
+            worth = {"capture": 3.0, "repair": 1.0, "crew": 1.0}.get(c.action, 0.5)
+            out.append(Candidate(c, worth, f"{c.action} gun {c.gun}"))
+            continue
         if not isinstance(c, Attack):
             continue
         unit = view.units[c.unit]

@@ -25,8 +25,9 @@ import numpy as np
 from game.ai.memory import Memory, SheetPosition, as_hex
 from game.artillery.flight import flight_time, sheet_distance
 from game.artillery.weapons import WEAPONS
+from game.board.area import FLANKS
 from game.hexmath import Hex, side_toward
-from game.scenario.model import FLANKS, battery_position
+from game.scenario.model import battery_position
 from game.state.view import PlayerView
 
 UNKNOWN = "?"  # the enemy battery not yet heard from
