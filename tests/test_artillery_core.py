@@ -98,6 +98,19 @@ def test_ART_6_beyond_the_table_is_an_error() -> None:
         flight_time("long_tom", 31)
 
 
+@pytest.mark.parametrize("sheets", [2.5, -1, "3", True])
+def test_ART_6_a_distance_that_is_not_whole_sheets_is_refused(sheets: object) -> None:
+    """ART-5/ART-6: 2.5 sheets once flew 1 turn as if it were a distance."""
+    with pytest.raises(ValueError, match="whole number of sheets, 0 or more"):
+        flight_time("long_tom", sheets)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("distance", [1.5, -1, "1"])
+def test_ART_25_ring_damage_needs_a_whole_distance(distance: object) -> None:
+    with pytest.raises(ValueError, match="whole number of hexes, 0 or more"):
+        ring_damage("long_tom", distance)  # type: ignore[arg-type]
+
+
 def test_ART_5_sheet_distance_and_ART_7_arrival_turn() -> None:
     """ART-5: max(|di|, |dj|); ART-7: arrival = fired + flight time."""
     assert sheet_distance((0, 0), (3, -16)) == 16

@@ -160,6 +160,13 @@ def test_ART_32_infantry_has_no_locations() -> None:
     assert location_names("infantry") == ("platoon",)
 
 
+@pytest.mark.parametrize("roll", [1, 13, 2.5, True, "7"])
+def test_ART_32_a_hit_location_roll_off_the_table_is_refused(roll: object) -> None:
+    """ART-32: 2.5 once fell through the range check and failed inside the table."""
+    with pytest.raises(ValueError, match=r"2d6, 2\.\.12, not "):
+        hit_location("mech", "front", roll)  # type: ignore[arg-type]
+
+
 def test_ART_32_location_distribution_is_exact() -> None:
     front = location_distribution("mech", "front")
     assert front[CT] == Fraction(7, 36)  # rolls 2 and 7

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from numbers import Integral
+
 from game.artillery.weapons import Weapon, weapon
 
 SheetPosition = tuple[int, int]
@@ -23,8 +25,8 @@ def flight_time(weapon_: str | Weapon, sheets: int) -> int:
     beyond 30 sheets no standard weapon reaches, so that is an error.
     """
     w = weapon(weapon_)
-    if sheets < 0:
-        raise ValueError(f"distance cannot be negative ({sheets} sheets)")
+    if isinstance(sheets, bool) or not isinstance(sheets, Integral) or sheets < 0:
+        raise ValueError(f"a distance is a whole number of sheets, 0 or more, not {sheets!r}")
     if w.is_cruise_missile:
         return 1 + sheets // 5
     for upto, turns in _STANDARD_FLIGHT:

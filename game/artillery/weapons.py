@@ -8,6 +8,7 @@ hex from the hit hex, 25 for cruise missiles, while it stays above 0.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,6 @@ def ammunition(weapon_: Weapon, ammo_id: str) -> Ammunition:
 def ring_damage(weapon_: str | Weapon, distance: int) -> int:
     """Damage at ``distance`` hexes from the hit hex (ART-25); 0 beyond the last ring."""
     w = weapon(weapon_)
-    if distance < 0:
-        raise ValueError(f"distance cannot be negative ({distance})")
+    if isinstance(distance, bool) or not isinstance(distance, Integral) or distance < 0:
+        raise ValueError(f"a distance is a whole number of hexes, 0 or more, not {distance!r}")
     return max(0, w.base_damage - w.falloff * distance)

@@ -203,8 +203,8 @@ def hit_location(kind: str, direction: str, roll: int, has_turret: bool = True) 
     """
     _check_kind(kind)
     _check_direction(direction)
-    if not 2 <= roll <= 12:
-        raise ValueError(f"a hit location roll is 2d6, 2..12, not {roll}")
+    if isinstance(roll, bool) or not isinstance(roll, int | np.integer) or not 2 <= roll <= 12:
+        raise ValueError(f"a hit location roll is 2d6, 2..12, not {roll!r}")
     if kind == "mech":
         return MECH_HIT_TABLE[direction][roll]
     if kind == "vehicle":
