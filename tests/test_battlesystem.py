@@ -696,6 +696,15 @@ def test_BS_16_firing_down_extends_every_band_up_to_three_inches():
     assert "target lower" in plan.armor.breakdown()
 
 
+def test_BS_16_BS_20_height_in_levels_goes_through_the_scale():
+    """BS-16/BS-20: a volley's height difference is in board levels; the scale turns
+    it into inches (it was taken as inches whatever the scale said)."""
+    far = target_at(north_of_centre(9))
+    assert plan_missile_fire(shooter(), far, height_difference=1).band == "medium"
+    tall = Scale(inches_per_level=Fraction(2))
+    assert plan_missile_fire(shooter(), far, height_difference=1, scale=tall).band == "short"
+
+
 def test_BS_16_high_ground_or_size_sees_over_a_nearby_unit():
     """BS-16: an intervening unit closer to the shooter than to the target is
     ignored from high ground, or by larger troops over smaller ones."""

@@ -1376,7 +1376,8 @@ def plan_missile_fire(
     """BS-13..BS-19: plan a volley from ``shooter`` at ``target``.
 
     ``sight_of`` gives each firing figure's line (one for all, or per place);
-    ``height_difference`` is inches the shooter stands above the target;
+    ``height_difference`` is board levels the shooter stands above the target,
+    turned into inches by ``scale`` (BS-16, BS-20);
     ``screened`` covers darkness, fog, smoke or hedges; ``cover`` is "wall"
     or "arrow slits"; ``magical`` spends one magical volley (BS-14);
     ``figures_in_sight`` caps the casualties (BS-15)."""
@@ -1401,7 +1402,7 @@ def plan_missile_fire(
     if figures_in_sight is not None and figures_in_sight <= 0:
         return refuse("no target figure is in sight (BS-15)")
     dist = range_to_target(shooter, target, scale)
-    band = range_band(dist, shooter.missile_ranges, height_difference)
+    band = range_band(dist, shooter.missile_ranges, scale.height_inches(height_difference))
     if band is None:
         return refuse(f'out of range ({dist}" beyond long range)')
     direct: list[Cell] = []
