@@ -234,14 +234,14 @@ def ring(center: Hex, radius: int) -> list[Hex]:
 
 def disk(center: Hex, radius: int) -> list[Hex]:
     """Every hex within ``radius`` of center (centre first, then ring by ring)."""
-    out: list[Hex] = []
-    for k in range(radius + 1):
-        out.extend(ring(center, k))
-    return out
+    return [h for _, h in spiral(center, radius)]
 
 
 def spiral(center: Hex, radius: int) -> Iterator[tuple[int, Hex]]:
     """(distance, hex) for every hex within radius, nearest first."""
+    # A negative radius is a mistake, as for ``ring``, not an empty disk.
+    if radius < 0:
+        raise ValueError(f"a disk has a non-negative radius, not {radius}")
     for k in range(radius + 1):
         for h in ring(center, k):
             yield k, h

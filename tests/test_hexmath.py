@@ -88,6 +88,11 @@ def test_MAP_1_direction_errors_are_clear() -> None:
         straight_run(Hex(0, 0), 1, -1)
     with pytest.raises(ValueError, match="non-negative radius"):
         ring(Hex(0, 0), -2)
+    # A negative disk was silently empty.
+    with pytest.raises(ValueError, match="non-negative radius"):
+        disk(Hex(0, 0), -1)
+    with pytest.raises(ValueError, match="non-negative radius"):
+        list(spiral(Hex(0, 0), -1))
 
 
 @given(hexes, hexes)
