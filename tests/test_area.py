@@ -16,8 +16,9 @@ from game.board.area import (
     locate,
     sheet_hex,
 )
+from game.board.los import line_of_sight
 from game.board.sheet import SHEET_COLS, SHEET_ROWS, Sheet, format_xxyy
-from game.board.terrain import BUILDING, CLEAR, HEAVY_WOODS, LIGHT_WOODS, WATER
+from game.board.terrain import BUILDING, CLEAR, HEAVY_WOODS, LIGHT_WOODS, ROUGH, WATER
 from game.hexmath import Hex, distance, hex_to_pixel, line, neighbor, neighbors
 from tests.sheet_factory import make_sheet
 
@@ -421,6 +422,7 @@ def test_MAP_6_to_dict_from_dict_round_trip_of_a_grown_area() -> None:
         ],
         "home_edges": "west-east",
         "half_line": 1.0,
+        "rubble": [],
     }
     back = PlayArea.from_dict(data, sheets=CATALOGUE)
     assert back.positions == area.positions
@@ -450,3 +452,27 @@ def test_MAP_6_from_dict_errors_are_clear() -> None:
             },
             sheets=CATALOGUE,
         )
+
+
+def test_MAP_5_a_demolished_building_is_rubble_that_no_longer_blocks_sight() -> None:
+    """MAP-5/ART-29: a building destroyed in play becomes rough ground at its level;
+    sight passes over it, and the rubble survives saves and sheet growth."""
+    town = make_sheet("town", {"0805": "0#"}, buildings={"0805": (40, 3)})
+    area = PlayArea.from_layout({(0, 0): town}, sheets={"town": town})
+    viewer, target = area.hex_at((0, 0), "0803"), area.hex_at((0, 0), "0807")
+    assert not line_of_sight(area, viewer, target)
+    revision = area.revision
+    assert area.demolish(area.hex_at((0, 0), "0805"))
+    assert area.revision > revision
+    assert line_of_sight(area, viewer, target)
+    i = area.index_of(area.hex_at((0, 0), "0805"))
+    assert (int(area.terrain[i]), int(area.building_cf[i]), int(area.terrain_height[i])) == (
+        ROUGH,
+        0,
+        0,
+    )
+    assert not area.demolish(area.hex_at((0, 0), "0805"))  # already rubble
+    assert not area.demolish(area.hex_at((0, 0), "0101"))  # never a building
+    restored = PlayArea.from_dict(area.to_dict(), sheets={"town": town})
+    assert restored.rubble == area.rubble
+    assert line_of_sight(restored, viewer, target)

@@ -268,16 +268,19 @@ def test_MOV_1_water_level_is_its_surface() -> None:
 
 
 def test_MOV_1_infantry_pay_one_mp_per_hex_whatever_the_terrain() -> None:
-    """MOV-1: infantry pay 1 MP for every hex (woods, rough, water of any depth,
-    buildings, levels up to 2), turn freely and have no running MP."""
-    for token in ("0.", "0r", "0w", "0W", "0~1", "0~3", "2.", "-2~2", "1W"):
+    """MOV-1: infantry pay 1 MP for every hex they may enter (woods, rough,
+    shallow water, buildings, levels up to 2), turn freely and have no running
+    MP; water of depth 2 or more is for mechs only."""
+    for token in ("0.", "0r", "0w", "0W", "0~1", "2.", "1W"):
         assert step_cost(token, FOOT3) == 1, token
+    for token in ("0~2", "0~3", "-2~2"):
+        assert step_cost(token, FOOT3) is None, token
     assert step_cost("0#", FOOT3, buildings={"0807": (40, 2)}) == 1
     assert FOOT3.run_mp == 3 and not FOOT3.may_run
     assert turn_cost(N, S, FOOT3) == 0
     rng = np.random.default_rng(7)
     cells = {
-        format_xxyy(c, r): ["0.", "0W", "0~3", "0r", "1w"][int(rng.integers(5))]
+        format_xxyy(c, r): ["0.", "0W", "0~1", "0r", "1w"][int(rng.integers(5))]
         for c in range(SHEET_COLS)
         for r in range(SHEET_ROWS)
     }

@@ -49,7 +49,14 @@ from game.board.sheet import (
     format_xxyy,
     parse_xxyy,
 )
-from game.board.terrain import BUILDING, HEAVY_WOODS, LIGHT_WOODS, WOODS_COUNT, WOODS_HEIGHT
+from game.board.terrain import (
+    BUILDING,
+    HEAVY_WOODS,
+    LIGHT_WOODS,
+    ROUGH,
+    WOODS_COUNT,
+    WOODS_HEIGHT,
+)
 from game.hexmath import Hex, axial_to_offsets, from_offset, to_offset
 
 SheetPosition = tuple[int, int]
@@ -248,6 +255,7 @@ class PlayArea:
                 )
             self._line2 = int(doubled)
         self.revision = 0
+        self._rubble: set[Hex] = set()  # buildings destroyed in play (ART-29)
         self._rebuild()
 
     # --- construction ----------------------------------------------------------
@@ -296,6 +304,24 @@ class PlayArea:
         self.revision += 1
         self._rebuild()
 
+    def demolish(self, h: Hex) -> bool:
+        """A building hex destroyed in play becomes rubble: rough ground at its
+        level, no height, no CF (it no longer blocks sight or shields, MAP-5,
+        ART-29). False when the hex holds no standing building."""
+        h = Hex(int(h[0]), int(h[1]))
+        idx = self.index_of(h)
+        if idx < 0 or int(self.terrain[idx]) != BUILDING:
+            return False
+        self._rubble.add(h)
+        self.revision += 1
+        self._rebuild()
+        return True
+
+    @property
+    def rubble(self) -> tuple[Hex, ...]:
+        """Building hexes destroyed in play, in a fixed order."""
+        return tuple(sorted(self._rubble))
+
     # --- plain data ------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
@@ -307,6 +333,7 @@ class PlayArea:
             ],
             "home_edges": self.home_edges,
             "half_line": self.half_line,
+            "rubble": [[h.q, h.r] for h in self.rubble],
         }
 
     @classmethod
@@ -336,7 +363,19 @@ class PlayArea:
         half_line = data["half_line"]
         if not isinstance(half_line, int | float) or isinstance(half_line, bool):
             raise AreaError("saved play area: half_line must be a number")
-        return cls(placed, home_edges=data["home_edges"], half_line=half_line, sheets=catalogue)
+        area = cls(placed, home_edges=data["home_edges"], half_line=half_line, sheets=catalogue)
+        rubble = data.get("rubble", [])
+        if not isinstance(rubble, list):
+            raise AreaError("saved play area: rubble must be a list of [q, r] hexes")
+        for n, h in enumerate(rubble):
+            if (
+                not isinstance(h, list | tuple)
+                or len(h) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in h)
+                or not area.demolish(Hex(h[0], h[1]))
+            ):
+                raise AreaError(f"saved play area: rubble[{n}] {h!r} is not a building hex")
+        return area
 
     # --- sheets ------------------------------------------------------------------------
 
@@ -601,6 +640,14 @@ class PlayArea:
         self.road = stack("road").astype(bool)
         self.building_cf = stack("building_cf").astype(np.int16)
         building_height = stack("building_height").astype(np.int16)
+        if self._rubble:
+            order = {pos: n for n, pos in enumerate(self._sheets)}
+            for h in self._rubble:
+                pos, c, r = locate(h)
+                i = order[pos] * SHEET_HEXES + r * SHEET_COLS + c
+                self.terrain[i] = ROUGH
+                self.building_cf[i] = 0
+                building_height[i] = 0
         woods = np.isin(self.terrain, (LIGHT_WOODS, HEAVY_WOODS))
         # MAP-5: what stands on a hex for line of sight.
         self.terrain_height = np.where(

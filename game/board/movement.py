@@ -245,7 +245,10 @@ def _entry_rule(
     if along_road:
         base, what = 1, ("bridge" if terrain == WATER else "road")
     elif movement_class == INFANTRY:
-        # MOV-1: infantry pay 1 MP per hex whatever the terrain, and no level cost.
+        # MOV-1: infantry pay 1 MP per hex whatever the terrain, and no level cost;
+        # water of depth 2 or more is for mechs only.
+        if is_water and depth >= 2:
+            return _Rule(0, f"{water_text} is closed to {plural} (mechs only)")
         return _Rule(1, "1 (infantry: every hex costs 1)")
     elif movement_class == FIGURE:
         if terrain in (LIGHT_WOODS, HEAVY_WOODS, ROUGH) or is_water:

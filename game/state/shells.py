@@ -63,6 +63,8 @@ def apply(state: GameState, battery: Unit, weapon: Weapon, landing: Hex) -> Shel
         origin,
     )
     state.building_cf = dict(result.building_cf)
+    for h in result.destroyed_buildings:
+        state.area.demolish(h)  # rubble: it no longer blocks sight or shields (ART-29)
     unit_lines = sum(len(hit.lines) for hit in result.units)
     shared = list(result.lines[1 : len(result.lines) - unit_lines])
     out = ShellHits(lines=shared)
