@@ -246,11 +246,12 @@ def entry_cost(state: GameState, a: Hex, b: Hex, kind: str) -> int | None:
         return None
     terrain, depth = int(area.terrain[ib]), int(area.water_depth[ib])
     wet = terrain == WATER and depth > 0
+    road = bool(area.road[ia] and area.road[ib])  # along a road (a bridge over water)
     if kind == "figure":  # MOV-2: woods, rough and water count double; no level cost
-        return 2 if terrain in (LIGHT_WOODS, HEAVY_WOODS, ROUGH) or wet else 1
-    if kind == "infantry":
-        return 1
-    if area.road[ia] and area.road[ib]:
+        return 2 if not road and (terrain in (LIGHT_WOODS, HEAVY_WOODS, ROUGH) or wet) else 1
+    if kind == "infantry":  # MOV-1: 1 a hex; water of depth 2 or more is for mechs only
+        return None if not road and wet and depth >= 2 else 1
+    if road:
         return 1 + levels
     if terrain == WATER:
         base = 1 if depth == 0 else 2 if depth == 1 else 4
