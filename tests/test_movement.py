@@ -803,3 +803,22 @@ def test_MOV_1_path_cost_and_route_to_one_hex() -> None:
     assert path_cost(area, start, N, MECH5, at(area, "0804"), mp=20) == 9
     route = route_to(area, start, N, MECH5, at(area, "0806"), dest_facing=NE)
     assert route is not None and route.facing == NE and route.hex == at(area, "0806")
+
+
+def test_MOV_1_end_facings_match_the_routes_for_every_class() -> None:
+    """MOV-1/MOV-2: the facing each reachable hex is listed with is the facing of
+    its cheapest route (mechs keep layered facings; figures face their last step)."""
+    rng = np.random.default_rng(11)
+    cells = {
+        format_xxyy(c, r): ["0.", "0w", "0r", "1.", "0~1"][int(rng.integers(5))]
+        for c in range(SHEET_COLS)
+        for r in range(SHEET_ROWS)
+    }
+    area = one_sheet(cells)
+    start = at(area, "0809")
+    for mover in (MECH5, FOOT3, Mover("figure", 4)):
+        reach = reachable(area, start, S, mover, exits=True)
+        facings = reach.end_facings()
+        assert set(facings) == set(reach)
+        for h, facing in facings.items():
+            assert reach[h].facing == facing, (mover.movement_class, h)

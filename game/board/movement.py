@@ -716,6 +716,24 @@ class Reach(Mapping[Hex, Route]):
         out.update({h: v[0] for h, v in self._exit_best.items()})
         return out
 
+    def end_facings(self) -> dict[Hex, int]:
+        """Every reachable hex with the facing its cheapest route ends with, without
+        building the routes (what a list of legal moves needs, many times a phase)."""
+        q, r = self._t.q, self._t.r
+        n = self._g.hexes
+        out: dict[Hex, int] = {}
+        for i in self._order.tolist():
+            s = int(self._best_state[i])
+            if self._g.layered:
+                facing = (s // n) % 6 + 1
+            elif self._pred[s] >= 0:
+                facing = int(self._action[s]) + 1  # figures face where they last stepped
+            else:
+                facing = self.facing
+            out[Hex(q[i], r[i])] = facing
+        out.update({h: v[1] for h, v in self._exit_best.items()})
+        return out
+
     def cost_array(self) -> np.ndarray:
         """Costs over the area arrays (``area.q``, ``area.r``): -1 where the unit cannot end."""
         return self._cost_array.copy()

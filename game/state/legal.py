@@ -91,8 +91,8 @@ def _movement(state: GameState, side: str) -> list[Command]:
             continue
         out.append(Hold(side, unit.id))
         reach = moving.reach(state, unit)
-        for h, route in reach.items():
-            out.append(Move(side, unit.id, h, route.facing))
+        for h, facing in reach.end_facings().items():
+            out.append(Move(side, unit.id, h, facing))
         for facing in range(1, 7):
             if facing != unit.facing and reach.route(unit.hex, facing) is not None:  # type: ignore[arg-type]
                 out.append(Move(side, unit.id, unit.hex, facing))  # type: ignore[arg-type]
