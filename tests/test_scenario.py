@@ -496,7 +496,7 @@ def test_duplicate_ids_across_units_and_artillery(tmp_path: Path, sheets: Path) 
 def test_unknown_profile_key_suggests_the_right_one(tmp_path: Path, sheets: Path) -> None:
     lines = problems(tmp_path, sheets, edit("troopers = 28", "troopers = 28\nwalk_mp = 3"))
     line = only(lines, 'units[1].profile.walk_mp: unknown key (did you mean "walk"?)')
-    assert "(known: system, type, template, model, gunnery," in line
+    assert "(known: system, type, template, model, points, gunnery," in line
 
 
 def test_profile_key_of_another_unit_type(tmp_path: Path, sheets: Path) -> None:

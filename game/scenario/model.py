@@ -129,6 +129,9 @@ VICTORY_TYPES: dict[str, dict[str, Field]] = {
     },
     # The side wins when the turn limit is reached and no other condition was met.
     "survive": {**_VICTORY_COMMON},
+    # At the turn limit, with no other result, the side scoring more victory points
+    # wins: each destroyed enemy unit scores its points, each damaged one 1.
+    "points": {**_VICTORY_COMMON},
 }
 
 # --------------------------------------------------------------------------
@@ -213,6 +216,7 @@ def _profile(system_types: tuple[str, ...], fields: dict[str, Field]) -> dict[st
         "type": choice(*system_types, required=True),
         "template": text(),
         "model": text(),
+        "points": whole(0, 999, hint="victory points for destroying the unit"),
         **fields,
     }
 

@@ -192,3 +192,19 @@ def strength_text(unit: Unit) -> str:
     armour = sum(state.armour.values()) + sum(getattr(state, "rear_armour", {}).values())
     structure = sum(state.structure.values())
     return f"armour {armour}, structure {structure}"
+
+
+def is_damaged(unit: Unit) -> bool:
+    """Whether the unit has lost anything since the start (victory points)."""
+    state = damage_state(unit)
+    profile = unit.profile
+    if isinstance(state, bs.BattleUnit):
+        return state.figures < int(profile["figures"]) or state.carried_hits > 0
+    if isinstance(state, WarhammerTroops):
+        return state.models < int(profile["models"]) or state.carried_wounds > 0
+    if isinstance(state, ts.Gun):
+        return state.status != "ready"
+    if isinstance(state, tuple):
+        return any(w.status != "fighting" for w in state)
+    fresh = initial_damage(unit.id, unit.side, unit.name, profile, Hex(0, 0), unit.facing)
+    return unit.damage != fresh

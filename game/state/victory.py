@@ -2,7 +2,37 @@
 
 from __future__ import annotations
 
-from game.state.model import GameState, Result
+from game.state.model import GameState, Result, Unit
+from game.state.systems import is_damaged
+
+# Victory points of a destroyed unit by kind, unless its profile gives "points".
+DEFAULT_POINTS = {"mech": 4, "vehicle": 2, "infantry": 1, "gun": 2, "warrior": 1}
+BATTERY_POINTS = 5
+OTHER_POINTS = 2  # BATTLESYSTEM and Warhammer units
+
+
+def unit_points(unit: Unit) -> int:
+    """What destroying ``unit`` scores (scenario ``points``, else by kind)."""
+    if "points" in unit.profile:
+        return int(unit.profile["points"])
+    if unit.battery is not None:
+        return BATTERY_POINTS
+    if unit.system in ("battlesystem", "warhammer"):
+        return OTHER_POINTS
+    return DEFAULT_POINTS.get(unit.kind, 1)
+
+
+def victory_points(state: GameState, side: str) -> int:
+    """Points ``side`` has scored: destroyed enemy units their value, damaged ones 1."""
+    total = 0
+    for unit in state.units.values():
+        if unit.side == side:
+            continue
+        if unit.destroyed:
+            total += unit_points(unit)
+        elif is_damaged(unit):
+            total += 1
+    return total
 
 
 def _enemy_batteries_destroyed(state: GameState, side: str) -> bool:
@@ -67,5 +97,16 @@ def check(state: GameState) -> Result | None:
                 survivors[0].get("description") or f"{side} held out for {state.turn_limit} turns"
             )
             return Result(side, reason, state.turn)
+        on_points = {c["side"] for c in conditions if c["type"] == "points"}
+        if on_points:
+            a, b = state.sides
+            score = {a: victory_points(state, a), b: victory_points(state, b)}
+            tally = f"{a} {score[a]}, {b} {score[b]}"
+            leader = a if score[a] > score[b] else b if score[b] > score[a] else None
+            if leader is not None and leader in on_points:
+                return Result(leader, f"{leader} wins on victory points ({tally})", state.turn)
+            return Result(
+                None, f"draw at the turn limit ({state.turn_limit}) on points ({tally})", state.turn
+            )
         return Result(None, f"draw: the turn limit ({state.turn_limit}) was reached", state.turn)
     return None
