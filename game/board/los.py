@@ -282,10 +282,17 @@ def _table(half_w: int, half_h: int, parity: int) -> _Table:
     if table is None or table.half_w < half_w or table.half_h < half_h:
         if table is not None:
             del _TABLES[parity]
-            # Keep covering what the old table covered, when that stays in budget.
-            wide, tall = max(half_w, table.half_w), max(half_h, table.half_h)
+            # Keep covering what the old table covered and grow by half again, when
+            # that stays in budget: a play area growing sheet by sheet (mobile maps)
+            # then rebuilds the table a few times a game, not at every new sheet.
+            wide = max(half_w, _rounded(table.half_w * 3 // 2))
+            tall = max(half_h, _rounded(table.half_h * 3 // 2))
             if _table_entries(wide, tall) <= TABLE_BUDGET:
                 half_w, half_h = wide, tall
+            elif _table_entries(max(half_w, table.half_w), max(half_h, table.half_h)) <= (
+                TABLE_BUDGET
+            ):
+                half_w, half_h = max(half_w, table.half_w), max(half_h, table.half_h)
         table = _TABLES[parity] = _Table(half_w, half_h, parity)
     return table
 
