@@ -49,6 +49,7 @@ from game.ui.artillery_plot import (
     fire_queue,
     own_batteries,
     plot_preview,
+    plotting_now,
     spotters_of,
 )
 from game.ui.camera import Camera
@@ -96,9 +97,12 @@ def shots(tmp_path) -> Path:
 class Harness:
     """The layers of ``make_layers`` on a surface, with a session showing one side."""
 
-    def __init__(self, state: GameState, shown: str) -> None:
+    def __init__(
+        self, state: GameState, shown: str, controllers: dict[str, object] | None = None
+    ) -> None:
         self.state = state
-        self.session = GameSession(state, {s: "human" for s in state.sides}, shown=shown)
+        players = controllers or {s: "human" for s in state.sides}
+        self.session = GameSession(state, dict(players), shown=shown)
         self.map_layer = MapLayer(state.area)
         self.camera = Camera(SIZE)
         self.camera.fit(self.map_layer.world_bounds())
@@ -687,6 +691,49 @@ def test_MAP_7_the_other_side_waits_and_sees_no_picker():
     h.frame()
     assert h.arts.dialogs.top is None
     assert "allowed" not in (h.ctx.view.pending_sheet or {})
+
+
+def test_watching_the_ai_the_screen_offers_no_command_for_an_ai_side():
+    """Watching AI against AI, the view on screen is an AI's: no sheet picker opens for
+    it, plot mode refuses to fire for it and the attack dialog's Fire stays disabled
+    (the AI gives its own commands)."""
+    from game.ui.game_screen import StandingController
+
+    ais = {"north": StandingController(), "south": StandingController()}
+    state = mobile_duel()
+    while acting_side(state) != "north":
+        side = acting_side(state)
+        apply(state, next(c for c in legal_commands(state, side) if isinstance(c, Hold)))
+    out = next(
+        c
+        for c in legal_commands(state, "north")
+        if isinstance(c, Move) and c.unit == "n-scout" and not state.area.contains(c.to)
+    )
+    apply(state, out)
+    h = Harness(state, "north", ais)
+    h.session.watch = "north"
+    h.frame()
+    assert h.ctx.view.pending_sheet["picker"] == "north"
+    assert h.arts.dialogs.top is None, "no sheet picker for the AI's sheet"
+    assert not h.ctx.may_act()
+
+    state = attack_duel()
+    h = Harness(state, "north", ais)
+    h.session.watch = "north"
+    h.ctx.selected = "n-close"
+    assert h.key(pygame.K_f)
+    h.frame()
+    assert h.click(unit_hex_of(state, "s-mech"))
+    dialog = h.arts.dialogs.top
+    assert isinstance(dialog, AttackDialog) and dialog.options
+    assert not any(b.enabled for b in dialog.buttons)
+
+    state = long_tom_hunt()
+    to_targeting(state, "north")
+    h = Harness(state, "north", ais)
+    h.session.watch = "north"
+    assert plotting_now(h.ctx) == "north is played by the AI"
+    assert Harness(state, "north").ctx.may_act()
 
 
 # --- attacks ------------------------------------------------------------------------------------

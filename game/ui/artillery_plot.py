@@ -360,7 +360,9 @@ def plotting_now(ctx: UiContext) -> str | None:
     view = ctx.view
     if view.phase != "targeting":
         return "shells are plotted in the targeting phase"
-    if ctx.session.acting() != view.side or ctx.session.viewer() != view.side:
+    if not ctx.may_act():
+        if view.acting == view.side:
+            return f"{view.side} is played by the AI"
         return f"it is {view.acting}'s turn to plot"
     return None
 

@@ -85,6 +85,13 @@ class UiContext:
     def side(self) -> str:
         return self.view.side
 
+    def may_act(self) -> bool:
+        """The side on screen is the acting side and a human plays it: only then does
+        the screen offer commands (never for an AI side, as when watching AI play)."""
+        session = self.session
+        side = self.view.side
+        return session.acting() == side and session.viewer() == side and session.human_to_act()
+
     def own_unit(self, unit_id: str | None) -> dict[str, Any] | None:
         if unit_id is None:
             return None

@@ -1038,7 +1038,7 @@ class AttackDialog(Dialog):
         self.title = f"{attacker} attacks {target}"
 
     def _legal(self, ctx: UiContext) -> list[str]:
-        if ctx.session.viewer() != ctx.session.acting():
+        if not ctx.may_act():
             return []
         return [
             c.weapon

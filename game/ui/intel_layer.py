@@ -504,7 +504,7 @@ class MobileMapLayer:
             or ctx.mode != SELECT
             or view.phase != "movement"
             or not view.options.get("mobile_maps")
-            or ctx.session.acting() != view.side
+            or not ctx.may_act()
         ):
             return {}
         units_layer = ctx.extra.get("units_layer")
@@ -556,8 +556,7 @@ class MobileMapLayer:
             pending is not None
             and pending.get("picker") == view.side
             and pending.get("allowed")
-            and ctx.session.acting() == view.side
-            and ctx.session.viewer() == view.side
+            and ctx.may_act()
             and self.dialogs.showing(ui.SheetPicker) is None
         ):
             self._open_picker(ctx, pending)
