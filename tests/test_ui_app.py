@@ -387,6 +387,36 @@ def test_end_screen_shows_the_result_and_statistics(app):
     assert app.top is game, "the end screen is shown once"
 
 
+def test_the_end_screen_waits_until_the_last_shells_have_been_shown(app):
+    """A game that ends in the artillery phase plays its last arrivals first: the end
+    screen would otherwise freeze them under it, unseen."""
+    from game.state import PlotFire
+
+    state = new_game(SCENARIO, 5)
+    state.turn_limit = 2
+    apply(state, EndPhase("north"))
+    apply(state, EndPhase("south"))
+    while state.turn < 2 or state.phase != "attack" or acting_side(state) != "north":
+        side = acting_side(state)
+        if state.phase == "movement":
+            unit = next(u for u in state.living(side) if u.hex is not None and not u.moved)
+            apply(state, Hold(side, unit.id))
+            continue
+        if state.phase == "targeting" and state.turn == 1 and side == "north":
+            target = state.units["s-spotter"].hex
+            apply(state, PlotFire("north", "n-long-tom", 1, target, "standard"))
+        apply(state, EndPhase(side))
+    game = app.open_game(state, Seats(SOLO, "north", "easy"))
+    app.run_frames(3)
+    press(app, pygame.K_RETURN, mod=pygame.KMOD_CTRL, frames=10)
+    assert state.result is not None
+    animation = game.ctx.extra["artillery"].animation
+    assert animation.busy, "the shell landing in the last turn is on show"
+    assert app.top is game
+    press(app, pygame.K_ESCAPE, frames=3)  # skip the rest of the arrivals
+    assert isinstance(app.top, EndScreen)
+
+
 def test_resizing_the_window_relays_out_the_game_screen(app):
     state = new_game(SCENARIO, 10)
     game = app.open_game(state, Seats(SOLO, "north"))

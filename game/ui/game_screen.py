@@ -478,7 +478,8 @@ class GameScreen(Screen):
                 panels.pop(name, None)
         now = time.monotonic()
         ctx.toasts[:] = [t for t in ctx.toasts if t.until > now]
-        if self.session.over and not self._end_shown:
+        # The last shells of a game are shown before the end screen covers the map.
+        if self.session.over and not self._end_shown and not self.layers_busy():
             self._end_shown = True
             from game.ui.screens import EndScreen
 
