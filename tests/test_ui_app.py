@@ -429,6 +429,35 @@ def test_resizing_the_window_relays_out_the_game_screen(app):
     assert menu_button.rect.right <= 1600 and menu_button.rect.right > 1400
 
 
+def test_shrinking_the_window_under_the_pause_menu_redraws_the_game_beneath(app):
+    """The game is drawn under an overlay without its update: a resize must still move
+    what it draws (a shell in flight aimed off screen crashed the frame)."""
+    from game.state import PlotFire
+
+    state = new_game(SCENARIO, 12)
+    apply(state, EndPhase("north"))
+    apply(state, EndPhase("south"))
+    while state.phase == "movement":
+        side = acting_side(state)
+        unit = next(u for u in state.living(side) if u.hex is not None and not u.moved)
+        apply(state, Hold(side, unit.id))
+    if acting_side(state) != "north":
+        apply(state, EndPhase(acting_side(state)))
+    target = state.units["s-spotter"].hex
+    apply(state, PlotFire("north", "n-long-tom", 1, target, "standard"))
+    game = app.open_game(state, Seats(SOLO, "north"))
+    game.camera.set_zoom(6)
+    game.camera.centre_on(state.units["n-spotter"].hex)
+    app.run_frames(2)
+    press(app, pygame.K_ESCAPE)
+    assert isinstance(app.top, PauseMenu)
+    # The window manager shrinks the window, then SDL reports it.
+    pygame.display.set_mode((960, 600), pygame.RESIZABLE)
+    post(pygame.VIDEORESIZE, w=960, h=600, size=(960, 600))
+    app.run_frames(3)
+    assert app.window.get_size() == (960, 600) == game.camera.viewport
+
+
 def test_watch_mode_plays_ai_against_ai_without_a_human(app):
     state = new_game(SCENARIO, 11)
     game = app.open_game(state, Seats("watch", level="easy"))

@@ -663,6 +663,8 @@ class GameScreen(Screen):
     def resize(self, size: tuple[int, int]) -> None:
         self.camera.resize(size)
         self.ctx.screen_size = size
+        # Under an overlay (pause, help) the screen is drawn without its update.
+        self.ctx.extra["map_rect"] = pygame.Rect(0, 0, *self.camera.viewport)
         self.ui_manager.set_window_resolution(size)
         self._map_key = None
         self._map_image = None
