@@ -412,6 +412,36 @@ def test_ART_4_a_hidden_battery_is_revealed_when_it_fires_while_an_enemy_sees_it
     assert any(e.kind == "reveal" and "sees it fire" in e.text for e in state.log)
 
 
+def test_ART_33_a_battery_destroyed_before_the_artillery_phase_fires_nothing() -> None:
+    """ART-33 (docs/engine.md: shells leave the guns in the artillery phase): a battery
+    on the board plots, then is destroyed in the weapon attack phase; its shell never
+    leaves (a flight-0 shell at its own sheet would have landed at once), no ammunition
+    is spent, and only its side hears why."""
+    state = battery_game()
+    move_now(state, exit_move(state, "s-scout", 1))
+    apply(state, PlaceSheet("north", "airfield"))
+    gun = state.units["n-gun"]
+    while state.phase == "movement":
+        hold_until(state, "nobody")
+    if acting_side(state) == "south":
+        end_phase(state)
+    own_sheet = state.area.hex_at((0, -1), "0805")
+    apply(state, PlotFire("north", "n-gun", 1, own_sheet))
+    assert state.queue.plots[-1].arrival_turn == state.turn  # flight 0 (ART-6)
+    while state.phase == "targeting":
+        end_phase(state)
+    gun.destroyed = True  # as if south's attacks had just destroyed it
+    turn = state.turn
+    while state.turn == turn and state.result is None:
+        end_phase(state)
+    assert not state.queue.arrivals, "no shell left the destroyed gun"
+    assert not state.queue.in_flight("north")
+    cancelled = [e for e in state.log if e.kind == "plot_cancelled"]
+    assert len(cancelled) == 1 and cancelled[0].side == "north"
+    assert "destroyed" in cancelled[0].text
+    assert not any(e.kind == "plot_cancelled" for e in player_view(state, "south").log)
+
+
 def test_ART_4_a_hidden_battery_that_fires_unseen_stays_hidden() -> None:
     """ART-4: north's own scout brings the gun's sheet (deep forest) into play; no
     south unit sees the gun's hex (0303, in the woods) when it fires: it stays hidden."""

@@ -39,8 +39,27 @@ def _log(state: GameState, event: Event) -> Event:
 
 
 def _launch(state: GameState) -> None:
-    """This turn's shells leave the guns: adjusting fire (ART-17), ammunition, ART-4."""
+    """This turn's shells leave the guns: adjusting fire (ART-17), ammunition, ART-4.
+
+    A battery destroyed since it plotted (weapon attacks, an arrival this phase)
+    fires nothing: its plots of this turn are struck from the queue, and only its
+    side hears of it."""
     turn = state.turn
+    for plot in [p for p in state.queue.plots if p.fired_turn == turn]:
+        unit = state.units[plot.battery]
+        if unit.destroyed:
+            state.queue.plots.remove(plot)
+            _log(
+                state,
+                Event(
+                    turn,
+                    state.phase,
+                    "plot_cancelled",
+                    f"{unit.name} is destroyed: piece {plot.piece}'s shell at "
+                    f"{state.area.label(plot.target)} never leaves",
+                    side=plot.side,
+                ),
+            )
     fired_by: dict[str, int] = {}
     for i, plot in enumerate(state.queue.plots):
         if plot.fired_turn != turn:
