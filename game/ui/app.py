@@ -450,21 +450,6 @@ def wrap(text: str, px: int, width: int, bold: bool = False) -> list[str]:
     return lines
 
 
-def draw_text_centred(
-    surface: pygame.Surface,
-    label: str,
-    px: int,
-    colour: tuple[int, int, int],
-    centre: tuple[int, int],
-    bold: bool = False,
-) -> pygame.Rect:
-    """One line of text centred on a point; returns where it went."""
-    image = fonts.text(label, px, colour, bold=bold)
-    rect = image.get_rect(center=centre)
-    surface.blit(image, rect)
-    return rect
-
-
 # --- the command line --------------------------------------------------------------------
 
 

@@ -46,7 +46,7 @@ from game.board.terrain import HEAVY_WOODS, LIGHT_WOODS
 from game.hexmath import Hex, distance
 from game.rules import battletech as bt
 from game.rules.core import mean
-from game.state import Attack, Command, Event, GameState, PlaceSheet, PlayerView, Unit
+from game.state import Attack, Event, GameState, PlayerView, Unit
 from game.ui import fonts
 from game.ui.context import ATTACK, SELECT, UiContext
 from game.ui.map_layer import paint_sheet, sheet_geometry
@@ -1229,7 +1229,3 @@ class AttackTool:
         draw_panel(surface, box, None, BAD)
         text(surface, hint, box.center, BODY, TEXT, True, "center")
         cards(ctx)["attack_hint"] = box
-
-
-def place_sheet_command(view: PlayerView, sheet_id: str) -> Command:
-    return PlaceSheet(view.side, sheet_id)

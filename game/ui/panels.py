@@ -47,7 +47,7 @@ PHASE_NAMES = {
 }
 
 
-def side_name(view: Any, side: str | None) -> str:
+def side_name(side: str | None) -> str:
     return "" if side is None else side.capitalize()
 
 
@@ -94,7 +94,7 @@ class PhaseBar:
         if view.result is not None or view.acting is None:
             return []
         if not mine:
-            return [("wait", f"Waiting for {side_name(view, view.acting)}")]
+            return [("wait", f"Waiting for {side_name(view.acting)}")]
         if view.pending_sheet is not None:
             if ctx.extra.get("dialogs") is not None:
                 # The sheet picker of the mobile-map layer asks which sheet.
@@ -252,11 +252,11 @@ class PhaseBar:
         elif view.acting is None:
             status = ""
         elif view.pending_sheet is not None:
-            status = f"{side_name(view, view.acting)} places a new sheet"
+            status = f"{side_name(view.acting)} places a new sheet"
         elif view.acting == view.side and session.human_to_act():
             status = "Your move" if view.phase == "movement" else "Your turn"
         else:
-            who = side_name(view, view.acting)
+            who = side_name(view.acting)
             kind = "" if session.controllers.get(view.acting) == "human" else " (AI)"
             status = f"{who}{kind} is acting"
         surf.blit(fonts.text(status, 13, TEXT), (x, 26))

@@ -202,10 +202,6 @@ class ReplayTimeline:
     def kept_states(self) -> int:
         return len(self._snapshots)
 
-    @property
-    def kept_bytes(self) -> int:
-        return sum(len(s) for s in self._snapshots.values())
-
     def state_at(self, position: int) -> GameState:
         """The game after ``position`` commands. The state returned is the timeline's
         own: the next call may change it (a step forward applies commands to it)."""

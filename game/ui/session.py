@@ -7,7 +7,6 @@ Every command goes through ``game.state.apply``; the screen only ever gets
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -53,7 +52,6 @@ class GameSession:
     shown: str | None = None  # the side whose view is on screen now
     _ai_dice: dict[str, Dice] = field(default_factory=dict)
     _last_turn: int = -1
-    _listeners: list[Callable[[list[Event]], None]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         for side in self.state.sides:
@@ -103,11 +101,6 @@ class GameSession:
 
     # --- acting ---------------------------------------------------------------------
 
-    def on_events(self, listener: Callable[[list[Event]], None]) -> None:
-        """Call ``listener`` with the events of every command applied, as the
-        side on screen may see them (redacted, principle 6)."""
-        self._listeners.append(listener)
-
     def visible(self, events: list[Event]) -> list[Event]:
         """The events as the side on screen may see them."""
         side = self.viewer()
@@ -140,14 +133,11 @@ class GameSession:
         return events
 
     def _after(self, events: list[Event]) -> None:
+        """The autosave, once a turn."""
         if self.state.turn != self._last_turn:
             self._last_turn = self.state.turn
             if self.autosave_dir is not None:
                 autosave(self.state, self.autosave_dir)
-        if self._listeners:
-            seen = self.visible(events)
-            for listener in self._listeners:
-                listener(seen)
 
     @property
     def over(self) -> bool:

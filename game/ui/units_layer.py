@@ -29,7 +29,7 @@ from typing import Any
 
 import pygame
 
-from game.board.movement import MovementError, Mover, Reach, Route, mover_for, reachable
+from game.board.movement import MovementError, Mover, Reach, mover_for, reachable
 from game.hexmath import DIRECTION_NAMES, Hex
 from game.state import Hold, Move, Unit
 from game.state.moving import can_move
@@ -458,12 +458,6 @@ class UnitsLayer:
                 except MovementError as exc:
                     ctx.notify(str(exc), error=True)
         return self._reach
-
-    def planned_route(self, ctx: UiContext) -> Route | None:
-        if self.plan is None:
-            return None
-        reach = self.reach(ctx)
-        return None if reach is None else reach.route(self.plan.to, self.plan.facing)
 
     # --- input -----------------------------------------------------------------------
 
