@@ -113,11 +113,7 @@ def _battery_of(state: GameState, side: str, battery_id: str) -> Unit:
     unit = state.units.get(battery_id)
     if unit is None or unit.battery is None:
         raise IllegalCommand(f"{battery_id!r} is not an artillery unit")
-    if unit.side != side:
-        raise IllegalCommand(f"{unit.name} belongs to {unit.side}")
-    if unit.destroyed:
-        raise IllegalCommand(f"{unit.name} has been destroyed")
-    return unit
+    return _own_unit(state, side, battery_id)
 
 
 def deployment_refusal(state: GameState, side: str, cmd: Deploy) -> str | None:
