@@ -32,7 +32,7 @@ from typing import Any
 import pygame
 
 from game.board.area import SheetPosition
-from game.board.movement import MovementError, Reach, Route, mover_for, reachable
+from game.board.movement import MovementError, Reach, Route
 from game.board.sheet import available_sheets
 from game.hexmath import DIRECTION_NAMES, Hex, hex_to_pixel, pixel_to_hex
 from game.state import Move, PlaceSheet, PlayerView
@@ -40,6 +40,7 @@ from game.ui import dialogs as ui
 from game.ui.artillery_plot import draw_badge, on_map, own_batteries, pulse
 from game.ui.context import SELECT, UiContext
 from game.ui.map_layer import edge_corners, sheet_geometry, world_bounds
+from game.ui.units_layer import unit_reach
 
 # The screen angle (radians, y down) of the outward normal of hex side 1..6.
 SIDE_ANGLES = {d: math.radians(-90 + 60 * (d - 1)) for d in range(1, 7)}
@@ -436,43 +437,6 @@ def _world_hex(x: float, y: float) -> tuple[int, int]:
 # --- mobile maps -----------------------------------------------------------------------------
 
 
-def unit_reach(view: PlayerView, unit_id: str) -> Reach | None:
-    """Where a unit of the view can end its move, exits included (MOV-1 .. MOV-3, MAP-6).
-
-    The view's enemies are the ones that block; hidden enemies are not in the
-    view and do not block, as in the engine (a unit that blunders into one finds it).
-    """
-    unit = view.units.get(unit_id)
-    if unit is None or unit["side"] != view.side or unit.get("destroyed"):
-        return None
-    start = _hex(unit.get("hex"))
-    if start is None or unit.get("moved"):
-        return None
-    try:
-        mover = mover_for(unit["system"], unit["profile"], unit["name"], int(unit["height"]))
-        if mover.mp <= 0:
-            return None
-        enemies = [
-            h for u in view.enemy_units() if (h := _hex(u.get("hex"))) and not u.get("destroyed")
-        ]
-        friends = [
-            h
-            for u in view.own_units()
-            if u["id"] != unit_id and (h := _hex(u.get("hex"))) and not u.get("destroyed")
-        ]
-        return reachable(
-            view.area,
-            start,
-            int(unit["facing"]),
-            mover,
-            enemy_hexes=enemies,
-            friendly_hexes=friends,
-            exits=bool(view.options.get("mobile_maps")),
-        )
-    except MovementError:
-        return None
-
-
 def picker_of(view: PlayerView, position: SheetPosition) -> str:
     """Who lays the sheet at a new position (MAP-7), in words."""
     side = view.area.side_of_position(position)
@@ -515,7 +479,11 @@ class MobileMapLayer:
         else:
             key = (view, unit["id"])
             if self._reach is None or (self._reach[0], self._reach[1]) != key:
-                self._reach = (view, unit["id"], unit_reach(view, unit["id"]))
+                try:
+                    found = unit_reach(view, unit["id"])
+                except MovementError:
+                    found = None
+                self._reach = (view, unit["id"], found)
             reach = self._reach[2]
         return {} if reach is None else reach.exits()
 

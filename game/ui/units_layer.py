@@ -31,7 +31,7 @@ import pygame
 
 from game.board.movement import MovementError, Mover, Reach, mover_for, reachable
 from game.hexmath import DIRECTION_NAMES, Hex
-from game.state import Hold, Move, Unit
+from game.state import Hold, Move, PlayerView, Unit
 from game.state.moving import can_move
 from game.state.systems import damage_state, initial_damage, strength_text
 from game.ui import fonts
@@ -154,6 +154,42 @@ def unit_mover(data: dict[str, Any]) -> Mover | None:
 def unit_hex(data: dict[str, Any]) -> Hex | None:
     h = data.get("hex")
     return None if h is None else Hex(int(h[0]), int(h[1]))
+
+
+def blocking_hexes(view: PlayerView, unit_id: str) -> tuple[list[Hex], list[Hex]]:
+    """(enemy hexes, friendly hexes) a unit's move must respect: living units of the
+    view. Hidden enemies are not in the view and do not block, as in the engine (a
+    unit that blunders into one stops short and finds it, ART-4)."""
+    enemies = [h for u in view.enemy_units() if not u.get("destroyed") and (h := unit_hex(u))]
+    friends = [
+        h
+        for u in view.own_units()
+        if u["id"] != unit_id and not u.get("destroyed") and (h := unit_hex(u))
+    ]
+    return enemies, friends
+
+
+def unit_reach(view: PlayerView, unit_id: str) -> Reach | None:
+    """Where an own unit of the view can end its move this phase, exits onto new
+    sheets included (MOV-1 .. MOV-3, MAP-6); None when it cannot move.
+    ``MovementError`` when the movement rules refuse its profile."""
+    unit = view.units.get(unit_id)
+    if unit is None or unit["side"] != view.side or unit.get("destroyed") or unit.get("moved"):
+        return None
+    start = unit_hex(unit)
+    mover = unit_mover(unit)
+    if start is None or mover is None:
+        return None
+    enemies, friends = blocking_hexes(view, unit_id)
+    return reachable(
+        view.area,
+        start,
+        int(unit["facing"]),
+        mover,
+        enemy_hexes=enemies,
+        friendly_hexes=friends,
+        exits=bool(view.options.get("mobile_maps")),
+    )
 
 
 def strength_colour(fraction: float) -> tuple[int, int, int]:
@@ -413,23 +449,11 @@ class UnitsLayer:
         uid = ctx.selected
         if not self.can_move_now(ctx, uid):
             return None
-        unit = ctx.view.units[uid]  # type: ignore[index]
-        start = unit_hex(unit)
-        assert start is not None
+        assert uid is not None
         view = ctx.view
-        enemies = [
-            h
-            for u in view.units.values()
-            if u["side"] != view.side and not u.get("destroyed") and (h := unit_hex(u))
-        ]
-        friends = [
-            h
-            for u in view.units.values()
-            if u["side"] == view.side
-            and u["id"] != uid
-            and not u.get("destroyed")
-            and (h := unit_hex(u))
-        ]
+        unit = view.units[uid]
+        start = unit_hex(unit)
+        enemies, friends = blocking_hexes(view, uid)
         key = (
             uid,
             start,
@@ -440,23 +464,13 @@ class UnitsLayer:
             tuple(sorted(friends)),
         )
         if key != self._reach_key:
-            mover = unit_mover(unit)
             self._reach_key = key
-            self._mover = mover
+            self._mover = unit_mover(unit)
             self._reach = None
-            if mover is not None:
-                try:
-                    self._reach = reachable(
-                        view.area,
-                        start,
-                        int(unit["facing"]),
-                        mover,
-                        enemy_hexes=enemies,
-                        friendly_hexes=friends,
-                        exits=bool(view.options.get("mobile_maps")),
-                    )
-                except MovementError as exc:
-                    ctx.notify(str(exc), error=True)
+            try:
+                self._reach = unit_reach(view, uid)
+            except MovementError as exc:
+                ctx.notify(str(exc), error=True)
         return self._reach
 
     # --- input -----------------------------------------------------------------------
