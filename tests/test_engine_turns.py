@@ -708,6 +708,12 @@ REFUSALS = [
         lambda s: PlaceSheet("north", "farmland"),
         "place sheet is not possible",
     ),
+    (
+        "end phase in movement",
+        in_movement,
+        lambda s: EndPhase(acting_side(s)),
+        "an end phase is not possible in the movement phase",
+    ),
     ("unknown unit", in_movement, lambda s: Hold("north", "ghost"), "there is no unit 'ghost'"),
     ("enemy unit", in_movement, lambda s: Hold("north", "s-mech"), "belongs to south"),
     ("off-board battery", in_movement, lambda s: Hold("north", "n-arrow"), "cannot move"),

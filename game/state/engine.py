@@ -93,9 +93,9 @@ def apply(state: GameState, command: Command) -> list[Event]:
         if handler is None:
             raise IllegalCommand("a new sheet must be placed before anything else happens")
     if handler is None:
-        raise IllegalCommand(
-            f"a {command.kind.replace('_', ' ')} is not possible in the {state.phase} phase"
-        )
+        what = command.kind.replace("_", " ")
+        article = "an" if what[0] in "aeiou" else "a"
+        raise IllegalCommand(f"{article} {what} is not possible in the {state.phase} phase")
     start = len(state.log)
     handler(state, command)
     state.commands.append(command.to_dict())
