@@ -635,6 +635,28 @@ def test_ART_23_each_unit_rolls_once_a_turn_and_ART_24_announces_the_side() -> N
     assert [e.kind for e in events].count("arrival") == 2
 
 
+def test_ART_10_the_last_round_is_plotted_by_one_piece_only() -> None:
+    """ART-10: ammunition is spent when the shells leave, after the targeting phase;
+    with one round left a second piece may not plot it too (the count would go
+    below zero), and the legal commands agree."""
+    data = duel(
+        north_battery=battery("n-gun", "north", "north", 0, 3, "high_pass", "0909", pieces=2)
+    )
+    state = game(data, seed=7)
+    state.units["n-gun"].battery.ammunition["standard"] = 1  # type: ignore[union-attr]
+    end_setup(state)
+    hold_everything(state)
+    if acting_side(state) != "north":
+        end_phase(state)
+    target = state.area.hex_at((0, 1), "0909")
+    apply(state, PlotFire("north", "n-gun", 1, target))
+    with pytest.raises(IllegalCommand, match="no standard ammunition left"):
+        apply(state, PlotFire("north", "n-gun", 2, target))
+    assert not any(isinstance(c, PlotFire) for c in legal_commands(state, "north"))
+    finish_turn(state)
+    assert state.units["n-gun"].battery.ammunition["standard"] == 0  # type: ignore[union-attr]
+
+
 # --- victory ----------------------------------------------------------------------------------
 
 

@@ -433,6 +433,22 @@ def finish_pending_move(state: GameState) -> None:
 # --- targeting (ART-8 .. ART-10) -------------------------------------------------------------
 
 
+def rounds_left(state: GameState, unit: Unit, ammunition: str) -> int | None:
+    """Rounds of ``ammunition`` a battery may still plot this turn (None: unlimited,
+    ART-10). Shells are spent when they leave the guns in the artillery phase, so
+    this turn's plots are counted against what the battery holds."""
+    assert unit.battery is not None
+    held = unit.battery.ammunition.get(ammunition)
+    if held is None:
+        return None
+    plotted = sum(
+        1
+        for p in state.queue.plots
+        if p.battery == unit.id and p.fired_turn == state.turn and p.ammunition == ammunition
+    )
+    return held - plotted
+
+
 def plot_refusal(state: GameState, cmd: PlotFire) -> str | None:
     """Why a plot is illegal (ART-3, ART-8, ART-10), or None."""
     unit = state.units.get(cmd.battery)
@@ -455,7 +471,7 @@ def plot_refusal(state: GameState, cmd: PlotFire) -> str | None:
         ammunition_spec(w, cmd.ammunition)
     except ValueError as exc:
         return str(exc)
-    left = battery.ammunition.get(cmd.ammunition)
+    left = rounds_left(state, unit, cmd.ammunition)
     if cmd.ammunition not in battery.ammunition or (left is not None and left <= 0):
         return f"{unit.name} has no {cmd.ammunition} ammunition left"
     target_pos = state.area.position_of(cmd.target)

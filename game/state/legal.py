@@ -26,7 +26,7 @@ from game.state.commands import (
     PlotFire,
     Predesignate,
 )
-from game.state.engine import acting_side, check_side, deployment_refusal
+from game.state.engine import acting_side, check_side, deployment_refusal, rounds_left
 from game.state.mobile import allowed_sheets
 from game.state.model import ATTACK, MOVEMENT, SETUP, TARGETING, GameState
 
@@ -114,7 +114,9 @@ def _targeting(state: GameState, side: str) -> list[Command]:
             for p in state.queue.plots
             if p.battery == unit.id and p.fired_turn == state.turn
         }
-        ammo = [a for a, n in battery.ammunition.items() if n is None or n > 0]
+        ammo = [
+            a for a in battery.ammunition if (n := rounds_left(state, unit, a)) is None or n > 0
+        ]
         origin = battery_sheet(state, unit)
         for piece in range(1, battery.pieces + 1):
             if piece in busy:
