@@ -347,6 +347,27 @@ def test_save_with_ctrl_s_and_load_with_ctrl_l(app, tmp_path):
     assert state_hash(loaded.session.state) == state_hash(state)
 
 
+def test_a_save_whose_seats_file_names_another_games_side_still_loads(app, tmp_path):
+    """The seats beside a save are a convenience: seats that do not fit the game (a side
+    it does not have, a broken file) give way to the scenario's own, never a refusal
+    that speaks of a command-line option."""
+    import json
+
+    from game.state import save_game
+    from game.ui.app import read_seats, seats_path
+
+    state = new_game(SCENARIO, 14)
+    path = tmp_path / "odd.json"
+    save_game(state, path)
+    seats_path(path).write_text(json.dumps({"mode": "solo", "human": "east"}), encoding="utf-8")
+    seats = read_seats(path, state)
+    assert seats.mode == SOLO and seats.human in state.sides
+    game = app.load_game(path)
+    assert app.game is game and game.seats.human in state.sides
+    seats_path(path).write_text(json.dumps({"mode": "watch", "watch": 3}), encoding="utf-8")
+    assert read_seats(path, state).watch is None
+
+
 def test_an_illegal_command_shows_the_engines_reason(app):
     state = new_game(SCENARIO, 8)
     game = app.open_game(state, Seats(SOLO, "north"))

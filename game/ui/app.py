@@ -138,12 +138,15 @@ def write_seats(save: Path, seats: Seats) -> None:
 
 
 def read_seats(save: Path, state: GameState) -> Seats:
-    """The seats saved beside ``save``; without that file, the scenario's controllers
-    (a human side and an AI side: solo; two humans: hot-seat)."""
+    """The seats saved beside ``save``; without that file (or with one that does not
+    fit this game), the scenario's controllers (a human side and an AI side: solo;
+    two humans: hot-seat)."""
     try:
-        return Seats.from_dict(json.loads(seats_path(save).read_text(encoding="utf-8")))
+        seats = Seats.from_dict(json.loads(seats_path(save).read_text(encoding="utf-8")))
+        seats.check(state.sides)
+        return seats
     except (OSError, ValueError, TypeError, AttributeError):
-        pass
+        pass  # no seats file, or one that does not fit this game: the scenario's seats
     sides = state.scenario.get("sides", [])
     humans = [s["name"] for s in sides if s.get("controller") == "human"]
     if len(humans) == 1:
