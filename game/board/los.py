@@ -209,7 +209,7 @@ _PAD = _STRIDE // 2
 _NEVER_BLOCKS = -20_000 * _PACK
 # Largest relative-line table kept per column parity (entries); a larger area
 # makes ``visible_from`` compute its lines per call instead (same answers).
-TABLE_BUDGET = 8_000_000
+TABLE_BUDGET = 20_000_000
 # Gathered entries per slab of columns in ``visible_from`` (fits in cache).
 _SLAB_ENTRIES = 32_768
 
@@ -373,8 +373,12 @@ def visible_from(
     # The tables need the viewer inside the grid's margin, so that every line
     # stays in the grid, and padding rows below every used row.
     inside = 1 <= x < g.width - 1 and 1 <= y < g.height - 1
-    # Viewer and targets lie inside the margin: at most width - 3 columns apart.
-    half_w, half_h = _rounded(g.width - 3), _rounded(g.height - 3)
+    # Viewer and targets lie inside the margin: at most width - 3 columns apart,
+    # and within max_range columns and offset rows when a range is given.
+    reach_w, reach_h = g.width - 3, g.height - 3
+    if max_range is not None:
+        reach_w, reach_h = min(reach_w, int(max_range)), min(reach_h, int(max_range))
+    half_w, half_h = _rounded(reach_w), _rounded(reach_h)
     fits = g.height <= _PAD and _table_entries(half_w, half_h) <= TABLE_BUDGET
     if not (inside and fits):
         return _visible_from_lines(area, viewer, max_range, viewer_height, target_height)
