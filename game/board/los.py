@@ -282,11 +282,11 @@ def _table(half_w: int, half_h: int, parity: int) -> _Table:
     if table is None or table.half_w < half_w or table.half_h < half_h:
         if table is not None:
             del _TABLES[parity]
-            # Keep covering what the old table covered and grow by half again, when
+            # Keep covering what the old table covered and grow by a quarter, when
             # that stays in budget: a play area growing sheet by sheet (mobile maps)
             # then rebuilds the table a few times a game, not at every new sheet.
-            wide = max(half_w, _rounded(table.half_w * 3 // 2))
-            tall = max(half_h, _rounded(table.half_h * 3 // 2))
+            wide = max(half_w, _rounded(table.half_w * 5 // 4))
+            tall = max(half_h, _rounded(table.half_h * 5 // 4))
             if _table_entries(wide, tall) <= TABLE_BUDGET:
                 half_w, half_h = wide, tall
             elif _table_entries(max(half_w, table.half_w), max(half_h, table.half_h)) <= (
