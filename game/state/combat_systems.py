@@ -491,27 +491,6 @@ def _melee(state: GameState, unit: Unit, target: Unit) -> None:
     )
 
 
-def _battlesystem_options(state: GameState, unit: Unit) -> list[tuple[str, str]]:
-    out = []
-    for target in _foes(state, unit, BATTLESYSTEM):
-        if not isinstance(missile_plan(state, unit, target), str):
-            out.append((target.id, MISSILE))
-        if not isinstance(melee_plan(state, unit, target), str):
-            out.append((target.id, MELEE))
-    return out
-
-
-def _battlesystem_resolve(state: GameState, unit: Unit, target: Unit, weapon: str) -> None:
-    if weapon == MISSILE:
-        _volley(state, unit, target)
-    elif weapon == MELEE:
-        _melee(state, unit, target)
-    else:
-        raise IllegalCommand(
-            f"a BATTLESYSTEM regiment attacks with 'missile' or 'melee', not {weapon!r}"
-        )
-
-
 def _battlesystem_opening(state: GameState) -> None:
     """Each attack phase: figures that fired last turn may melee again (BS-9), and a
     regiment no longer next to last round's enemy starts afresh with it (BS-6)."""
@@ -859,27 +838,6 @@ def _break_test(
     loser.hex = to
     data["fell_back"] = [to.q, to.r]
     return [f"{head}: it breaks and falls back to {state.area.label(to)}"]
-
-
-def _warhammer_options(state: GameState, unit: Unit) -> list[tuple[str, str]]:
-    out = []
-    for target in _foes(state, unit, WARHAMMER):
-        if not isinstance(shooting_plan(state, unit, target), str):
-            out.append((target.id, SHOOTING))
-        if not isinstance(combat_plan(state, unit, target), str):
-            out.append((target.id, CLOSE_COMBAT))
-    return out
-
-
-def _warhammer_resolve(state: GameState, unit: Unit, target: Unit, weapon: str) -> None:
-    if weapon == SHOOTING:
-        _shoot(state, unit, target)
-    elif weapon == CLOSE_COMBAT:
-        _close_combat(state, unit, target)
-    else:
-        raise IllegalCommand(
-            f"a Warhammer unit attacks with 'shooting' or 'close combat', not {weapon!r}"
-        )
 
 
 # =============================================================================================
@@ -1386,8 +1344,42 @@ def _gun_options(state: GameState, unit: Unit) -> list[tuple[str, str]]:
 
 # --- registration ---------------------------------------------------------------------------
 
-SYSTEM_RULES[BATTLESYSTEM] = AttackRules(_battlesystem_options, _battlesystem_resolve)
-SYSTEM_RULES[WARHAMMER] = AttackRules(_warhammer_options, _warhammer_resolve)
+
+def _two_attacks(
+    system: str,
+    unit_word: str,
+    attacks: dict[str, tuple[Callable[..., object], Callable[[GameState, Unit, Unit], None]]],
+) -> AttackRules:
+    """The attack rules of a system whose units have two kinds of attack, each a
+    plan (a plan object, or the reason it is refused) and a resolution."""
+
+    def options(state: GameState, unit: Unit) -> list[tuple[str, str]]:
+        return [
+            (target.id, weapon)
+            for target in _foes(state, unit, system)
+            for weapon, (plan, _) in attacks.items()
+            if not isinstance(plan(state, unit, target), str)
+        ]
+
+    def resolve(state: GameState, unit: Unit, target: Unit, weapon: str) -> None:
+        if weapon not in attacks:
+            words = " or ".join(f"'{w}'" for w in attacks)
+            raise IllegalCommand(f"{unit_word} attacks with {words}, not {weapon!r}")
+        attacks[weapon][1](state, unit, target)
+
+    return AttackRules(options, resolve)
+
+
+SYSTEM_RULES[BATTLESYSTEM] = _two_attacks(
+    BATTLESYSTEM,
+    "a BATTLESYSTEM regiment",
+    {MISSILE: (missile_plan, _volley), MELEE: (melee_plan, _melee)},
+)
+SYSTEM_RULES[WARHAMMER] = _two_attacks(
+    WARHAMMER,
+    "a Warhammer unit",
+    {SHOOTING: (shooting_plan, _shoot), CLOSE_COMBAT: (combat_plan, _close_combat)},
+)
 SYSTEM_RULES[TOY_SOLDIERS] = AttackRules(_toy_options, _toy_resolve)
 for _opening in (_battlesystem_opening, _toy_opening):
     if _opening not in PHASE_OPENINGS:
