@@ -100,23 +100,9 @@ LEVELS: dict[str, Level] = {
         lowest_hit_chance=0.0,
         weighs_detection=True,
     ),
-    "hard": Level(
-        name="hard",
-        deploy_distance=7,
-        smart_predesignation=True,
-        reads_intelligence=True,
-        leads_targets=True,
-        exact_forecast=True,
-        blanket_fire=True,
-        slows_hunters=True,
-        careful_spotters=True,
-        hides_battery=True,
-        blunder_per_mille=0,
-        lowest_hit_chance=0.0,
-        weighs_detection=True,
-    ),
 }
-
+# Hard plays as normal with its guns a sheet deeper, where the hunt takes longer.
+LEVELS["hard"] = replace(LEVELS["normal"], name="hard", deploy_distance=7)
 PERSONALITIES: dict[str, Personality] = {
     "steady": Personality(
         name="steady",
