@@ -368,18 +368,30 @@ class MeleePlan:
     notes: tuple[str, ...]
 
 
-def melee_plan(state: GameState, unit: Unit, target: Unit) -> MeleePlan | str:
-    """BS-9 .. BS-12: the melee round ``unit`` could start against ``target``, or why not."""
+def _contact_refusal(
+    unit: Unit, target: Unit, weapon: str, fight: str, who: str, started: str
+) -> str | None:
+    """Why ``unit`` cannot start a hand-to-hand round (``weapon``) with ``target``:
+    the counters must stand side by side, one round started per unit and one per
+    pair each turn; None when it can."""
     assert unit.hex is not None and target.hex is not None
     if distance(unit.hex, target.hex) != 1:
         return (
-            f"{unit.name} is not in contact with {target.name}: melee is fought between "
-            "regiments whose counters stand side by side"
+            f"{unit.name} is not in contact with {target.name}: {fight} is fought between "
+            f"{who} whose counters stand side by side"
         )
-    if MELEE in unit.weapons_fired:
-        return f"{unit.name} has already led a melee this turn"
-    if f"{MELEE}:{target.id}" in unit.weapons_fired:
-        return f"{unit.name} and {target.name} have already fought their melee round this turn"
+    if weapon in unit.weapons_fired:
+        return f"{unit.name} has already {started} this turn"
+    if f"{weapon}:{target.id}" in unit.weapons_fired:
+        return f"{unit.name} and {target.name} have already fought their {fight} round this turn"
+    return None
+
+
+def melee_plan(state: GameState, unit: Unit, target: Unit) -> MeleePlan | str:
+    """BS-9 .. BS-12: the melee round ``unit`` could start against ``target``, or why not."""
+    refusal = _contact_refusal(unit, target, MELEE, "melee", "regiments", "led a melee")
+    if refusal:
+        return refusal
     a, b = battle_unit(unit), battle_unit(target)
     attackers = bs.melee_attackers(a, bs.contact_cells(a, b))
     if attackers.base_dice == 0:
@@ -686,16 +698,11 @@ class CombatPlan:
 
 def combat_plan(state: GameState, unit: Unit, target: Unit) -> CombatPlan | str:
     """The round of close combat ``unit`` could start against ``target``, or why not."""
-    assert unit.hex is not None and target.hex is not None
-    if distance(unit.hex, target.hex) != 1:
-        return (
-            f"{unit.name} is not in contact with {target.name}: close combat is fought "
-            "between units whose counters stand side by side"
-        )
-    if CLOSE_COMBAT in unit.weapons_fired:
-        return f"{unit.name} has already started a close combat this turn"
-    if f"{CLOSE_COMBAT}:{target.id}" in unit.weapons_fired:
-        return f"{unit.name} and {target.name} have already fought their round this turn"
+    refusal = _contact_refusal(
+        unit, target, CLOSE_COMBAT, "close combat", "units", "started a close combat"
+    )
+    if refusal:
+        return refusal
     a, b = troops(unit), troops(target)
     attacks = (
         min(a.models, RANK_WIDTH) * _stat(unit, "a", DEFAULT_ATTACKS),
