@@ -204,11 +204,19 @@ def _predesignate(state: GameState, cmd: Command) -> None:
     log_event(state, "predesignate", f"pre-designated hex {name}", side=cmd.side)
 
 
-def _end_setup(state: GameState, cmd: Command) -> None:
-    log_event(state, "end_phase", f"{cmd.side} has finished setting up")
-    state.done.append(cmd.side)
+def _side_done(state: GameState, side: str, what: str) -> bool:
+    """A side ends a phase both sides play in turn: the other side acts next,
+    or, when both are done, True so the phase can close."""
+    log_event(state, "end_phase", f"{side} has finished {what}")
+    state.done.append(side)
     if len(state.done) < 2:
-        state.active = state.other(cmd.side)
+        state.active = state.other(side)
+        return False
+    return True
+
+
+def _end_setup(state: GameState, cmd: Command) -> None:
+    if not _side_done(state, cmd.side, "setting up"):
         return
     _start_turn(state)
 
@@ -520,10 +528,7 @@ def _plot_fire(state: GameState, cmd: Command) -> None:
 
 
 def _end_targeting(state: GameState, cmd: Command) -> None:
-    log_event(state, "end_phase", f"{cmd.side} has finished targeting")
-    state.done.append(cmd.side)
-    if len(state.done) < 2:
-        state.active = state.other(cmd.side)
+    if not _side_done(state, cmd.side, "targeting"):
         return
     state.phase = ATTACK
     state.done = []
@@ -547,10 +552,7 @@ def _gun_action(state: GameState, cmd: Command) -> None:
 
 
 def _end_attacks(state: GameState, cmd: Command) -> None:
-    log_event(state, "end_phase", f"{cmd.side} has finished attacking")
-    state.done.append(cmd.side)
-    if len(state.done) < 2:
-        state.active = state.other(cmd.side)
+    if not _side_done(state, cmd.side, "attacking"):
         return
     artillery_phase.run(state)
     _end_phase(state)

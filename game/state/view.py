@@ -138,7 +138,6 @@ def player_view(state: GameState, side: str) -> PlayerView:
             pending["allowed"] = allowed_sheets(state)
     intel = state.intel[side]
     log = [seen for e in state.log if (seen := e.visible_to(side)) is not None]
-    public_options = {k: v for k, v in state.options.items()}
     return PlayerView(
         side=side,
         enemy=enemy,
@@ -158,7 +157,7 @@ def player_view(state: GameState, side: str) -> PlayerView:
         log=log,
         pending_sheet=pending,
         pile=list(state.piles.get(side, [])),
-        options=public_options,
+        options=dict(state.options),
         result=None if state.result is None else state.result.to_dict(),
         scenario_name=str(state.options.get("name", "")),
         briefing=str(state.scenario.get("scenario", {}).get("briefing", "")),
