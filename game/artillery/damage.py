@@ -39,6 +39,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from game.artillery.weapons import Weapon, ring_damage, weapon
+from game.board.los import unit_height
 from game.board.terrain import BUILDING, WATER
 from game.dice import DiceBase, RollRecord
 from game.hexmath import DIRECTION_NAMES, Hex, distance, line, ring, side_toward
@@ -62,9 +63,6 @@ from game.rules.conversions import (
 SheetPosition = tuple[int, int]
 
 SYSTEMS: tuple[str, ...] = ("battletech", "battlesystem", "warhammer", "toysoldiers")
-# Levels a unit stands above its hex when the engine gives no height: a
-# standing mech spans two levels (ART-28, MAP-5), everything else one.
-DEFAULT_HEIGHTS: dict[str, int] = {"mech": 2}
 GROUP_SIZE = 5  # ART-26
 
 
@@ -180,7 +178,7 @@ class DamageTarget:
     @property
     def levels(self) -> int:
         """The unit's height in levels."""
-        return self.height if self.height is not None else DEFAULT_HEIGHTS.get(self.kind, 1)
+        return self.height if self.height is not None else unit_height(self.kind)
 
     @property
     def hexes(self) -> tuple[Hex, ...]:

@@ -40,6 +40,12 @@ DEFAULT_VIEWER_HEIGHT = 2  # a standing mech
 DEFAULT_TARGET_HEIGHT = 1  # a hex, a ground target, a one-level unit
 
 
+def unit_height(kind: str) -> int:
+    """MAP-5: levels a unit stands above its hex unless its profile says otherwise:
+    a standing mech spans two levels, every other unit one."""
+    return DEFAULT_VIEWER_HEIGHT if kind == "mech" else DEFAULT_TARGET_HEIGHT
+
+
 @dataclass(frozen=True)
 class Sight:
     """The answer for one line: truthy when the target is visible."""

@@ -33,6 +33,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from game.board.area import PlayArea, SheetPosition
+from game.board.los import unit_height
 from game.board.terrain import (
     BUILDING,
     CLEAR,
@@ -141,7 +142,7 @@ class Mover:
                 "no running MP"
             )
         if self.height is None:
-            object.__setattr__(self, "height", 2 if self.movement_class == MECH else 1)
+            object.__setattr__(self, "height", unit_height(self.movement_class))
         elif not _whole(self.height) or self.height < 1:
             raise MovementError(
                 f"{self.name}: height must be a whole number of levels, 1 or more, "

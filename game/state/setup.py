@@ -7,6 +7,7 @@ from typing import Any
 
 from game.artillery.weapons import weapon as weapon_spec
 from game.board.area import PlayArea, sheet_hex
+from game.board.los import unit_height
 from game.board.sheet import available_sheets, parse_xxyy
 from game.dice import Dice
 from game.hexmath import Hex
@@ -18,7 +19,6 @@ from game.state.systems import initial_damage
 DEFAULT_SCENARIO = str(Path(__file__).resolve().parents[2] / "maps" / "long_tom_hunt.toml")
 
 # MAP-5: levels a unit stands above its hex, unless its profile says otherwise.
-DEFAULT_HEIGHTS = {"mech": 2, "vehicle": 1, "infantry": 1}
 
 # Decision (docs/engine.md): an artillery battery is a BattleTech-style
 # medium vehicle without a turret, walking 2 MP, whatever the other units are.
@@ -69,7 +69,7 @@ def new_game(scenario: Scenario | str | Path, seed: int) -> GameState:
             hex=at,
             facing=u.facing,
             gunnery=_unit_gunnery(profile),
-            height=int(profile.get("height", DEFAULT_HEIGHTS.get(kind, 1))),
+            height=int(profile.get("height", unit_height(kind))),
             damage=initial_damage(u.id, u.side, u.name or u.id, profile, at, u.facing),
         )
     positions = list(area.positions)
