@@ -71,7 +71,7 @@ def detection_script(state: GameState, targets: list[tuple[str, Hex]]) -> list[i
     script: list[int] = []
     for side, target in targets:
         for unit in seeing_units(state, state.other(side), target):
-            if unit.battery is None and unit.id not in rolled:
+            if unit.id not in rolled:
                 rolled.add(unit.id)
                 script += [1, 1]
     return script

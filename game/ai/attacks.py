@@ -7,10 +7,10 @@ into P(2d6 >= TN); the damage is the weapon's, missiles through the exact
 cluster distribution. Attacks of other systems, whose rules the engine lists
 as legal but which this module does not model, count as an even chance of the
 attacker's unit of damage. Each attack is worth its expected damage times the
-target's value; a unit spotting for a shell that arrives this turn shoots only
-for a large enough gain, because its own attack worsens the shell's number
-(ART-18). Attacks are made best first, so a target destroyed early frees the
-later weapons for another.
+target's value; a unit spotting for a shell this turn shoots only for a large
+enough gain, because its own attack worsens the number of the shell its side
+fires this turn (ART-18). Attacks are made best first, so a target destroyed
+early frees the later weapons for another.
 """
 
 from __future__ import annotations
@@ -23,15 +23,7 @@ from game.hexmath import distance
 from game.rules import battletech as bt
 from game.rules.core import mean
 from game.state.commands import Attack, Command, EndPhase, GunAction
-
-
-def spotting_now(board: Board, uid: str) -> bool:
-    """ART-18: the unit spots for an own shell fired or arriving this turn."""
-    turn = board.view.turn
-    return any(
-        uid in p["spotters_at_firing"] and turn in (p["fired_turn"], p["arrival_turn"])
-        for p in board.view.plots
-    )
+from game.state.spotting import spotting_now
 
 
 def battletech_odds(board: Board, attack: Attack) -> tuple[float, float] | None:
@@ -68,7 +60,7 @@ def battletech_odds(board: Board, attack: Attack) -> tuple[float, float] | None:
         target_hexes_moved=int(target.get("hexes_moved", 0)),
         light_woods=light,
         heavy_woods=heavy,
-        spotting=spotting_now(board, attack.unit),
+        spotting=spotting_now(board.view, attack.unit),
         minimum_range=spec.minimum_range,
     )
     if tn is None:
@@ -101,7 +93,7 @@ def attack_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
             p, damage = 0.5, 1.0
             text = "an even chance"
         gain = p * damage * value
-        if spotting_now(board, c.unit) and gain < board.personality.spotter_fire_threshold:
+        if spotting_now(board.view, c.unit) and gain < board.personality.spotter_fire_threshold:
             continue
         out.append(Candidate(c, gain, f"{c.weapon} at {c.target}: {text}"))
     return out

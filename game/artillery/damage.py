@@ -276,6 +276,13 @@ class _Ground:
     depth: int
     cf: int  # current CF, 0 unless a standing building
     height: int  # building height, 0 unless a standing building
+    hardened: bool = False  # ART-29: a hardened building shields its occupants
+
+
+# ART-29 decision: a building whose CF on its sheet is 91-150 is hardened (the
+# sheets' class, docs/sheets.md); the class is the sheet's, so damage does not
+# change it. The sheet format has no separate fortress class.
+HARDENED_CF = 91
 
 
 def _ground(area: AreaLike, h: Hex, building_cf: Mapping[Hex, int]) -> _Ground | None:
@@ -284,11 +291,14 @@ def _ground(area: AreaLike, h: Hex, building_cf: Mapping[Hex, int]) -> _Ground |
         return None
     terrain = int(area.terrain[idx])
     cf = height = 0
+    hardened = False
     if terrain == BUILDING:
-        cf = int(building_cf.get(h, int(area.building_cf[idx])))
+        sheet_cf = int(area.building_cf[idx])
+        cf = int(building_cf.get(h, sheet_cf))
         # A destroyed building is rubble: nothing stands on the hex any more.
         height = int(area.terrain_height[idx]) if cf > 0 else 0
-    return _Ground(int(area.level[idx]), terrain, int(area.water_depth[idx]), cf, height)
+        hardened = sheet_cf >= HARDENED_CF
+    return _Ground(int(area.level[idx]), terrain, int(area.water_depth[idx]), cf, height, hardened)
 
 
 def _check_cf(building_cf: Mapping[Hex, int]) -> dict[Hex, int]:
@@ -378,6 +388,23 @@ class _Blaster:
         self.buildings[h] = hit
         return hit
 
+    def inside_hardened(self, h: Hex, damage: int) -> tuple[int, str]:
+        """ART-29: a hardened building shields the unit inside it by the formula
+        of a building on the line: nothing while it stands, the unabsorbed share
+        when this shell destroys it."""
+        hit = self.buildings[h]
+        through = shielded_damage(hit.damage, hit.cf_before, damage)
+        if hit.cf_after > 0:
+            return 0, (
+                f"inside a hardened building (CF {hit.cf_before}) that takes {hit.damage} "
+                "and stands: shielded (ART-29)"
+            )
+        return through, (
+            f"inside a hardened building destroyed by {hit.damage} against CF "
+            f"{hit.cf_before}: floor({hit.damage - hit.cf_before}/{hit.damage} x {damage}) "
+            f"= {through} (ART-29)"
+        )
+
     def unit_hex(self, target: DamageTarget, h: Hex) -> Exposure:
         g = _ground(self.area, h, self.cf)
         if g is None:
@@ -433,10 +460,14 @@ class _Blaster:
         notes: list[str] = []
         if submerged:
             notes.append("under water in a water blast, full damage as inside a building (ART-31)")
-        if g.cf > 0:
+        if g.cf > 0 and not g.hardened:
             notes.append("inside the building, full damage as the building takes (ART-29)")
         damage, cover_notes, by = self.cover(h, d, full, top)
         notes.extend(cover_notes)
+        if g.cf > 0 and g.hardened and damage > 0:
+            damage, note = self.inside_hardened(h, damage)
+            notes.append(note)
+            by.append(h)
         reason = f"{where}, {full} damage"
         if notes:
             reason += "; " + "; ".join(notes)

@@ -17,7 +17,7 @@ the scenario, unless the battery spends movement points.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -39,6 +39,9 @@ class Plot:
     adjustments: int = 0  # ART-17: spotted earlier arrivals at this hex when it was fired
     spotters_at_firing: tuple[str, ...] = ()  # ART-16: friendly units with LOS at firing
     automatic: str | None = None  # ART-19/ART-21: why it will hit without a roll
+    # ART-18: spotters that made their own attacks in the firing turn; the +1 is
+    # this shot's, applied when it lands.
+    attacking_spotters: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -53,6 +56,7 @@ class Plot:
             "adjustments": self.adjustments,
             "spotters_at_firing": list(self.spotters_at_firing),
             "automatic": self.automatic,
+            "attacking_spotters": list(self.attacking_spotters),
         }
 
     @classmethod
@@ -69,6 +73,7 @@ class Plot:
             adjustments=int(data["adjustments"]),
             spotters_at_firing=tuple(str(s) for s in data["spotters_at_firing"]),
             automatic=data.get("automatic"),
+            attacking_spotters=tuple(str(s) for s in data.get("attacking_spotters", ())),
         )
 
 
@@ -173,6 +178,29 @@ def valid_spotters(spotters_at_firing: Iterable[str], seeing_now: Iterable[str])
     and see it in the arrival turn (in firing-list order)."""
     now = set(seeing_now)
     return [s for s in spotters_at_firing if s in now]
+
+
+def spots_this_turn(
+    unit_id: str,
+    turn: int,
+    plots: Iterable[Plot],
+    sees: Callable[[Hex], bool],
+    auto_hit: Callable[[Plot], bool],
+) -> bool:
+    """ART-18: the unit actually spots this turn, so its own attacks pay +1.
+
+    It spots when it is a spotter (ART-16) of one of its side's shells fired or
+    arriving this turn and still sees that shell's target hex. A shell at a
+    pre-designated hex or at the battery's auto-hit hex (``auto_hit``) needs no
+    spotter (ART-19, ART-21), so watching it costs nothing."""
+    return any(
+        unit_id in p.spotters_at_firing
+        and turn in (p.fired_turn, p.arrival_turn)
+        and p.automatic is None
+        and not auto_hit(p)
+        and sees(p.target)
+        for p in plots
+    )
 
 
 @dataclass

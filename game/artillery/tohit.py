@@ -37,6 +37,7 @@ def artillery_target_number(
     spotter_attacking: bool = False,
     altitude: int | None = None,
     beyond_range_sheets: int = 0,
+    direct: bool = False,
 ) -> TargetNumber:
     """The to-hit number of an indirect shot with its breakdown (ART-11, ART-13).
 
@@ -44,8 +45,11 @@ def artillery_target_number(
     (ART-17); ``spotter_attacking`` is ART-18's +1 when the spotter makes its
     own attacks in the turn it spots. ``altitude`` is for air-launched Arrow IV
     (ART-14); ``beyond_range_sheets`` its +1 per sheet over maximum range.
+    ``direct`` is a gun firing at its own sheet (flight time 0): the same number,
+    named for the rule that applies (ART-38).
     """
-    tn = TargetNumber("gunnery", gunnery).plus("indirect", INDIRECT_MODIFIER)
+    name = "direct fire at its own sheet (ART-38)" if direct else "indirect"
+    tn = TargetNumber("gunnery", gunnery).plus(name, INDIRECT_MODIFIER)
     if spotter_gunnery is not None:
         tn = tn.plus(f"spotter (gunnery {spotter_gunnery})", spotter_modifier(spotter_gunnery))
     tn = tn.plus("adjusted fire", -adjustments)

@@ -64,8 +64,16 @@ def _launch(state: GameState) -> None:
     for i, plot in enumerate(state.queue.plots):
         if plot.fired_turn != turn:
             continue
-        adjustments = state.queue.adjustments_for(plot.battery, plot.target, turn)
-        state.queue.plots[i] = replace(plot, adjustments=adjustments)
+        # ART-8/ART-16: a shot fired with no friendly unit seeing its hex is
+        # unobserved and cannot be adjusted, whatever earlier shells did.
+        adjustments = (
+            state.queue.adjustments_for(plot.battery, plot.target, turn)
+            if plot.spotters_at_firing
+            else 0
+        )
+        # ART-18: a spotter that made its own attacks this turn costs this shot +1.
+        attacking = tuple(s for s in plot.spotters_at_firing if state.units[s].attacked)
+        state.queue.plots[i] = replace(plot, adjustments=adjustments, attacking_spotters=attacking)
         unit = state.units[plot.battery]
         battery = unit.battery
         assert battery is not None
@@ -95,12 +103,13 @@ def _launch(state: GameState) -> None:
                 reveal(state, unit, f"{watchers[0].name} sees it fire")
 
 
-def _best_spotter(state: GameState, spotter_ids: list[str]) -> Unit | None:
-    """The spotter whose skill (and own attacks, ART-18) helps this shot most."""
+def _best_spotter(state: GameState, plot: Plot, spotter_ids: list[str]) -> Unit | None:
+    """The spotter whose skill (and own attacks in the firing turn, ART-18) helps
+    this shot most."""
     best: tuple[int, str] | None = None
     for uid in spotter_ids:
         u = state.units[uid]
-        score = spotter_modifier(u.gunnery) + (1 if u.attacked else 0)
+        score = spotter_modifier(u.gunnery) + (1 if uid in plot.attacking_spotters else 0)
         if best is None or (score, uid) < best:
             best = (score, uid)
     return None if best is None else state.units[best[1]]
@@ -128,12 +137,14 @@ def arrive(state: GameState, plot: Plot) -> None:
     tn = None
     spotter = None
     if automatic is None:
-        spotter = _best_spotter(state, spotters)
+        spotter = _best_spotter(state, plot, spotters)
         tn = artillery_target_number(
             unit.gunnery,
             spotter_gunnery=None if spotter is None else spotter.gunnery,
-            adjustments=plot.adjustments,
-            spotter_attacking=spotter is not None and spotter.attacked,
+            # ART-16/ART-17: only a shot with a spotter when it lands is adjusted.
+            adjustments=plot.adjustments if spotter is not None else 0,
+            spotter_attacking=spotter is not None and spotter.id in plot.attacking_spotters,
+            direct=plot.arrival_turn == plot.fired_turn,
         )
     landing = resolve_shell(
         state.dice, plot.target, tn, state.area.contains, automatic, purpose=f"{w.name} shell"
@@ -232,9 +243,7 @@ def _detection(state: GameState, plot: Plot, battery_position: tuple[int, int]) 
     enemy = state.other(plot.side)
     already = set(state.detected_this_turn)
     candidates = [
-        (u.id, u.gunnery)
-        for u in seeing_units(state, enemy, plot.target)
-        if u.battery is None and u.id not in already
+        (u.id, u.gunnery) for u in seeing_units(state, enemy, plot.target) if u.id not in already
     ]
     if not candidates:
         return

@@ -21,6 +21,7 @@ from game.rules import battletech as bt
 from game.state.board import log_event, reveal
 from game.state.commands import IllegalCommand
 from game.state.model import GameState, Unit
+from game.state.spotting import spotting_this_turn
 
 
 @dataclass(frozen=True)
@@ -100,15 +101,6 @@ GUN_ACTION_OPTIONS: list[Callable[[GameState, Unit], list[tuple[str, str]]]] = [
 
 
 # --- BattleTech-style direct fire (ART-32, ART-32a, ART-18) ------------------------------
-
-
-def spotting_this_turn(state: GameState, unit: Unit) -> bool:
-    """ART-18: the unit spots for a shell fired or arriving this turn."""
-    return any(
-        unit.id in p.spotters_at_firing and state.turn in (p.fired_turn, p.arrival_turn)
-        for p in state.queue.plots
-        if p.side == unit.side
-    )
 
 
 def _bt_weapons(unit: Unit) -> list[str]:

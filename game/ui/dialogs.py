@@ -47,6 +47,7 @@ from game.hexmath import Hex, distance
 from game.rules import battletech as bt
 from game.rules.core import mean
 from game.state import Attack, Event, GameState, PlayerView, Unit
+from game.state.spotting import spotting_now
 from game.ui import fonts
 from game.ui.context import ATTACK, SELECT, UiContext
 from game.ui.map_layer import paint_sheet, sheet_geometry
@@ -760,15 +761,6 @@ class AttackOdds:
 
 def _hex(data: Any) -> Hex | None:
     return None if data is None else Hex(int(data[0]), int(data[1]))
-
-
-def spotting_now(view: PlayerView, unit_id: str) -> bool:
-    """ART-18: the unit spots for one of its side's shells fired or arriving this turn."""
-    return any(
-        unit_id in p.get("spotters_at_firing", ())
-        and view.turn in (p.get("fired_turn"), p.get("arrival_turn"))
-        for p in view.plots
-    )
 
 
 def _woods_counts(area: PlayArea, hexes: Sequence[Hex]) -> tuple[int, int]:
