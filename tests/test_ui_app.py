@@ -98,7 +98,7 @@ def shot(app: App, name: str) -> Path:
 
 def played_game(turns: int, seed: int = 3):
     """A game of the default scenario played by the easy AI on both sides until
-    north's first move of turn ``turns``."""
+    north's first move of turn ``turns`` (any new sheet already laid)."""
     from game.ai import make_policy
     from game.dice import Dice
     from game.state import legal_commands, player_view
@@ -107,7 +107,10 @@ def played_game(turns: int, seed: int = 3):
     policies = {side: make_policy("easy") for side in state.sides}
     dice = {side: Dice(seed * 10 + k) for k, side in enumerate(state.sides)}
     while state.result is None and not (
-        state.turn == turns and state.phase == "movement" and acting_side(state) == "north"
+        state.turn == turns
+        and state.phase == "movement"
+        and acting_side(state) == "north"
+        and state.pending_sheet is None
     ):
         side = acting_side(state)
         view = player_view(state, side)
