@@ -350,12 +350,12 @@ def test_BS_10_BS_12_charging_lances_strike_first_and_double_their_dice() -> Non
     )
     place(state, "foot", neighbor(state.units["knights"].hex, 4))
     to_attack_phase(state)
-    state.units["knights"].hexes_moved = 3
+    state.units["knights"].charged = ["foot"]  # it rode into contact this turn (BS-12)
     plan = cs.melee_plan(state, state.units["knights"], state.units["foot"])
     assert not isinstance(plan, str)
     assert plan.advantage == "knights"
     assert plan.attacker.dice_multipliers == (2,)
-    assert any("charges" in n for n in plan.notes)
+    assert any("charged into contact" in n for n in plan.notes)
     assert any("melee advantage (lances against no long weapons)" in n for n in plan.notes)
 
 

@@ -224,7 +224,8 @@ def as_multiplier(value: MultiplierLike) -> Fraction:
     elif isinstance(value, float):
         result = THIRD if abs(value - 1 / 3) < 0.005 else Fraction(str(value))
     elif isinstance(value, str):
-        text = value.strip().lower().lstrip("x×").replace(",", ".").strip()
+        # "x", "×" or the Cyrillic "х" the Russian text writes (BS-7: "х1,5").
+        text = value.strip().lower().lstrip("x×х").replace(",", ".").strip()
         if text in _WRITTEN_MULTIPLIERS:
             result = _WRITTEN_MULTIPLIERS[text]
         else:

@@ -113,8 +113,8 @@ _FLAG_SPELLINGS: dict[str, str] = {
     "bb": "armour_piercing",
 }
 _FLAG_LETTERS = {"indirect": "Н", "close_range": "Б", "armour_piercing": "ББ"}
-# Hyphen, en dash, em dash, minus sign.
-_DASHES = "-\u2013\u2014\u2212"
+# The hyphen-minus, every Unicode hyphen and dash (U+2010 .. U+2015) and the minus sign.
+_DASHES = "-\u2010-\u2015\u2212"
 _PROFILE_RE = re.compile(
     rf"^\s*(?P<range>\d+)\s*/\s*(?P<chance>\d+)\s*[{_DASHES}]\s*(?P<shots>\d+)(?P<flags>.*)$"
 )

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from game.board.los import line_of_sight
 from game.board.terrain import HEAVY_WOODS, LIGHT_WOODS
-from game.hexmath import distance
+from game.hexmath import Hex, distance
 from game.rules import battletech as bt
 from game.state.board import log_event, reveal
 from game.state.commands import IllegalCommand
@@ -51,6 +51,16 @@ def _target_of(state: GameState, unit: Unit, target_id: str) -> Unit:
     if target.destroyed:
         raise IllegalCommand(f"{target.name} is already destroyed")
     return target
+
+
+def end_of_move(state: GameState, unit: Unit, start: Hex | None) -> None:
+    """A unit has ended its move (from ``start``): each system notes what the move
+    did in its own terms (a charge into contact, BS-12, WHC-1)."""
+    for hook in MOVE_ENDINGS:
+        hook(state, unit, start)
+
+
+MOVE_ENDINGS: list[Callable[[GameState, Unit, Hex | None], None]] = []
 
 
 def attack(state: GameState, unit: Unit, target_id: str, weapon: str) -> None:

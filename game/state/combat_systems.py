@@ -48,6 +48,7 @@ from game.state.board import log_event
 from game.state.combat import (
     GUN_ACTION_OPTIONS,
     GUN_ACTIONS,
+    MOVE_ENDINGS,
     PHASE_OPENINGS,
     SYSTEM_RULES,
     AttackRules,
@@ -97,6 +98,72 @@ def _engaged(state: GameState, unit: Unit) -> list[Unit]:
         for u in state.living(state.other(unit.side))
         if u.hex is not None and u.system == unit.system and distance(u.hex, unit.hex) == 1
     ]
+
+
+# --- contact: who charged whom, who fights whom (BS-12, WHC-1) ------------------------------
+
+
+def _note_charges(state: GameState, unit: Unit, start: Hex | None) -> None:
+    """A BATTLESYSTEM or Warhammer unit whose move brings it into contact with an enemy
+    of its own system charges that enemy (BS-12, WHC-1). The charge is a fact of the
+    move, the charger's whoever strikes first; it is made once: an enemy the unit
+    stood next to before moving, or is already fighting, is not charged."""
+    if unit.system not in (BATTLESYSTEM, WARHAMMER) or unit.hex is None or unit.hex == start:
+        return
+    _part_combats(state, unit)
+    for foe in _engaged(state, unit):
+        assert foe.hex is not None
+        if foe.id in unit.in_combat_with or foe.id in unit.charged:
+            continue
+        if start is not None and distance(foe.hex, start) == 1:
+            continue
+        unit.charged.append(foe.id)
+        rule = "BS-12" if unit.system == BATTLESYSTEM else "WHC-1"
+        log_event(
+            state,
+            "charge",
+            f"{unit.name} charges {foe.name} ({rule})",
+            data={"unit": unit.id, "target": foe.id},
+        )
+
+
+def charger_of(unit: Unit, target: Unit) -> Unit | None:
+    """Which of the two charged the other this turn (BS-12, WHC-1), if either did."""
+    if target.id in unit.charged:
+        return unit
+    if unit.id in target.charged:
+        return target
+    return None
+
+
+def _fought(unit: Unit, target: Unit, weapon: str) -> None:
+    """Bookkeeping of a hand-to-hand round: one round per unit and per pair each turn,
+    and the two are in combat until they part (WHC-1)."""
+    unit.attacked = True  # ART-18
+    unit.weapons_fired += [weapon, f"{weapon}:{target.id}"]
+    target.weapons_fired.append(f"{weapon}:{unit.id}")
+    for a, b in ((unit, target), (target, unit)):
+        if b.id not in a.in_combat_with:
+            a.in_combat_with.append(b.id)
+
+
+def _part_combats(state: GameState, *units: Unit) -> None:
+    """Units (all, when none is named) no longer next to an enemy they fought are out
+    of that combat, on both sides: meeting it again is a new charge. Run after each
+    move and at the start of the attack phase."""
+    for unit in units or state.living():
+        for foe_id in list(unit.in_combat_with):
+            foe = state.units.get(foe_id)
+            if (
+                foe is None
+                or foe.destroyed
+                or foe.hex is None
+                or unit.hex is None
+                or distance(foe.hex, unit.hex) != 1
+            ):
+                unit.in_combat_with.remove(foe_id)
+                if foe is not None and unit.id in foe.in_combat_with:
+                    foe.in_combat_with.remove(unit.id)
 
 
 def facing_side(unit: Unit, attacker_hex: Hex) -> str:
@@ -403,15 +470,24 @@ def melee_plan(state: GameState, unit: Unit, target: Unit) -> MeleePlan | str:
     hit_b = facing_side(target, unit.hex)  # where the attacker strikes the defender
     level_a, level_b = _level(state, unit.hex), _level(state, target.hex)
     cover = BUILDING in (_terrain(state, unit.hex), _terrain(state, target.hex))
-    # BS-12: a regiment that moved into contact this turn charged, in the first round
-    # against this enemy only.
-    charged = unit.hexes_moved > 0 and a.melee_opponent != b.unit_id
-    braced = charged and hit_b == "front" and b.weapon in bs.REACH_WEAPONS
+    # BS-12: the regiment that moved into contact this turn charged, whichever of the
+    # two starts the round; the charge counts in the first round against this enemy.
+    charger = charger_of(unit, target)
+    a_charges = charger is unit
+    b_charges = charger is target
+    # Spears set against the charge meet a charger that hits their front (BS-12).
+    a_braced = b_charges and hit_a == "front" and a.weapon in bs.REACH_WEAPONS
+    b_braced = a_charges and hit_b == "front" and b.weapon in bs.REACH_WEAPONS
     notes: list[str] = []
-    if charged:
-        notes.append(f"{unit.name} charges: AD x{'2' if a.troops == 'cavalry' else '1.5'} (BS-12)")
-    if braced:
-        notes.append(f"{target.name} sets its {b.weapon}s against the charge: AD x2 (BS-12)")
+    for who, regiment in ((unit, a), (target, b)):
+        if charger is who:
+            x = "2" if regiment.troops == "cavalry" else "1.5"
+            notes.append(f"{who.name} charged into contact: AD x{x} (BS-12)")
+    for who, regiment, braced in ((unit, a, a_braced), (target, b, b_braced)):
+        if braced:
+            notes.append(
+                f"{who.name} sets its {regiment.weapon}s against the charge: AD x2 (BS-12)"
+            )
     if hit_b != "front":
         notes.append(f"{unit.name} attacks {target.name} in the {hit_b} (BS-11)")
     side_a = bs.MeleeSide(
@@ -423,7 +499,7 @@ def melee_plan(state: GameState, unit: Unit, target: Unit) -> MeleePlan | str:
             flank=hit_a == "flank",
             rear=hit_a == "rear",
         ),
-        bs.melee_dice_multipliers(a, charged=charged),
+        bs.melee_dice_multipliers(a, charged=a_charges, set_against_charge=a_braced),
         REMOVAL,
     )
     side_b = bs.MeleeSide(
@@ -435,7 +511,7 @@ def melee_plan(state: GameState, unit: Unit, target: Unit) -> MeleePlan | str:
             flank=hit_b == "flank",
             rear=hit_b == "rear",
         ),
-        bs.melee_dice_multipliers(b, set_against_charge=braced),
+        bs.melee_dice_multipliers(b, charged=b_charges, set_against_charge=b_braced),
         REMOVAL,
     )
     a_faces = bs.in_front_arc(unit.hex, unit.facing, target.hex)
@@ -468,9 +544,7 @@ def _melee(state: GameState, unit: Unit, target: Unit) -> None:
     result = bs.resolve_melee(state.dice, plan.attacker, plan.defender, advantage=plan.advantage)
     systems.store_damage(unit, result.a)
     systems.store_damage(target, result.b)
-    unit.attacked = True  # ART-18
-    unit.weapons_fired += [MELEE, f"{MELEE}:{target.id}"]
-    target.weapons_fired.append(f"{MELEE}:{unit.id}")
+    _fought(unit, target, MELEE)
     names = {unit.id: unit.name, target.id: target.name}
     mode = (
         f"{names[plan.advantage]} strikes first" if plan.advantage else "both strike at once (BS-9)"
@@ -692,7 +766,7 @@ class CombatPlan:
 
     attacks: tuple[int, int]  # attacker's, defender's
     to_hit: tuple[int, int]
-    charge: str
+    charges: tuple[str, str]  # each side's charge bonus: "none", "charge" or "downhill"
     faces: tuple[str, str]  # the face of the enemy each unit fights
 
 
@@ -709,14 +783,19 @@ def combat_plan(state: GameState, unit: Unit, target: Unit) -> CombatPlan | str:
         min(b.models, RANK_WIDTH) * _stat(target, "a", DEFAULT_ATTACKS),
     )
     ws_a, ws_b = _stat(unit, "ws", DEFAULT_WS), _stat(target, "ws", DEFAULT_WS)
-    charge = "none"
-    if unit.hexes_moved > 0:
-        # WHC-1: +1 for the charge, +2 charging down from higher ground.
-        charge = "downhill" if _level(state, unit.hex) > _level(state, target.hex) else "charge"
+    # WHC-1: the unit that moved into contact this turn charged (+1, +2 charging down
+    # from higher ground), whichever of the two starts the round.
+    charger = charger_of(unit, target)
+    charges = ["none", "none"]
+    if charger is not None:
+        foe = target if charger is unit else unit
+        assert charger.hex is not None and foe.hex is not None
+        downhill = _level(state, charger.hex) > _level(state, foe.hex)
+        charges[0 if charger is unit else 1] = "downhill" if downhill else "charge"
     return CombatPlan(
         attacks,
         (close_combat_to_hit(ws_a, ws_b), close_combat_to_hit(ws_b, ws_a)),
-        charge,
+        (charges[0], charges[1]),
         (
             wh.attacked_face(unit.hex, target.hex, target.facing),
             wh.attacked_face(target.hex, unit.hex, unit.facing),
@@ -779,9 +858,7 @@ def _close_combat(state: GameState, unit: Unit, target: Unit) -> None:
     a_after, a_removed, _ = _wound_models(unit, by_b.unsaved)
     systems.store_damage(target, b_after)
     systems.store_damage(unit, a_after)
-    unit.attacked = True  # ART-18
-    unit.weapons_fired += [CLOSE_COMBAT, f"{CLOSE_COMBAT}:{target.id}"]
-    target.weapons_fired.append(f"{CLOSE_COMBAT}:{unit.id}")
+    _fought(unit, target, CLOSE_COMBAT)
     lines = [f"{unit.name} fights {target.name} in close combat"]
     for text, result in ((text_a, by_a), (text_b, by_b)):
         lines.append(f"  {text}")
@@ -797,12 +874,13 @@ def _close_combat(state: GameState, unit: Unit, target: Unit) -> None:
             name_a,
             (wh.CombatUnit(name_a, a_after.models // RANK_WIDTH, attacking=plan.faces[0]),),
             wounds_caused=by_a.unsaved,
-            charge=plan.charge,
+            charge=plan.charges[0],
         ),
         wh.CombatSide(
             name_b,
             (wh.CombatUnit(name_b, b_after.models // RANK_WIDTH, attacking=plan.faces[1]),),
             wounds_caused=by_b.unsaved,
+            charge=plan.charges[1],
         ),
     )
     lines += [f"  {line_}" for line_ in result.text().splitlines()]
@@ -1388,9 +1466,11 @@ SYSTEM_RULES[WARHAMMER] = _two_attacks(
     {SHOOTING: (shooting_plan, _shoot), CLOSE_COMBAT: (combat_plan, _close_combat)},
 )
 SYSTEM_RULES[TOY_SOLDIERS] = AttackRules(_toy_options, _toy_resolve)
-for _opening in (_battlesystem_opening, _toy_opening):
+for _opening in (_part_combats, _battlesystem_opening, _toy_opening):
     if _opening not in PHASE_OPENINGS:
         PHASE_OPENINGS.append(_opening)
+if _note_charges not in MOVE_ENDINGS:
+    MOVE_ENDINGS.append(_note_charges)
 GUN_ACTIONS.update({CREW: _crew, REPAIR: _repair, CAPTURE: _capture})
 if _gun_options not in GUN_ACTION_OPTIONS:
     GUN_ACTION_OPTIONS.append(_gun_options)

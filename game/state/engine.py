@@ -236,6 +236,8 @@ def _start_turn(state: GameState) -> None:
         unit.mp_spent = 0
         unit.attacked = False
         unit.weapons_fired = []
+        unit.turned = False
+        unit.charged = []
     a, b = state.sides
     rolls: list = []
     while True:
@@ -341,6 +343,7 @@ def _finish_move(
     note: str = "",
 ) -> None:
     start = unit.hex
+    unit.turned = unit.turned or facing != unit.facing
     unit.hex = to
     unit.facing = facing
     unit.moved = True
@@ -364,6 +367,7 @@ def _finish_move(
         data={"unit": unit.id, "to": [to.q, to.r], "facing": facing},
     )
     _reveal_adjacent(state, unit)
+    combat.end_of_move(state, unit, start)
     state.move_order.pop(0)
     _next_mover(state)
 

@@ -131,6 +131,12 @@ class Unit:
     mp_spent: int = 0
     attacked: bool = False
     weapons_fired: list[str] = field(default_factory=list)
+    turned: bool = False  # changed its facing this turn (WH-3: a turn counts as moving)
+    # Enemies this unit charged this turn: it moved into contact with them (BS-12, WHC-1).
+    charged: list[str] = field(default_factory=list)
+    # Enemies it has fought hand to hand and is still in contact with: a combat that
+    # goes on, where nobody charges afresh (WHC-1).
+    in_combat_with: list[str] = field(default_factory=list)
 
     @property
     def on_board(self) -> bool:
@@ -162,6 +168,9 @@ class Unit:
             "mp_spent": self.mp_spent,
             "attacked": self.attacked,
             "weapons_fired": list(self.weapons_fired),
+            "turned": self.turned,
+            "charged": list(self.charged),
+            "in_combat_with": list(self.in_combat_with),
         }
 
     @classmethod
@@ -187,6 +196,9 @@ class Unit:
             mp_spent=int(d["mp_spent"]),
             attacked=bool(d["attacked"]),
             weapons_fired=[str(w) for w in d["weapons_fired"]],
+            turned=bool(d.get("turned", False)),
+            charged=[str(u) for u in d.get("charged", ())],
+            in_combat_with=[str(u) for u in d.get("in_combat_with", ())],
         )
 
 

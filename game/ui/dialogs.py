@@ -952,7 +952,8 @@ def _figures_odds(board: GameState, unit: Unit, target: Unit, weapon: str) -> At
             None,
             [
                 f"attacks {plan.attacks[0]} vs {plan.attacks[1]}, to hit "
-                f"{plan.to_hit[0]}+ vs {plan.to_hit[1]}+; charge: {plan.charge}",
+                f"{plan.to_hit[0]}+ vs {plan.to_hit[1]}+; charge: {plan.charges[0]} vs "
+                f"{plan.charges[1]}",
                 "the combat result decides who breaks (WHC-1)",
             ],
         )
