@@ -7,16 +7,39 @@ Each test states its own numbers; the games are built and moved through ``apply`
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from game.board.area import PlayArea
 from game.dice import ScriptedDice
 from game.hexmath import Hex, neighbor, step
 from game.rules import battlesystem as bs
 from game.rules import toysoldiers as ts
-from game.state import Attack, EndPhase, Hold, Move, acting_side, apply, moving
+from game.state import (
+    Attack,
+    EndPhase,
+    Hold,
+    Move,
+    acting_side,
+    apply,
+    legal_commands,
+    moving,
+    systems,
+)
 from game.state import combat_systems as cs
 from game.state.model import ATTACK, MOVEMENT, SETUP, GameState
-from tests.test_engine_systems import FOOT, ORCS, game, place, to_attack_phase, unit
+from tests.sheet_factory import make_sheet
+from tests.test_engine_systems import (
+    ARCHERS,
+    FOOT,
+    ORCS,
+    bowmen_and_foot,
+    game,
+    place,
+    to_attack_phase,
+    unit,
+)
 
 KNIGHTS = {
     **FOOT,
@@ -189,3 +212,125 @@ def test_TS_3_every_unicode_hyphen_and_dash_reads_in_a_profile(dash: str) -> Non
         2,
         True,
     )
+
+
+# --- screening by figure groups (BS-3, BS-19) and casualties in sight (BS-15) -------------
+
+
+def bowmen_over(cells: dict[Hex, str], buildings: dict[Hex, tuple[int, int]] | None = None):
+    """Bowmen (north, 12 figures in two ranks of six) 6 hexes from the foot (south) on an
+    open sheet with these terrain tokens; north acts."""
+    state = bowmen_and_foot(6)
+    name = lambda h: state.area.name_of(h)[1]  # noqa: E731
+    sheet = make_sheet(
+        "test",
+        {name(h): t for h, t in cells.items()},
+        {name(h): v for h, v in (buildings or {}).items()},
+    )
+    state.area = PlayArea.from_layout({(0, 0): sheet}, home_edges="north-south")
+    acting_first(state, "north")
+    return state
+
+
+def test_BS_19_BS_3_woods_on_some_lines_screen_only_those_figures_dice() -> None:
+    """BS-19: light woods in 0309 lie on the lines of the two left-hand bowmen only. Those
+    two roll their 2 AD as a group against the screened AR 7 - 3 = 4; the other ten
+    roll 10 AD against AR 7. All 12 AD score a hit (a 4); the ten clear hits all stand
+    (d10 1s), of the two screened hits a 5 saves and a 3 stands: 11 hits stand, 3 foot
+    removed (3 hits each), 2 carried. Before the fix one screened line screened the
+    whole volley: 12 AD against AR 4."""
+    state = bowmen_over({Hex(2, 7): "0w"})
+    plan = cs.missile_plan(state, state.units["bows"], state.units["foot"])
+    assert not isinstance(plan, str)
+    assert [(g.dice_count, g.armor.total) for g in plan.groups] == [(10, 7), (2, 4)]
+    state.dice = ScriptedDice([(6, 4)] * 10 + [(10, 1)] * 10 + [(6, 4)] * 2 + [(10, 5), (10, 3)])
+    events = apply(state, Attack("north", "bows", "foot", cs.MISSILE))
+    assert state.dice.remaining == 0
+    foot = systems.damage_state(state.units["foot"])
+    assert (foot.figures, foot.carried_hits) == (9, 2)
+    assert "2 figures screened by woods: 2 AD (BS-19)" in events[-1].text
+
+
+def test_BS_15_casualties_only_among_figures_in_sight_and_excess_hits_lost() -> None:
+    """BS-15: a tall building stands in front of the foot's right-hand file (7,8)/(7,9):
+    no bowman sees those two figures, 10 are in sight. The foot here take one hit a
+    figure. Twelve d6 of 6 score 24 hits, all stand: the 10 figures in sight go, the
+    14 hits beyond them are lost and the two hidden figures stay. Before the fix 12
+    figures could be removed and the regiment destroyed."""
+    wall = [Hex(6, 8), Hex(7, 7), Hex(8, 7), Hex(6, 9), Hex(8, 8)]
+    state = bowmen_over({h: "0#" for h in wall}, {h: (40, 3) for h in wall})
+    bows, foot = state.units["bows"], state.units["foot"]
+    systems.store_damage(foot, replace(systems.damage_state(foot), hits_per_figure=1))
+    plan = cs.missile_plan(state, bows, foot)
+    assert not isinstance(plan, str) and plan.dice_count == 12
+    in_sight = cs.figures_in_sight(state, bows, foot, plan)
+    assert sorted(set(cs.battle_unit(foot).figure_cells()) - set(in_sight)) == [(0, 5), (1, 5)]
+    state.dice = ScriptedDice([(6, 6)] * 12 + [(10, 1)] * 24)
+    events = apply(state, Attack("north", "bows", "foot", cs.MISSILE))
+    regiment = systems.damage_state(foot)
+    assert regiment.figures == 2 and not foot.destroyed
+    assert set(regiment.figure_cells()) == {(0, 5), (1, 5)}
+    assert "10 figures of foot in sight" in events[-1].text and "14 lost" in events[-1].text
+
+
+# --- Warhammer shooting: units in the way (WH-1, WH-3), a turn is a move (WH-3) -----------
+
+
+def archers_at(orcs: Hex | None = None, extra: list[dict] = ()) -> GameState:
+    """Archers (north, BS 3, five in the front rank) facing south; the orcs 6 hexes south
+    unless told where."""
+    state = game(
+        [
+            unit("archers", "north", "0505", 4, ARCHERS),
+            unit("orcs", "south", "0512", 1, ORCS),
+            *extra,
+        ]
+    )
+    archers = state.units["archers"]
+    place(state, "orcs", orcs or step(archers.hex, 4, 6))
+    return state
+
+
+@pytest.mark.parametrize("side", ["north", "south"])
+def test_WH_3_a_unit_on_the_line_of_fire_gives_the_target_hard_cover(side: str) -> None:
+    """WH-3: another unit (of either side) standing on the line of fire partly covers the
+    target: hard cover, -2. BS 3 needs 4+, so 6+ now: the rolls 1, 2, 2, 4, 6 hit
+    once (twice in the open). Before the fix the unit in the way was ignored."""
+    state = archers_at(extra=[unit("between", side, "0909", 1, ORCS)])
+    place(state, "between", step(state.units["archers"].hex, 4, 3))
+    to_attack_phase(state)
+    acting_first(state, "north")
+    plan = cs.shooting_plan(state, state.units["archers"], state.units["orcs"])
+    assert not isinstance(plan, str) and plan.cover == "hard"
+    state.dice = ScriptedDice([1, 2, 2, 4, 6, 1])
+    events = apply(state, Attack("north", "archers", "orcs", cs.SHOOTING))
+    assert "hard cover -2: need 6+ to hit; rolled 1, 2, 2, 4, 6: 1 hit" in events[-1].text
+
+
+def test_WH_1_a_taller_unit_on_the_line_hides_the_target() -> None:
+    """WH-1: a unit standing taller than the target on the line of fire hides it: no
+    model can fire. Before the fix the archers shot through it."""
+    state = archers_at(extra=[unit("ogres", "south", "0909", 1, ORCS)])
+    place(state, "ogres", step(state.units["archers"].hex, 4, 3))
+    state.units["ogres"].height = 2  # two levels tall (MAP-5), the orcs and archers one
+    to_attack_phase(state)
+    reason = cs.shooting_plan(state, state.units["archers"], state.units["orcs"])
+    assert reason == "archers cannot shoot at orcs: ogres hides it (WH-1)"
+    assert all(getattr(c, "target", None) != "orcs" for c in legal_commands(state, "north"))
+
+
+def test_WH_3_a_turn_in_place_counts_as_moving() -> None:
+    """WH-3: "even a reform or a turn" is a move, -1 to hit. The archers turn from facing
+    south to south-east (the orcs, 30 degrees off both, stay in their front arc) and
+    need 5+: the rolls 1, 2, 2, 4, 6 hit once. Before the fix a turn in place counted
+    as standing (4+, two hits)."""
+    archers_hex = game([unit("a", "north", "0505", 4, ARCHERS)]).units["a"].hex
+    orcs = step(step(archers_hex, 4, 3), 3, 3)
+    state = archers_at(orcs)
+    play_moves(state, {"archers": (archers_hex, 3)})
+    archers = state.units["archers"]
+    assert archers.turned and archers.movement_mode == "stood"
+    acting_first(state, "north")
+    state.dice = ScriptedDice([1, 2, 2, 4, 6, 1])
+    events = apply(state, Attack("north", "archers", "orcs", cs.SHOOTING))
+    assert "moved -1: need 5+ to hit; rolled 1, 2, 2, 4, 6: 1 hit" in events[-1].text

@@ -1480,6 +1480,56 @@ def resolve_missile_fire(
     return VolleyResult(fired, casualties.unit, replace(strike, casualties=casualties))
 
 
+@dataclass(frozen=True)
+class GroupedVolley:
+    """A volley rolled in groups: each group's strike, and the casualties of all."""
+
+    shooter: BattleUnit
+    target: BattleUnit
+    strikes: tuple[Strike, ...]
+    casualties: CasualtyRemoval
+
+
+def resolve_grouped_fire(
+    dice: DiceBase,
+    plans: Sequence[FirePlan],
+    shooter: BattleUnit,
+    target: BattleUnit,
+    *,
+    in_sight: Sequence[Cell] | None = None,
+    removal: str = "rear",
+) -> GroupedVolley:
+    """BS-13 .. BS-19 for one volley whose figures fire in groups: each group rolls
+    its AD against its own AR (BS-3 and BS-19: a modifier touching some figures
+    applies to their dice only); the hits that stand are added and removed
+    together, only from the target figures ``in_sight`` (in the owner's order
+    ``removal``), hits beyond them lost (BS-15)."""
+    if not plans:
+        raise ValueError("a volley needs at least one group of firing figures")
+    strikes = []
+    for plan in plans:
+        if plan.shooter_id != shooter.unit_id or plan.target_id != target.unit_id:
+            raise ValueError(
+                f"the plan is {plan.shooter_id!r} at {plan.target_id!r}, not "
+                f"{shooter.unit_id!r} at {target.unit_id!r}"
+            )
+        if not plan.allowed:
+            raise ValueError(str(plan))
+        assert plan.armor is not None
+        strikes.append(_strike(dice, shooter, target, plan.dice_count, plan.sides, plan.armor))
+    standing = sum(s.standing for s in strikes)
+    if in_sight is None:
+        casualties = take_hits(target, standing, removal, ())
+    else:
+        seen = set(in_sight)
+        order = [c for c in _removal_order(target, removal, frozenset()) if c in seen]
+        casualties = take_hits(target, standing, order, (), len(order))
+    fired = shooter.with_cells([c for p in plans for c in (*p.direct, *p.indirect)], FIRED)
+    if any(p.magical for p in plans):
+        fired = spend_magical_volley(fired)
+    return GroupedVolley(fired, casualties.unit, tuple(strikes), casualties)
+
+
 def spend_magical_volley(unit: BattleUnit) -> BattleUnit:
     """BS-14: one volley of magical missiles used; ordinary ones never run out."""
     if unit.magical_volleys == 0:
@@ -1543,6 +1593,25 @@ def surviving_hits_distribution(
     """Exact distribution of the hits left after armour checks (BS-3)."""
     hit_stands_probability(armor_rating)
     return dict(_surviving(_check_count(count), _die_spec(die_spec), armor_rating))
+
+
+def grouped_figures_removed_distribution(
+    groups: Iterable[tuple[int, int | str | Sequence[int], int]],
+    hits_per_figure: int,
+    carried: int = 0,
+    figures: int | None = None,
+) -> Distribution:
+    """Exact distribution of figures removed by a volley fired in groups, each
+    ``(AD, die, armour rating)``: the standing hits of the groups add up (BS-3,
+    BS-4), capped at ``figures`` (those in sight, BS-15)."""
+    total: Distribution = {0: Fraction(1)}
+    for count, die_spec, armor_rating in groups:
+        total = convolve(total, surviving_hits_distribution(count, die_spec, armor_rating))
+    out: Distribution = {}
+    for hits, p in total.items():
+        removed, _ = figures_removed_by_hits(hits, hits_per_figure, carried, figures)
+        out[removed] = out.get(removed, Fraction(0)) + p
+    return out
 
 
 def figures_removed_distribution(

@@ -260,10 +260,15 @@ class _SightLines:
     vectorized ``line_of_sight`` path), drawn for all the figures of the first two
     ranks at once."""
 
-    def __init__(self, state: GameState, shooter: Unit, target: Unit) -> None:
+    def __init__(
+        self, state: GameState, shooter: Unit, target: Unit, aim: Hex | None = None
+    ) -> None:
         self.state = state
         self.shooter = shooter
         self.target = target
+        # The lines run to the target's counter, or to one of its figures (BS-15).
+        assert target.hex is not None
+        self.aim = aim or target.hex
         self.seen: dict[Hex, bs.SightLine] = {}
 
     def __call__(self, figure_hex: Hex, figures: list[Hex]) -> bs.SightLine:
@@ -274,12 +279,12 @@ class _SightLines:
     def _draw(self, figures: list[Hex]) -> None:
         state, shooter, target = self.state, self.shooter, self.target
         area = state.area
-        assert target.hex is not None
+        aim = self.aim
         figures = list(dict.fromkeys(figures))
         fq = np.array([h.q for h in figures], dtype=np.int32)
         fr = np.array([h.r for h in figures], dtype=np.int32)
-        longest = max(distance(h, target.hex) for h in figures)
-        q, r, valid = line_steps(target.hex.q - fq, target.hex.r - fr, max(1, longest - 1))
+        longest = max(distance(h, aim) for h in figures)
+        q, r, valid = line_steps(aim.q - fq, aim.r - fr, max(1, longest - 1))
         hq, hr = q + fq[:, None], r + fr[:, None]
         idx = area.indices_of(hq, hr)
         inside = idx >= 0
@@ -288,7 +293,7 @@ class _SightLines:
         terrain = np.where(inside, area.terrain[at], CLEAR)
         building_top = np.where(terrain == BUILDING, level + area.terrain_height[at], level)
         eyes = np.array([_level(state, h) for h in figures]) + shooter.height
-        above = np.maximum(eyes, _level(state, target.hex) + target.height)[:, None]
+        above = np.maximum(eyes, _level(state, aim) + target.height)[:, None]
         # A hill or building higher than both ends blocks, as in MAP-5 (BS-15).
         hill = (valid & (level > above)).any(axis=1)
         wall = (valid & (building_top > above)).any(axis=1)
@@ -307,7 +312,7 @@ class _SightLines:
             on_line = (valid & (hq == other.hex.q) & (hr == other.hex.r)).any(axis=1)
             if on_line.any():
                 crossing.append((other, on_line))
-        high = _level(state, target.hex)
+        high = _level(state, aim)
         for i, h in enumerate(figures):
             if hill[i]:
                 self.seen[h] = bs.SightLine(hill_between=True)
@@ -320,7 +325,7 @@ class _SightLines:
                     friendly=other.side == shooter.side,
                     size=_size(other),
                     distance_to_shooter=Fraction(distance(h, other.hex)),  # type: ignore[arg-type]
-                    distance_to_target=Fraction(distance(other.hex, target.hex)),  # type: ignore[arg-type]
+                    distance_to_target=Fraction(distance(other.hex, aim)),  # type: ignore[arg-type]
                 )
                 for other, on_line in crossing
                 if on_line[i]
@@ -333,7 +338,38 @@ class _SightLines:
             )
 
 
-def missile_plan(state: GameState, unit: Unit, target: Unit) -> bs.FirePlan | str:
+@dataclass(frozen=True)
+class Volley:
+    """A volley as it will be loosed (BS-13 .. BS-19): one fire plan per group of
+    figures whose lines meet the same armour modifiers. When woods screen only some
+    figures' lines, those figures roll their AD as a group of their own against the
+    screened AR (BS-3, BS-19: a modifier that touches only some figures applies to
+    their dice alone)."""
+
+    groups: tuple[bs.FirePlan, ...]
+
+    @property
+    def band(self) -> str | None:
+        return self.groups[0].band
+
+    @property
+    def distance(self) -> Fraction:
+        return self.groups[0].distance
+
+    @property
+    def direct(self) -> tuple[bs.Cell, ...]:
+        return tuple(c for g in self.groups for c in g.direct)
+
+    @property
+    def indirect(self) -> tuple[bs.Cell, ...]:
+        return tuple(c for g in self.groups for c in g.indirect)
+
+    @property
+    def dice_count(self) -> int:
+        return sum(g.dice_count for g in self.groups)
+
+
+def missile_plan(state: GameState, unit: Unit, target: Unit) -> Volley | str:
     """BS-13 .. BS-19: the volley ``unit`` could loose at ``target`` now, or why not."""
     assert unit.hex is not None and target.hex is not None
     if unit.profile.get("missile_ranges") is None:
@@ -353,21 +389,50 @@ def missile_plan(state: GameState, unit: Unit, target: Unit) -> bs.FirePlan | st
     shooter, aimed = battle_unit(unit), battle_unit(target)
     lines = _SightLines(state, unit, target)
     front_ranks = [h for (rank, _), h in shooter.figure_hexes().items() if rank <= 1]
-    friends_in_melee = [u for u in _engaged(state, target) if u.side == unit.side]
-    cover = "wall" if _terrain(state, target.hex) == BUILDING else None
-    plan = bs.plan_missile_fire(
-        shooter,
-        aimed,
-        sight_of=lambda cell: lines(shooter.cell_hex(cell), front_ranks),
-        height_difference=_level(state, unit.hex) - _level(state, target.hex),
-        shooter_in_melee=bool(_engaged(state, unit)),
-        target_in_melee_with_friend=bool(friends_in_melee),
-        screened=_terrain(state, target.hex) in (LIGHT_WOODS, HEAVY_WOODS),
-        cover=cover,
+
+    def sight_of(cell: bs.Cell) -> bs.SightLine:
+        return lines(shooter.cell_hex(cell), front_ranks)
+
+    in_woods = _terrain(state, target.hex) in (LIGHT_WOODS, HEAVY_WOODS)
+
+    def plan(sight: Callable[[bs.Cell], bs.SightLine]) -> bs.FirePlan:
+        return bs.plan_missile_fire(
+            shooter,
+            aimed,
+            sight_of=sight,
+            height_difference=_level(state, unit.hex) - _level(state, target.hex),  # type: ignore[arg-type]
+            shooter_in_melee=bool(_engaged(state, unit)),
+            target_in_melee_with_friend=any(u.side == unit.side for u in _engaged(state, target)),
+            screened=in_woods,
+            cover="wall" if _terrain(state, target.hex) == BUILDING else None,  # type: ignore[arg-type]
+        )
+
+    whole = plan(sight_of)
+    if not whole.allowed:
+        return f"{unit.name} cannot fire at {target.name}: {whole.reason}"
+    firing = (*whole.direct, *whole.indirect)
+    screened = {c for c in firing if bs.sight(sight_of(c), shooter_size=shooter.size).screened}
+    if in_woods or not screened or len(screened) == len(firing):
+        return Volley((whole,))
+    blocked = bs.SightLine(wall_between=True)
+    groups = tuple(
+        plan(lambda c, g=group: sight_of(c) if c in g else blocked)  # type: ignore[misc]
+        for group in ({c for c in firing if c not in screened}, screened)
     )
-    if not plan.allowed:
-        return f"{unit.name} cannot fire at {target.name}: {plan.reason}"
-    return plan
+    return Volley(groups)
+
+
+def figures_in_sight(state: GameState, unit: Unit, target: Unit, volley: Volley) -> list[bs.Cell]:
+    """BS-15: the target's figures that at least one firing figure can see; casualties
+    come only from these, and hits beyond them are lost."""
+    shooter, aimed = battle_unit(unit), battle_unit(target)
+    firing = [shooter.cell_hex(c) for c in (*volley.direct, *volley.indirect)]
+    seen = []
+    for cell, h in aimed.figure_hexes().items():
+        lines = _SightLines(state, unit, target, h)
+        if any(bs.sight(lines(f, firing), shooter_size=shooter.size).visible for f in firing):
+            seen.append(cell)
+    return seen
 
 
 def _casualty_text(name: str, casualties: bs.CasualtyRemoval | None, before: int) -> str:
@@ -387,24 +452,40 @@ def _volley(state: GameState, unit: Unit, target: Unit) -> None:
     plan = missile_plan(state, unit, target)
     if isinstance(plan, str):
         raise IllegalCommand(plan)
-    assert plan.armor is not None and plan.band is not None
     shooter, aimed = battle_unit(unit), battle_unit(target)
-    result = bs.resolve_missile_fire(state.dice, plan, shooter, aimed, removal=REMOVAL)
+    in_sight = figures_in_sight(state, unit, target, plan)
+    result = bs.resolve_grouped_fire(
+        state.dice, plan.groups, shooter, aimed, in_sight=in_sight, removal=REMOVAL
+    )
     systems.store_damage(unit, result.shooter)
     systems.store_damage(target, result.target)
     unit.attacked = True  # ART-18
     unit.weapons_fired.append(MISSILE)
-    strike = result.strike
     who = _plural(len(plan.direct), "figure") + " direct"
     if plan.indirect:
         who += f", {len(plan.indirect)} indirect over friends (BS-17)"
     lines = [
         f"{unit.name} looses a volley at {target.name}: {who}, {plan.band} range "
         f'({_inches(plan.distance)}"), {plan.dice_count} AD (BS-18)',
-        f"  {strike.roll}",
-        f"  {strike.check} [{plan.armor.breakdown()}]",
-        f"  {_casualty_text(target.name, strike.casualties, aimed.figures)}",
     ]
+    for group, strike in zip(plan.groups, result.strikes, strict=True):
+        assert group.armor is not None
+        head = "  "
+        if len(plan.groups) > 1:
+            screened = any(m.value == -3 for m in group.armor.modifiers)
+            what = "screened by woods" if screened else "with clear lines"
+            lines.append(
+                f"  {_plural(len(group.direct) + len(group.indirect), 'figure')} {what}: "
+                f"{group.dice_count} AD (BS-19)"
+            )
+            head = "    "
+        lines += [f"{head}{strike.roll}", f"{head}{strike.check} [{group.armor.breakdown()}]"]
+    if len(in_sight) < aimed.figures:
+        lines.append(
+            f"  {_plural(len(in_sight), 'figure')} of {target.name} in sight: casualties "
+            "only among them, further hits lost (BS-15)"
+        )
+    lines.append(f"  {_casualty_text(target.name, result.casualties, aimed.figures)}")
     gone = _mark_destroyed([target], lines)
     log_event(
         state,
@@ -415,9 +496,10 @@ def _volley(state: GameState, unit: Unit, target: Unit) -> None:
             "target": target.id,
             "weapon": MISSILE,
             "dice": plan.dice_count,
-            "hits": strike.roll.hits,
-            "standing": strike.standing,
-            "removed": len(strike.casualties.removed) if strike.casualties else 0,
+            "hits": sum(s.roll.hits for s in result.strikes),
+            "standing": sum(s.standing for s in result.strikes),
+            "in_sight": len(in_sight),
+            "removed": len(result.casualties.removed),
             "destroyed": gone,
         },
         rolls=state.dice.take_records(),
@@ -631,6 +713,24 @@ def _cover(state: GameState, sight: Sight, target: Unit) -> str:
     return "none"
 
 
+def _units_in_the_way(state: GameState, shooter: Unit, target: Unit, sight: Sight) -> list[Unit]:
+    """WH-1, WH-3: the units whose counters stand on the line of fire and reach into it:
+    not lower than both the firer's eyes and the target's top (the MAP-5 rule for a
+    hill, turned round). Hidden enemies the firer cannot know of are left out (ART-4)."""
+    assert shooter.hex is not None and target.hex is not None
+    between = set(sight.path[1:-1])
+    eyes = _level(state, shooter.hex) + shooter.height
+    top = _level(state, target.hex) + target.height
+    return [
+        other
+        for other in state.living()
+        if other.hex in between
+        and other.id not in (shooter.id, target.id)
+        and not (other.hidden and other.side != shooter.side)
+        and _level(state, other.hex) + other.height >= min(eyes, top)  # type: ignore[arg-type]
+    ]
+
+
 @dataclass(frozen=True)
 class ShootingPlan:
     """WH-1 .. WH-5: the models that fire, in batches, with their modifiers."""
@@ -672,8 +772,17 @@ def shooting_plan(state: GameState, unit: Unit, target: Unit) -> ShootingPlan | 
         if not sight.visible:
             why += f" ({sight.reason})"
         return f"{unit.name} cannot shoot at {target.name}: {why} (WH-1)"
-    cover = _cover(state, sight, target)
-    modifiers = wh.shooting_modifiers(moved=unit.movement_mode != "stood", cover=cover)
+    # WH-1: a unit standing taller than the target on the line hides it; WH-3: any other
+    # unit on the line partly covers it, which counts as hard cover.
+    in_the_way = _units_in_the_way(state, unit, target, sight) if sight.visible else []
+    top = _level(state, target.hex) + target.height
+    hiding = [u for u in in_the_way if _level(state, u.hex) + u.height > top]  # type: ignore[arg-type]
+    if hiding:
+        return f"{unit.name} cannot shoot at {target.name}: {hiding[0].name} hides it (WH-1)"
+    cover = "hard" if in_the_way else _cover(state, sight, target)
+    # WH-3: "even a reform or a turn" counts as moving.
+    moved = unit.movement_mode != "stood" or unit.turned
+    modifiers = wh.shooting_modifiers(moved=moved, cover=cover)
     plan = ShootingPlan(
         firing,
         modifiers,

@@ -868,29 +868,29 @@ def _figures_odds(board: GameState, unit: Unit, target: Unit, weapon: str) -> At
         plan = cs.missile_plan(board, unit, target)
         if isinstance(plan, str):
             return AttackOdds(weapon, "Missile volley", None, refusal=plan)
-        assert plan.armor is not None
         aimed = cs.battle_unit(target)
-        ar = max(bs.AR_BEST, min(bs.AR_WORST, plan.armor.total))
-        hits = mean(bs.hits_distribution(plan.dice_count, plan.sides))
-        removed = bs.expected_figures_removed(
-            plan.dice_count,
-            plan.sides,
-            ar,
-            aimed.hits_per_figure,
-            aimed.carried_hits,
-            aimed.figures,
+        in_sight = len(cs.figures_in_sight(board, unit, target, plan))
+        lines = []
+        groups = []
+        for group in plan.groups:
+            assert group.armor is not None
+            ar = max(bs.AR_BEST, min(bs.AR_WORST, group.armor.total))
+            groups.append((group.dice_count, group.sides, ar))
+            hits = mean(bs.hits_distribution(group.dice_count, group.sides))
+            stand = bs.hit_stands_probability(ar)
+            lines.append(
+                f"{group.dice_count} attack dice at {plan.band} range; {group.armor.breakdown()}: "
+                f"{float(hits):.1f} hits expected, each stands {percent(stand)} (BS-3)"
+            )
+        removed = mean(
+            bs.grouped_figures_removed_distribution(
+                groups, aimed.hits_per_figure, aimed.carried_hits, in_sight
+            )
         )
-        stand = bs.hit_stands_probability(ar)
-        return AttackOdds(
-            weapon,
-            "Missile volley",
-            None,
-            [
-                f"{plan.dice_count} attack dice at {plan.band} range; {plan.armor.breakdown()}",
-                f"{float(hits):.1f} hits expected, each stands {percent(stand)} (BS-3)",
-                f"{float(removed):.2f} figures removed on average (BS-4)",
-            ],
-        )
+        if in_sight < aimed.figures:
+            lines.append(f"{in_sight} of {aimed.figures} figures in sight (BS-15)")
+        lines.append(f"{float(removed):.2f} figures removed on average (BS-4)")
+        return AttackOdds(weapon, "Missile volley", None, lines)
     if weapon == "melee":
         plan = cs.melee_plan(board, unit, target)
         if isinstance(plan, str):
