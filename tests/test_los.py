@@ -281,14 +281,73 @@ def test_MAP_5_visible_from_a_viewer_outside_the_area_agrees() -> None:
         _agree(area, viewer, 2, 1)
 
 
-def test_MAP_5_the_line_by_line_path_agrees_with_the_tables(monkeypatch) -> None:
-    """MAP-5: the fallback used for huge areas gives the same mask as the tables."""
+def test_MAP_5_the_line_by_line_path_agrees_with_the_tables() -> None:
+    """MAP-5: the line-by-line path (viewers off the grid) gives the table's mask."""
     area = PlayArea.from_layout({(0, 0): random_sheet(3, "a"), (1, 0): random_sheet(4, "b")})
-    viewers = [area.hexes()[k] for k in (0, 17, 200, 400, 509)]
-    with_tables = [visible_from(area, v) for v in viewers]
-    monkeypatch.setattr(los, "TABLE_BUDGET", 0)
-    for v, expected in zip(viewers, with_tables, strict=True):
-        assert np.array_equal(visible_from(area, v), expected)
+    for k in (0, 17, 200, 400, 509):
+        v = area.hexes()[k]
+        assert np.array_equal(los._visible_from_lines(area, v, None, 2, 1), visible_from(area, v))
+
+
+def test_MAP_5_lines_beyond_the_table_are_computed_on_the_spot(monkeypatch) -> None:
+    """MAP-5: with a table of radius 5 (far lines drawn per call) the mask still agrees."""
+    monkeypatch.setattr(los, "TABLE_RADIUS", 5)
+    monkeypatch.setattr(los, "FIRST_RADIUS", 3)
+    monkeypatch.setattr(los, "_LINES", los._RelativeLines())
+    area = PlayArea.from_layout({(0, 0): random_sheet(5, "a"), (0, 1): random_sheet(6, "b")})
+    for viewer in (area.hex_at((0, 0), "0101"), area.hex_at((0, 1), "0809")):
+        _agree(area, viewer, 2, 1)
+        _agree(area, viewer, 3, 0, max_range=12)
+    assert los._LINES.radius == 5
+
+
+def test_MAP_5_one_relative_table_serves_every_area_and_only_grows() -> None:
+    """MAP-5: lines are translation invariant: the table built for one area answers
+    another, and a growing area appends rings to it without rebuilding what exists."""
+    lines = los._LINES
+    small = PlayArea.from_layout({(0, 0): random_sheet(31, "a")})
+    visible_from(small, small.hex_at((0, 0), "0808"))
+    built = lines.radius
+    before = [
+        c[: los._ring_start(built + 1) - los._chunk_start(k)].copy()
+        for k, c in enumerate(lines.chunks)
+    ]
+    other = PlayArea.from_layout({(4, -2): random_sheet(32, "b"), (5, -2): random_sheet(33, "c")})
+    _agree(other, other.hex_at((4, -2), "1501"), 2, 1)
+    assert lines is los._LINES and lines.radius >= built
+    for old, now in zip(before, lines.chunks, strict=False):
+        assert np.array_equal(now[: len(old)], old)
+
+
+def test_MAP_5_the_table_grows_a_bounded_step_at_a_time() -> None:
+    """MAP-5: one call adds at most GROW_ENTRIES line entries (no long pause when a
+    mobile map grows); the rings not built yet are drawn per call meanwhile."""
+    lines = los._RelativeLines()
+    lines.grow(10)
+    assert lines.radius == los.FIRST_RADIUS
+    lines.grow(250)
+    added = sum(6 * d * d for d in range(los.FIRST_RADIUS + 1, lines.radius + 1))
+    assert los.FIRST_RADIUS < lines.radius < 250 and added <= los.GROW_ENTRIES
+
+
+def test_MAP_5_table_lines_stay_within_one_hex_of_their_ends() -> None:
+    """MAP-5: every relative line keeps each axial coordinate within one of its ends'
+    range, the one-cell margin of the sight grid the gather relies on."""
+    lines = los._RelativeLines()
+    lines.grow(los.FIRST_RADIUS)
+    limit, side = lines.limit, 2 * lines.limit + 1
+    q, r = los._ring_hexes(2, lines.radius)
+    rows = lines.row_of[(q + limit) * side + (r + limit)]
+    assert np.array_equal(rows, np.arange(los._ring_start(2), los._ring_start(lines.radius + 1)))
+    for k, chunk in enumerate(lines.chunks):
+        sel = rows >= los._chunk_start(k)
+        deltas = chunk[rows[sel] - los._chunk_start(k)]
+        sq, sr = np.divmod(deltas + los._PAD, los._STRIDE)
+        sr -= los._PAD
+        used = deltas != los._PAD
+        eq, er = q[sel][:, None], r[sel][:, None]
+        assert not np.any(used & ((sq < np.minimum(eq, 0) - 1) | (sq > np.maximum(eq, 0) + 1)))
+        assert not np.any(used & ((sr < np.minimum(er, 0) - 1) | (sr > np.maximum(er, 0) + 1)))
 
 
 def test_MAP_5_visible_from_follows_the_area_when_it_grows() -> None:
@@ -304,10 +363,13 @@ def test_MAP_5_visible_from_follows_the_area_when_it_grows() -> None:
     ]
 
 
-@pytest.mark.parametrize("slab", [1, 300, 5_000])
-def test_MAP_5_visible_from_agrees_whatever_the_slab_size(monkeypatch, slab: int) -> None:
-    """MAP-5: gathering column slab by column slab gives the same mask as line_of_sight."""
-    monkeypatch.setattr(los, "_SLAB_ENTRIES", slab)
+@pytest.mark.parametrize("steps", [1, 5, 16, 40])
+def test_MAP_5_visible_from_agrees_whatever_the_chunk_of_steps(monkeypatch, steps: int) -> None:
+    """MAP-5: gathering the lines a few steps at a time, dropping the blocked ones,
+    gives the same mask as line_of_sight."""
+    monkeypatch.setattr(los, "CHUNK_STEPS", steps)
+    monkeypatch.setattr(los, "FIRST_RADIUS", 40)
+    monkeypatch.setattr(los, "_LINES", los._RelativeLines())
     area = PlayArea.from_layout({(0, 0): random_sheet(21, "a"), (1, 0): random_sheet(22, "b")})
     for viewer in (area.hex_at((0, 0), "0101"), area.hex_at((1, 0), "0809")):
         _agree(area, viewer, 2, 1)

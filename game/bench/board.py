@@ -1,12 +1,15 @@
-"""Board benchmark: line of sight and distances over a 20-sheet play area (5,100 hexes).
+"""Board benchmark: line of sight and distances over 20-sheet and 100-sheet play areas.
 
 Run: ``python -m game.bench board``. Figures printed:
 
-- every hex a viewer sees (``visible_from``), median of repeated runs, for a
-  viewer in the middle of the area and one in a corner (targets: 5 ms or less);
+- every hex a viewer sees (``visible_from``, unlimited range), median of
+  repeated runs, for a viewer in the middle of the area and one in a corner
+  (targets: 1.5 ms or less on 20 sheets, 6 ms or less on 10 x 10 sheets);
 - the same answers from ``line_of_sight`` called once per hex in the same run,
   checked equal, and the ratio (target: 20x or more);
-- the first call, which builds the cached line tables;
+- the first call, which builds the relative-line table;
+- the longest pause while an area grows sheet by sheet (the table gets its
+  new rings; target: no build over 20 ms);
 - the distance from one hex to every hex (numpy).
 """
 
@@ -21,7 +24,7 @@ from game.board import los
 from game.board.area import PlayArea
 from game.board.sheet import SHEET_COLS, SHEET_ROWS, Sheet, SheetError, available_sheets
 from game.board.terrain import BUILDING, CLEAR, HEAVY_WOODS, LIGHT_WOODS, ROUGH, WATER
-from game.hexmath import distances
+from game.hexmath import Hex, distances
 
 SHEETS_WIDE = 5
 SHEETS_TALL = 4
@@ -68,14 +71,14 @@ def synthetic_sheet(seed: int) -> Sheet:
     )
 
 
-def benchmark_area() -> tuple[PlayArea, str]:
-    """A 5 x 4 sheet area from the shipped sheets, or synthetic ones if there are none."""
+def benchmark_area(wide: int = SHEETS_WIDE, tall: int = SHEETS_TALL) -> tuple[PlayArea, str]:
+    """A wide x tall sheet area from the shipped sheets, or synthetic ones if there are none."""
     try:
         shipped = list(available_sheets().values())
     except SheetError as exc:
         shipped = []
         print(f"(shipped sheets unusable: {exc})")
-    positions = [(i, j) for j in range(SHEETS_TALL) for i in range(SHEETS_WIDE)]
+    positions = [(i, j) for j in range(tall) for i in range(wide)]
     if shipped:
         layout = {pos: shipped[k % len(shipped)] for k, pos in enumerate(positions)}
         source = f"{len(shipped)} shipped sheets, repeated"
@@ -85,22 +88,18 @@ def benchmark_area() -> tuple[PlayArea, str]:
     return PlayArea.from_layout(layout), source
 
 
-def main() -> None:
-    area, source = benchmark_area()
-    print(f"play area: {SHEETS_WIDE} x {SHEETS_TALL} sheets, {len(area)} hexes, from {source}")
-
-    viewers = {
-        "middle (2,1) 0809": area.hex_at((2, 1), "0809"),
+def _viewers(area: PlayArea, wide: int, tall: int) -> dict[str, Hex]:
+    middle = (wide // 2, tall // 2)
+    return {
+        f"middle {middle} 0809": area.hex_at(middle, "0809"),
         "corner (0,0) 0101": area.hex_at((0, 0), "0101"),
     }
-    start = time.perf_counter()
-    los.visible_from(area, viewers["middle (2,1) 0809"])
-    first = time.perf_counter() - start
-    print(f"first visible_from call (builds the cached line tables): {fmt_ms(first)}")
 
+
+def _sight_figures(area: PlayArea, viewers: dict[str, Hex], target_ms: float) -> None:
     for label, viewer in viewers.items():
-        los.visible_from(area, viewer)  # warm: both column parities' tables
-        vector = median_seconds(lambda v=viewer: los.visible_from(area, v), repeat=40)
+        los.visible_from(area, viewer)  # warm
+        vector = median_seconds(lambda v=viewer: los.visible_from(area, v), repeat=20)
         mask = los.visible_from(area, viewer)
         hexes = area.hexes()
         start = time.perf_counter()
@@ -108,19 +107,79 @@ def main() -> None:
         scalar = time.perf_counter() - start
         agree = bool(np.array_equal(mask, one_by_one))
         print(f"viewer {label}: sees {int(mask.sum())} of {len(area)} hexes")
-        print(f"  visible_from, all hexes (median of 40):   {fmt_ms(vector)}   (target <= 5 ms)")
+        print(
+            f"  visible_from, all hexes (median of 20):   {fmt_ms(vector)}   "
+            f"(target <= {target_ms:g} ms)"
+        )
         print(f"  line_of_sight once per hex, same answers: {fmt_ms(scalar)}")
         print(f"  ratio: {scalar / vector:.0f}x   (target >= 20x); answers agree: {agree}")
         if not agree:
             raise AssertionError(f"visible_from and line_of_sight disagree for viewer {label}")
 
-    viewer = viewers["middle (2,1) 0809"]
+
+def _growth_pause(sheets: list[Sheet]) -> tuple[float, int]:
+    """Grow an area from one sheet to 5 x 4, asking a corner viewer's sight after each
+    new sheet: the slowest call (new rings of the table included) and the calls made."""
+    area = PlayArea.from_layout({(0, 0): sheets[0]})
+    viewer = area.hex_at((0, 0), "0101")
+    slowest, calls = 0.0, 0
+    for k, pos in enumerate((i, j) for j in range(SHEETS_TALL) for i in range(SHEETS_WIDE)):
+        if pos != (0, 0):
+            area.add_sheet(pos, sheets[k % len(sheets)])
+        start = time.perf_counter()
+        los.visible_from(area, viewer)
+        slowest = max(slowest, time.perf_counter() - start)
+        calls += 1
+    return slowest, calls
+
+
+def main() -> None:
+    area, source = benchmark_area()
+    print(f"play area: {SHEETS_WIDE} x {SHEETS_TALL} sheets, {len(area)} hexes, from {source}")
+    viewers = _viewers(area, SHEETS_WIDE, SHEETS_TALL)
+    sheets = [area.sheet_at(p) for p in area.positions]
+    start = time.perf_counter()
+    los.visible_from(area, viewers["corner (0,0) 0101"])
+    print(
+        f"first visible_from call (builds the relative-line table out to radius "
+        f"{los._LINES.radius}, once per process): {fmt_ms(time.perf_counter() - start)}"
+    )
+    slowest, calls = _growth_pause(sheets)
+    print(
+        f"area growing from 1 to {SHEETS_WIDE * SHEETS_TALL} sheets, a corner viewer's sight "
+        f"after each ({calls} calls): slowest {fmt_ms(slowest)} (target: no build over 20 ms)"
+    )
+    start = time.perf_counter()
+    los.visible_from(area, viewers["middle (2, 2) 0809"])
+    print(f"next visible_from call (middle viewer): {fmt_ms(time.perf_counter() - start)}")
+    _sight_figures(area, viewers, 1.5)
+
+    big, _ = benchmark_area(10, 10)
+    print(f"play area: 10 x 10 sheets, {len(big)} hexes")
+    corner = big.hex_at((0, 0), "0101")
+    slowest, calls, radius = 0.0, 0, -1
+    while radius != los._LINES.radius:
+        radius = los._LINES.radius
+        start = time.perf_counter()
+        los.visible_from(big, corner)
+        slowest = max(slowest, time.perf_counter() - start)
+        calls += 1
+    print(
+        f"corner viewer until the table reaches radius {radius}: {calls} calls, "
+        f"slowest {fmt_ms(slowest)} (far lines drawn per call meanwhile)"
+    )
+    _sight_figures(big, _viewers(big, 10, 10), 6)
+
+    viewer = viewers["middle (2, 2) 0809"]
     lines = median_seconds(lambda: los._visible_from_lines(area, viewer, None, 2, 1), repeat=5)
-    print(f"visible_from computing lines per call (no tables; huge areas): {fmt_ms(lines)}")
+    print(f"visible_from computing lines per call (viewer off the grid): {fmt_ms(lines)}")
     dist = median_seconds(lambda: distances(viewer, area.q, area.r), repeat=200)
     print(f"distance from one hex to all {len(area)} hexes (numpy, median of 200): {fmt_ms(dist)}")
-    table_bytes = sum(t.deltas.nbytes for t in los._TABLES.values())
-    print(f"line tables in memory: {table_bytes / 1e6:.1f} MB")
+    table_bytes = los._LINES.nbytes()
+    print(
+        f"relative-line table in memory: {table_bytes / 1e6:.1f} MB "
+        f"(radius {los._LINES.radius}, one table for every viewer and area)"
+    )
 
 
 if __name__ == "__main__":

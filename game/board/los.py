@@ -166,9 +166,10 @@ _NUDGE = (1, 2, -3)
 
 
 def line_steps(
-    bq: np.ndarray, br: np.ndarray, steps: int
+    bq: np.ndarray, br: np.ndarray, steps: int, first: int = 1
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Hexes 1..steps of ``line(Hex(0, 0), Hex(bq, br))`` for arrays of ends, exactly.
+    """Hexes first..first+steps-1 of ``line(Hex(0, 0), Hex(bq, br))`` for arrays of
+    ends, exactly.
 
     The same rational rounding and nudge as ``game.hexmath.line``, vectorized
     (lines are translation invariant, so ``a + line(0, b - a)`` is ``line(a, b)``):
@@ -180,7 +181,7 @@ def line_steps(
     bs = -bq - br
     n = (np.abs(bq) + np.abs(br) + np.abs(bs)) // 2
     ns = np.maximum(n, 1)
-    i = np.arange(1, steps + 1, dtype=np.int32)[None, :]
+    i = np.arange(first, first + steps, dtype=np.int32)[None, :]
     rounded = []
     keys = []
     for b_comp, nudge in zip((bq, bs, br), _NUDGE, strict=True):
@@ -204,115 +205,136 @@ def line_steps(
 
 
 # The sight grid: obstacle top and woods of each cell packed in one int32
-# (top * _PACK + woods) so one gather serves both sums; a fixed row stride keeps
-# the relative-line tables independent of the area's shape, so one table
-# serves every area and survives mobile-map growth.
+# (top * _PACK + woods) so one gather serves both sums. Cells are axial (q, r)
+# with a fixed stride per q column, so a line's relative hexes are the same
+# deltas for every viewer on every area: one table of relative lines serves
+# them all and survives mobile-map growth (lines are translation invariant).
 _PACK = 1024
-_STRIDE = 1024
-# Table padding points this many rows below the viewer, into the unused rows
+_STRIDE = 2048
+# Table padding points half a column below the viewer, into the unused cells
 # of its column, which hold a top far below any eye level and no woods.
 _PAD = _STRIDE // 2
 _NEVER_BLOCKS = -20_000 * _PACK
-# Largest relative-line table kept per column parity (entries); a larger area
-# makes ``visible_from`` compute its lines per call instead (same answers).
-TABLE_BUDGET = 20_000_000
-# Gathered entries per slab of columns in ``visible_from`` (fits in cache).
-_SLAB_ENTRIES = 32_768
+# Steps of the lines gathered at once: after each chunk the lines already
+# blocked drop out, so the work follows what the viewer can see along a line.
+CHUNK_STEPS = 16
+# The relative-line table is built at its first use out to FIRST_RADIUS (the
+# far corner of a 6 x 6 sheet area; about half a second, once) and beyond that grows on
+# demand, ring by ring, at most GROW_ENTRIES entries per call (10-20 ms);
+# lines beyond its radius meanwhile are computed on the spot, same answers.
+FIRST_RADIUS = 128
+GROW_ENTRIES = 200_000
+# Largest table radius (hexes), room reserved but filled only as far as some
+# viewer needed: about 8 * radius**3 bytes once filled (16 MB at radius 128,
+# the far corner of a 6 x 6 sheet area; 120 MB at 245, a 10 x 10 one).
+TABLE_RADIUS = 256
 
 
-class _Table:
-    """Intervening hexes of every line within ``half_w`` columns and ``half_h`` rows.
+def _ring_start(d: int) -> int:
+    """Row of the first hex at distance ``d`` in ring order (6 hexes per step out)."""
+    return 3 * d * (d - 1)
 
-    ``deltas[dc + half_w, dr + half_h, k]`` is the sight-grid delta
-    (``dcol * _STRIDE + drow``) of intervening hex k + 1 on the line from a viewer
-    in a column of ``parity`` to the hex ``dc`` columns and ``dr`` offset rows
-    away, or ``_PAD`` past the line's end. In offset coordinates a line depends
-    only on the relative position and the parity of the viewer's column.
+
+def _chunk_start(c: int) -> int:
+    """First row with a step in chunk ``c``: the lines with at least
+    ``c * CHUNK_STEPS + 1`` intervening hexes, so distance ``c * CHUNK_STEPS + 2``."""
+    return _ring_start(c * CHUNK_STEPS + 2)
+
+
+def _ring_hexes(first: int, last: int) -> tuple[np.ndarray, np.ndarray]:
+    """Relative axial ``(q, r)`` of every hex at distance first..last, ring by ring
+    (the order the table rows follow)."""
+    span = np.arange(-last, last + 1, dtype=np.int32)
+    q, r = np.meshgrid(span, span, indexing="ij")
+    q, r = q.ravel(), r.ravel()
+    d = (np.abs(q) + np.abs(r) + np.abs(q + r)) // 2
+    keep = (d >= first) & (d <= last)
+    order = np.argsort(d[keep], kind="stable")
+    return q[keep][order], r[keep][order]
+
+
+def _deltas(bq: np.ndarray, br: np.ndarray, first: int, steps: int) -> np.ndarray:
+    """Sight-grid deltas of intervening hexes first..first+steps-1 of the lines from
+    (0, 0) to ``(bq, br)``, ``_PAD`` past a line's end. Each axial coordinate of
+    a line stays within one of its ends' range, the margin of the sight grid
+    (checked over the whole table by the tests)."""
+    sq, sr, valid = line_steps(bq, br, steps, first)
+    return np.where(valid, sq * _STRIDE + sr, _PAD).astype(np.int32)
+
+
+class _RelativeLines:
+    """Intervening hexes of the line from (0, 0) to every hex within ``radius``.
+
+    Rows follow the rings outward (``_ring_start``); ``chunks[c]`` holds steps
+    ``c * CHUNK_STEPS + 1 ..`` of the rows from ``_chunk_start(c)`` on, as
+    sight-grid deltas, in room reserved up to ``TABLE_RADIUS``. ``row_of`` maps
+    a relative hex (``(q + TABLE_RADIUS) * side + r + TABLE_RADIUS``) to its row,
+    -1 where not built. Growing appends rings; nothing built is built again.
     """
 
-    def __init__(self, half_w: int, half_h: int, parity: int) -> None:
-        self.half_w = half_w
-        self.half_h = half_h
-        dc, dr = np.meshgrid(
-            np.arange(-half_w, half_w + 1, dtype=np.int32),
-            np.arange(-half_h, half_h + 1, dtype=np.int32),
-            indexing="ij",
+    def __init__(self) -> None:
+        self.radius = 1
+        self.limit = TABLE_RADIUS
+        side = 2 * self.limit + 1
+        self.row_of = np.full(side * side, -1, dtype=np.int32)
+        self.chunks: list[np.ndarray] = []
+        self._add_rings(2, 1)
+
+    def _add_rings(self, first: int, last: int) -> None:
+        q, r = _ring_hexes(first, last)
+        start = _ring_start(first)
+        side = 2 * self.limit + 1
+        self.row_of[(q + self.limit) * side + (r + self.limit)] = np.arange(
+            start, start + q.size, dtype=np.int32
         )
-        dc = dc.ravel()
-        dr = dr.ravel()
-        # The target relative to a viewer at offset (parity, 0), axial (parity, 0).
-        col = parity + dc
-        bq = dc
-        br = dr - (col - (col & 1)) // 2
-        self.steps = max(int(((np.abs(bq) + np.abs(br) + np.abs(bq + br)) // 2).max()) - 1, 1)
-        deltas = np.empty((dc.size, self.steps), dtype=np.int32)
-        chunk = max(1, 16_384 // self.steps)  # small blocks stay in cache
-        for start in range(0, dc.size, chunk):
-            stop = min(start + chunk, dc.size)
-            sq, sr, valid = line_steps(bq[start:stop], br[start:stop], self.steps)
-            scol = parity + sq
-            drow = sr + (scol - (scol & 1)) // 2
-            # The gather relies on this: a line stays within its ends' columns and
-            # at most one row beyond their rows (the margin of the area's grid).
-            ec = dc[start:stop, None]
-            er = dr[start:stop, None]
-            stray = valid & (
-                (sq < np.minimum(ec, 0))
-                | (sq > np.maximum(ec, 0))
-                | (drow < np.minimum(er, 0) - 1)
-                | (drow > np.maximum(er, 0) + 1)
-            )
-            if stray.any():  # pragma: no cover - geometry invariant
-                raise AssertionError("a hex line strays beyond the margin of the sight grid")
-            deltas[start:stop] = np.where(valid, sq * _STRIDE + drow, _PAD)
-        self.deltas = deltas.reshape(2 * half_w + 1, 2 * half_h + 1, self.steps)
-        self.deltas.flags.writeable = False
+        for c in range(-(-(last - 1) // CHUNK_STEPS)):
+            if c == len(self.chunks):
+                # Reserved, not touched: memory is taken as the rings come.
+                rows = _ring_start(self.limit + 1) - _chunk_start(c)
+                self.chunks.append(np.empty((rows, CHUNK_STEPS), dtype=np.int32))
+            skip = max(0, _chunk_start(c) - start)
+            at = start - _chunk_start(c)
+            # Blocks of lines small enough for the cache.
+            for b in range(skip, q.size, 4096):
+                e = min(b + 4096, q.size)
+                self.chunks[c][at + b : at + e] = _deltas(
+                    q[b:e], r[b:e], c * CHUNK_STEPS + 1, CHUNK_STEPS
+                )
+        self.radius = last
+
+    def nbytes(self) -> int:
+        """Bytes of the rings built so far (the reserved rest is not in memory)."""
+        rows = _ring_start(self.radius + 1)
+        built = sum(max(0, rows - _chunk_start(c)) for c in range(len(self.chunks)))
+        return built * CHUNK_STEPS * 4 + self.row_of.nbytes
+
+    def grow(self, radius: int) -> None:
+        """Append rings toward ``radius``: all of them out to ``FIRST_RADIUS`` at the
+        first call, then about ``GROW_ENTRIES`` entries at most per call."""
+        radius = min(radius, self.limit)
+        if self.radius < FIRST_RADIUS <= self.limit:
+            self._add_rings(self.radius + 1, FIRST_RADIUS)
+        last = self.radius
+        entries = 0
+        while last < radius and (entries == 0 or entries + 6 * (last + 1) ** 2 <= GROW_ENTRIES):
+            last += 1
+            entries += 6 * last * last
+        if last > self.radius:
+            self._add_rings(self.radius + 1, last)
 
 
-_TABLES: dict[int, _Table] = {}
-
-
-def _table_entries(half_w: int, half_h: int) -> int:
-    # The longest line in the box, minus one, bounds the steps.
-    return (2 * half_w + 1) * (2 * half_h + 1) * (half_w + half_h)
-
-
-def _rounded(half: int) -> int:
-    # Tables grow in steps of 16 so that a growing area rarely rebuilds them.
-    return max(16, -(-half // 16) * 16)
-
-
-def _table(half_w: int, half_h: int, parity: int) -> _Table:
-    """The cached table for a column parity, rebuilt larger when an area outgrows it."""
-    table = _TABLES.get(parity)
-    if table is None or table.half_w < half_w or table.half_h < half_h:
-        if table is not None:
-            del _TABLES[parity]
-            # Keep covering what the old table covered and grow by a quarter, when
-            # that stays in budget: a play area growing sheet by sheet (mobile maps)
-            # then rebuilds the table a few times a game, not at every new sheet.
-            wide = max(half_w, _rounded(table.half_w * 5 // 4))
-            tall = max(half_h, _rounded(table.half_h * 5 // 4))
-            if _table_entries(wide, tall) <= TABLE_BUDGET:
-                half_w, half_h = wide, tall
-            elif _table_entries(max(half_w, table.half_w), max(half_h, table.half_h)) <= (
-                TABLE_BUDGET
-            ):
-                half_w, half_h = max(half_w, table.half_w), max(half_h, table.half_h)
-        table = _TABLES[parity] = _Table(half_w, half_h, parity)
-    return table
+_LINES = _RelativeLines()
 
 
 @dataclass
 class _Grids:
     revision: int
-    width: int
-    height: int
-    code: np.ndarray  # (width * _STRIDE,) packed top/woods; rows >= height never block
+    q0: int  # axial origin of the grid (one cell of margin all round)
+    r0: int
+    width: int  # q columns
+    height: int  # r cells used per column (<= _PAD)
+    code: np.ndarray  # (width * _STRIDE,) packed top/woods; cells past height never block
     level: np.ndarray  # (width, height) ground level, 0 off the area
-    q: np.ndarray  # (width, height) axial q of each cell
-    r: np.ndarray
-    cells: np.ndarray  # (width, height) flat cell of each area hex, in area order
 
 
 _GRIDS: weakref.WeakKeyDictionary[PlayArea, _Grids] = weakref.WeakKeyDictionary()
@@ -322,30 +344,17 @@ def _grids(area: PlayArea) -> _Grids:
     cached = _GRIDS.get(area)
     if cached is not None and cached.revision == area.revision:
         return cached
-    width, height = area.grid.shape
-    c0, r0 = area.grid_origin
-    col, row = np.meshgrid(
-        np.arange(c0, c0 + width, dtype=np.int32),
-        np.arange(r0, r0 + height, dtype=np.int32),
-        indexing="ij",
-    )
+    q0, r0 = int(area.q.min()) - 1, int(area.r.min()) - 1
+    width = int(area.q.max()) - q0 + 2
+    height = int(area.r.max()) - r0 + 2
     code = np.full((width, _STRIDE), _NEVER_BLOCKS, dtype=np.int32)
-    code[:, :height] = 0  # MAP-5 decision: off-area hexes are open level-0 ground
-    x = area.col - c0
-    y = area.row - r0
-    code[x, y] = area.obstacle_top.astype(np.int32) * _PACK + area.woods
-    level = np.zeros((width, height), dtype=np.int32)
-    level[x, y] = area.level
-    built = _Grids(
-        revision=area.revision,
-        width=width,
-        height=height,
-        code=code.ravel(),
-        level=level,
-        q=col,
-        r=row - (col - (col & 1)) // 2,
-        cells=x.astype(np.int64) * height + y,
-    )
+    level = np.zeros((width, min(height, _PAD)), dtype=np.int32)
+    if height <= _PAD:
+        code[:, :height] = 0  # MAP-5 decision: off-area hexes are open level-0 ground
+        x, y = area.q - q0, area.r - r0
+        code[x, y] = area.obstacle_top.astype(np.int32) * _PACK + area.woods
+        level[x, y] = area.level
+    built = _Grids(area.revision, q0, r0, width, height, code.ravel(), level)
     _GRIDS[area] = built
     return built
 
@@ -372,60 +381,61 @@ def visible_from(
         )
     viewer = Hex(int(viewer[0]), int(viewer[1]))
     g = _grids(area)
-    c0, r0 = area.grid_origin
-    vcol = viewer.q
-    vrow = viewer.r + (vcol - (vcol & 1)) // 2
-    x, y = vcol - c0, vrow - r0
-    # The tables need the viewer inside the grid's margin, so that every line
-    # stays in the grid, and padding rows below every used row.
-    inside = 1 <= x < g.width - 1 and 1 <= y < g.height - 1
-    # Viewer and targets lie inside the margin: at most width - 3 columns apart,
-    # and within max_range columns and offset rows when a range is given.
-    reach_w, reach_h = g.width - 3, g.height - 3
-    if max_range is not None:
-        reach_w, reach_h = min(reach_w, int(max_range)), min(reach_h, int(max_range))
-    half_w, half_h = _rounded(reach_w), _rounded(reach_h)
-    fits = g.height <= _PAD and _table_entries(half_w, half_h) <= TABLE_BUDGET
-    if not (inside and fits):
+    x, y = viewer.q - g.q0, viewer.r - g.r0
+    # Every line from a viewer inside the grid's margin to an area hex stays in
+    # the grid (``_deltas``); a taller grid than the padding allows is answered
+    # line by line.
+    if not (1 <= x < g.width - 1 and 1 <= y < g.height - 1 and g.height <= _PAD):
         return _visible_from_lines(area, viewer, max_range, viewer_height, target_height)
 
-    viewer_eye = int(g.level[x, y]) + int(viewer_height)
-    # The window of cells to answer (the margin holds no area hex): the
-    # whole bounding box, or the part of it within range.
-    x_lo, x_hi, y_lo, y_hi = 1, g.width - 1, 1, g.height - 1
-    if max_range is not None:
-        x_lo, x_hi = max(x_lo, x - max_range), min(x_hi, x + max_range + 1)
-        y_lo, y_hi = max(y_lo, y - max_range), min(y_hi, y + max_range + 1)
-    dist = distances(viewer, g.q[x_lo:x_hi, y_lo:y_hi], g.r[x_lo:x_hi, y_lo:y_hi])
-    steps = int(dist.max()) - 1
-    if max_range is not None:
-        steps = min(steps, max_range - 1)
-    threshold = np.maximum(g.level[x_lo:x_hi, y_lo:y_hi] + int(target_height), viewer_eye)
-    seen = np.ones(dist.shape, dtype=bool)
-    if steps > 0:
-        table = _table(half_w, half_h, vcol & 1)
-        ox, oy = table.half_w - x, table.half_h - y
-        base = np.int32(x * _STRIDE + y)
-        # Slabs of columns small enough to stay in cache, each only as deep as
-        # its own longest line.
-        width = max(1, _SLAB_ENTRIES // ((y_hi - y_lo) * steps))
-        for a in range(0, x_hi - x_lo, width):
-            b = min(a + width, x_hi - x_lo)
-            depth = min(steps, int(dist[a:b].max()) - 1)
-            if depth <= 0:
-                continue
-            window = table.deltas[ox + x_lo + a : ox + x_lo + b, oy + y_lo : oy + y_hi, :depth]
-            packed = g.code.take(window + base)
-            top = packed.max(axis=2) // _PACK
-            # Tops and padding add whole multiples of _PACK (summed in int64); the
-            # woods sum stays below _PACK (2 per hex, lines under 512 hexes).
-            woods = packed.sum(axis=2) % _PACK
-            seen[a:b] = (top <= threshold[a:b]) & (woods < WOODS_COUNT_BLOCKS)
+    dq, dr = area.q - viewer.q, area.r - viewer.r
+    dist = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
+    seen = np.ones(len(area), dtype=bool)
     if max_range is not None:
         seen &= dist <= max_range
-    full = np.zeros((g.width, g.height), dtype=bool)
-    full[x_lo:x_hi, y_lo:y_hi] = seen
-    return full.ravel()[g.cells]
+    # Hexes next to the viewer (or its own) have nothing between: always seen.
+    todo = np.flatnonzero(seen & (dist >= 2))
+    if todo.size == 0:
+        return seen
+    dist = dist[todo]
+    _LINES.grow(int(dist.max()))
+    limit = _LINES.limit
+    side = 2 * limit + 1
+    near = dist <= _LINES.radius
+    rows = np.full(todo.size, -1, dtype=np.int64)
+    rows[near] = _LINES.row_of[(dq[todo[near]] + limit) * side + (dr[todo[near]] + limit)]
+    viewer_eye = int(g.level[x, y]) + int(viewer_height)
+    threshold = np.maximum(area.level[todo].astype(np.int32) + int(target_height), viewer_eye)
+    top = np.full(todo.size, _NEVER_BLOCKS // _PACK, dtype=np.int32)
+    woods = np.zeros(todo.size, dtype=np.int64)
+    base = np.int32(x * _STRIDE + y)
+    chunk = 0
+    while todo.size:
+        # Rows within the table, and the farther lines computed on the spot.
+        far = np.flatnonzero(rows < 0) if chunk < len(_LINES.chunks) else np.arange(todo.size)
+        if far.size == 0:
+            window = _LINES.chunks[chunk][rows - _chunk_start(chunk)]
+        else:
+            window = np.empty((todo.size, CHUNK_STEPS), dtype=np.int32)
+            if far.size < todo.size:
+                near = rows >= 0
+                window[near] = _LINES.chunks[chunk][rows[near] - _chunk_start(chunk)]
+            t = todo[far]
+            window[far] = _deltas(dq[t], dr[t], chunk * CHUNK_STEPS + 1, CHUNK_STEPS)
+        # Gathered step-major: the reductions then run along whole rows of lines.
+        packed = g.code.take((window + base).T)
+        top = np.maximum(top, packed.max(axis=0) // _PACK)
+        # Tops and padding add whole multiples of _PACK (summed in int64); the
+        # woods sum stays below _PACK (2 per hex, lines under 512 hexes).
+        woods += packed.sum(axis=0, dtype=np.int64) % _PACK
+        blocked = (top > threshold) | (woods >= WOODS_COUNT_BLOCKS)
+        seen[todo[blocked]] = False
+        chunk += 1
+        going = np.flatnonzero(~blocked & (dist >= chunk * CHUNK_STEPS + 2))
+        todo, dist, rows, threshold, top, woods = (
+            a[going] for a in (todo, dist, rows, threshold, top, woods)
+        )
+    return seen
 
 
 def _visible_from_lines(
