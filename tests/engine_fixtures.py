@@ -423,8 +423,8 @@ def leaks(state: GameState, side: str) -> list[str]:
         if p["side"] != side:
             found.append(f"an enemy plot is in the view's plots: {p}")
     for event in view["log"]:
-        if event["redacted"] is not None or event["redacted_data"] or event["redacted_rolls"]:
-            found.append(f"the other side's copy of an event is in the view: {event['text']!r}")
+        if event["parts"] is not None or "secret_of" in json.dumps(event):
+            found.append(f"an event's secrets are in the view unread: {event['text']!r}")
         if event["side"] == side:
             continue
         for _, key, value in _walk(event):
@@ -443,8 +443,8 @@ def leaks(state: GameState, side: str) -> list[str]:
     if view["predesignated"] != own:
         found.append("the view's pre-designated hexes are not exactly the side's own")
     for event in view["log"]:
-        if event["redacted"] is not None or event["redacted_data"] or event["redacted_rolls"]:
-            found.append(f"the other side's copy of an event is in the view: {event['text']!r}")
+        if event["parts"] is not None or "secret_of" in json.dumps(event):
+            found.append(f"an event's secrets are in the view unread: {event['text']!r}")
         if event["side"] == side:
             continue
         if event["side"] == enemy:

@@ -16,13 +16,17 @@ import json
 
 import pytest
 
+from game.dice import RollRecord
 from game.hexmath import Hex
+from game.secrecy import PUBLIC, lines, secret
 from game.state import (
     Attack,
     Deploy,
     EndPhase,
     Event,
+    Hold,
     IllegalCommand,
+    Move,
     PlotFire,
     Predesignate,
     acting_side,
@@ -42,6 +46,7 @@ from tests.engine_fixtures import (
     finish_turn,
     game,
     hold_everything,
+    hold_until,
     leaks,
     mech,
     play_random,
@@ -205,7 +210,7 @@ def test_ART_20_pre_designated_hexes_stay_secret_even_when_fire_lands_on_them() 
         end_phase(state)
     finish_turn(state)
     north = next(e for e in state.log if e.kind == "arrival")
-    assert north.data["automatic"] == "pre-designated hex"
+    assert north.whole().data["automatic"] == "pre-designated hex"
     seen = north.visible_to("south")
     assert seen is not None
     assert seen.data["automatic"] == "automatic"
@@ -247,11 +252,11 @@ def test_ART_4_a_hidden_units_damage_is_told_to_its_owner_only() -> None:
     state.dice = LoadedDice([6, 6])  # the shell hits 0808, next to the gun
     while state.turn == 2:
         end_phase(state)
-    arrival = next(e for e in state.log if e.kind == "arrival")
-    assert arrival.side == "south"
+    arrival = next(e for e in state.log if e.kind == "arrival").visible_to("south")
+    assert arrival is not None and arrival.side == "south"
     assert gun.hidden
     damaged = [d["unit"] for d in arrival.data["damage"]]
-    theirs = arrival.visible_to("north")
+    theirs = next(e for e in state.log if e.kind == "arrival").visible_to("north")
     assert theirs is not None
     assert "n-gun" not in damaged and "n-gun" not in arrival.text
     assert "n-gun" in [d["unit"] for d in theirs.data["damage"]]
@@ -277,10 +282,11 @@ def test_ART_23_detection_rolls_are_the_detecting_sides_and_the_firer_hears_the_
     state.dice = LoadedDice([6, 6, 6, 6])
     while state.turn == 2:
         end_phase(state)
-    detection = next(e for e in state.log if e.kind == "detection")
-    assert detection.side == "south"
+    event = next(e for e in state.log if e.kind == "detection")
+    detection = event.visible_to("south")
+    assert detection is not None and detection.side == "south"
     assert "s-mech detection" in detection.text
-    heard = detection.visible_to("north")
+    heard = event.visible_to("north")
     assert heard is not None and "north must announce" in heard.text
     assert "detection:" not in heard.text and heard.rolls == []
     assert [a.turn for a in state.intel["south"].announcements] == [2]
@@ -330,22 +336,127 @@ def test_legal_commands_only_for_the_acting_side_and_unknown_sides_refused() -> 
 
 
 def test_events_are_redacted_per_side() -> None:
-    """Principle 6: a side-only event is invisible to the other side, or seen through
-    its redacted copy (text, data and rolls of that copy only)."""
-    secret = Event(1, "targeting", "plot", "n-gun plots at 0101", side="north")
-    assert secret.visible_to("north") is secret
-    assert secret.visible_to("south") is None
+    """Principle 6: a side-only event is invisible to the other side; a shared event
+    with marked secrets reads as each secret's cover to every reader but its owner,
+    in its text, data and rolls alike, and survives a save."""
+    private = Event(1, "targeting", "plot", "n-gun plots at 0101", side="north")
+    assert private.visible_to("north") is private
+    assert private.visible_to("south") is None
+    assert private.visible_to(PUBLIC) is None
+    roll = RollRecord("n-gun to hit", 6, (3, 4))
     shared = Event(
         1,
         "artillery",
         "arrival",
-        "n-gun's shell",
-        side="north",
-        redacted="a north shell",
-        data={"plot": {"battery": "n-gun"}},
-        redacted_data={"plot": {"battery": None}},
+        lines(secret("north", "n-gun's shell", "a north shell"), secret("south", "s-mech hit")),
+        data={"plot": secret("north", {"battery": "n-gun"}, {"battery": None})},
+        rolls=[secret("north", [roll])],
     )
-    seen = shared.visible_to("south")
-    assert seen is not None
-    assert (seen.text, seen.side, seen.data) == ("a north shell", None, {"plot": {"battery": None}})
-    assert Event.from_dict(shared.to_dict()) == shared
+    mine = shared.visible_to("north")
+    assert mine is not None
+    assert (mine.text, mine.side, mine.data, mine.rolls) == (
+        "n-gun's shell",
+        "north",
+        {"plot": {"battery": "n-gun"}},
+        [roll],
+    )
+    theirs = shared.visible_to("south")
+    assert theirs is not None
+    assert (theirs.text, theirs.side, theirs.data, theirs.rolls) == (
+        "a north shell\ns-mech hit",
+        "south",
+        {"plot": {"battery": None}},
+        [],
+    )
+    table = shared.visible_to(PUBLIC)
+    assert table is not None and (table.text, table.side) == ("a north shell", None)
+    assert shared.text == "n-gun's shell\ns-mech hit"
+    assert Event.from_dict(json.loads(json.dumps(shared.to_dict()))) == shared
+
+
+# --- the leaks of issue: a hidden gun on the board, refusals ---------------------------------
+
+
+def hidden_gun_on_board(seed: int = 5):
+    """North's Long Tom stands hidden on its own sheet (0,-1), in play (MAP-10)."""
+    state = game(
+        duel(
+            mobile_maps=True,
+            north_battery=battery("n-gun", "north", "north", 0, 1, "deep_forest", "1008"),
+        ),
+        LONG_SEED + seed,
+    )
+    state.area.add_sheet((0, -1), "deep_forest")
+    gun = state.units["n-gun"]
+    off = gun.battery.offboard  # type: ignore[union-attr]
+    gun.hex, gun.battery.offboard = off.hex, None  # type: ignore[union-attr]
+    return state
+
+
+def test_ART_4_ART_27_a_hidden_gun_on_the_board_is_not_named_in_the_damage_it_deals() -> None:
+    """ART-4, ART-27, MAP-10 (leak fixed): north's hidden gun on the board shells
+    s-mech; south learns the direction of the attack, as from a gun off the board,
+    but no copy south or the table reads names the gun's hex."""
+    state = hidden_gun_on_board()
+    gun = state.units["n-gun"]
+    gun_hex = state.area.label(gun.hex)  # type: ignore[arg-type]
+    end_setup(state)
+    to_targeting(state)
+    plot(state, "north", "n-gun", state.units["s-mech"].hex)  # type: ignore[arg-type]
+    while state.turn == 1:
+        end_phase(state)
+    assert gun.hidden, "no south unit saw the gun fire"
+    hold_everything(state)
+    state.dice = LoadedDice([6, 6])  # the shell hits s-mech's hex
+    while state.turn == 2:
+        end_phase(state)
+    assert gun.hidden
+    event = next(e for e in state.log if e.kind == "arrival")
+    for reader in ("south", PUBLIC):
+        copy = event.visible_to(reader)
+        assert copy is not None
+        assert "s-mech in" in copy.text and "from the " in copy.text  # ART-27 direction
+        assert gun_hex not in copy.text, copy.text
+        assert "a hidden battery" in copy.text
+    assert leaks(state, "south") == []
+
+
+def south_to_act_in(state, phase: str) -> None:
+    while state.phase != phase or acting_side(state) != "south":
+        if state.phase == "movement":
+            hold_until(state, "south") if phase == "movement" else hold_everything(state)
+        else:
+            end_phase(state)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        lambda s: Hold("south", s),
+        lambda s: Move("south", s, Hex(0, 0), 0),
+        lambda s: PlotFire("south", s, 1, Hex(0, 0)),
+        lambda s: Deploy("south", s, "north", 0, 2, "escarpment", "0305"),
+        lambda s: Attack("south", "s-mech", s, "medium_laser"),
+    ],
+    ids=["hold", "move", "plot fire", "deploy", "attack"],
+)
+def test_ART_4_a_command_naming_an_unseen_enemy_unit_is_refused_as_one_that_does_not_exist(
+    command,
+) -> None:
+    """ART-4 (leak fixed): naming north's Long Tom, hidden on its sheet or on the board,
+    gets the very words a made-up unit gets; nothing confirms that it exists."""
+    for on_board in (False, True):
+        state = hidden_gun_on_board() if on_board else game(duel(), LONG_SEED)
+        kind = type(command("x")).__name__
+        phase = {"Hold": "movement", "Move": "movement", "Deploy": "setup"}.get(kind)
+        south_to_act_in(state, phase or ("targeting" if kind == "PlotFire" else "attack"))
+        before = state_hash(state)
+        refusals = []
+        for name in ("n-gun", "no-such-unit"):
+            with pytest.raises(IllegalCommand) as err:
+                apply(state, command(name))
+            refusals.append(str(err.value).replace(name, "X"))
+        assert refusals[0] == refusals[1] == "there is no unit 'X'" or (
+            kind == "Attack" and refusals[0] == refusals[1]
+        )
+        assert state_hash(state) == before

@@ -750,7 +750,7 @@ def test_ART_35_TS_9_a_shell_on_a_gun_disables_it() -> None:
             plotted = True
         else:
             apply(state, EndPhase(side))
-    arrival = last(state, "arrival")
+    arrival = last(state, "arrival").whole()
     assert arrival.turn == 2 and arrival.data["automatic"] == "pre-designated hex"
     assert "disabled: s-gun" in arrival.text
     assert systems.damage_state(state.units["s-gun"]).status == "disabled"

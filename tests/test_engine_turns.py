@@ -150,8 +150,8 @@ def test_ART_33_a_full_turn_cycle_with_scripted_dice() -> None:
     assert state.dice.remaining == 0
     kinds = [e.kind for e in events]
     assert kinds[0] == "end_phase" and kinds[-1] == "initiative"
-    arrivals = [e for e in events if e.kind == "arrival"]
-    assert [e.side for e in arrivals] == ["south", "north"]  # firing order (ART-34)
+    arrivals = [e.whole() for e in events if e.kind == "arrival"]
+    assert [e.data["plot"]["side"] for e in arrivals] == ["south", "north"]  # ART-34 order
     assert [e.data["plot"]["fired_turn"] for e in arrivals] == [1, 1]
     south_shell, north_shell = arrivals
     assert south_shell.data["hit"] and south_shell.data["landing"] == [x.q, x.r]
@@ -215,7 +215,7 @@ def test_ART_18a_worked_example_adjustment_applies_from_the_shot_fired_in_turn_4
     plots = state.queue.plots
     assert [p.arrival_turn for p in plots] == [4, 5, 6, 7, 8, 9, 10]
     assert [p.adjustments for p in plots] == [0, 0, 0, 1, 2, 3, 4]
-    by_turn = {e.turn: e for e in state.log if e.kind == "arrival"}
+    by_turn = {e.turn: e.whole() for e in state.log if e.kind == "arrival"}
     assert sorted(by_turn) == [4, 5, 6, 7]
     for turn in (4, 5, 6):
         mods = (
@@ -446,7 +446,7 @@ def test_ART_2_the_declared_sheet_and_hex_are_checked() -> None:
         apply(state, Deploy("north", "n-gun", "north", 0, 2, "atlantis", "0305"))
     with pytest.raises(IllegalCommand, match="column 16 is outside"):
         apply(state, Deploy("north", "n-gun", "north", 0, 2, "escarpment", "1605"))
-    with pytest.raises(IllegalCommand, match="belongs to south"):
+    with pytest.raises(IllegalCommand, match="there is no unit 's-gun'"):  # ART-4: unseen
         apply(state, Deploy("north", "s-gun", "north", 0, 2, "escarpment", "0305"))
     assert state_hash(state) == before
 
@@ -537,7 +537,7 @@ def test_ART_21_fire_at_a_pre_designated_hex_hits_automatically() -> None:
     plot_in_turn(state, {})
     while state.phase == "attack":
         end_phase(state)
-    arrival = next(e for e in state.log if e.kind == "arrival")
+    arrival = next(e for e in state.log if e.kind == "arrival").whole()
     assert arrival.data["hit"] and arrival.data["automatic"] == "pre-designated hex"
     assert arrival.data["roll"] is None and arrival.data["to_hit"] is None
     assert not any("to hit" in r.purpose for r in arrival.rolls)
@@ -570,7 +570,9 @@ def fire_at(state: GameState, target: Hex, script: list[int]) -> dict:
     turn = state.turn
     state.dice = LoadedDice(script, seed=turn)
     end_phase(state)
-    return next(e for e in reversed(state.log) if e.kind == "arrival" and e.turn == turn).data
+    return (
+        next(e for e in reversed(state.log) if e.kind == "arrival" and e.turn == turn).whole().data
+    )
 
 
 def test_ART_19_a_hit_makes_the_hex_auto_hit_until_the_battery_spends_mp() -> None:
@@ -626,7 +628,7 @@ def test_ART_23_each_unit_rolls_once_a_turn_and_ART_24_announces_the_side() -> N
     # First shell: hits a; s-mech rolls 12 and detects. Second: hits b; no roll for s-mech.
     state.dice = LoadedDice([6, 6, 6, 6, 6, 6], seed=2)
     events = apply(state, EndPhase(acting_side(state)))  # type: ignore[arg-type]
-    detections = [e for e in events if e.kind == "detection"]
+    detections = [e.whole() for e in events if e.kind == "detection"]
     assert len(detections) == 1 and detections[0].data["rolls"] == ["s-mech"]
     assert state.detected_this_turn == ["s-mech"] or state.turn == 3
     [announcement] = state.intel["south"].announcements
@@ -785,19 +787,19 @@ REFUSALS = [
         "unknown battery",
         in_targeting,
         lambda s: PlotFire("north", "ghost", 1, s.area.hex_at((0, 0), "0809")),
-        "'ghost' is not an artillery unit",
+        "there is no unit 'ghost'",
     ),
     (
         "not a battery",
         in_targeting,
         lambda s: PlotFire("north", "n-mech", 1, s.area.hex_at((0, 0), "0809")),
-        "'n-mech' is not an artillery unit",
+        "n-mech is not an artillery unit",
     ),
     (
         "enemy battery",
         in_targeting,
         lambda s: PlotFire("north", "s-gun", 1, s.area.hex_at((0, 0), "0809")),
-        "belongs to south",
+        "there is no unit 's-gun'",
     ),
     (
         "no such piece",

@@ -523,11 +523,15 @@ def blast(
 class BatteryOrigin:
     """Where the shell came from, for attack directions (ART-27).
 
-    Off-board: the sheet position the battery stands on. On-board: its hex.
+    Off-board: the sheet position the battery stands on. On-board: its hex, and
+    whether the battery is hidden there (ART-4): a hidden battery's hex sets the
+    direction of the attack but is never named in a text (the victim learns the
+    direction, as from a battery off the board; not the hex).
     """
 
     sheet_position: SheetPosition | None = None
     hex: Hex | None = None
+    hidden: bool = False
 
     def __post_init__(self) -> None:
         if (self.sheet_position is None) == (self.hex is None):
@@ -540,8 +544,8 @@ class BatteryOrigin:
         return cls(sheet_position=(int(position[0]), int(position[1])))
 
     @classmethod
-    def on_board(cls, h: Hex) -> BatteryOrigin:
-        return cls(hex=Hex(int(h[0]), int(h[1])))
+    def on_board(cls, h: Hex, *, hidden: bool = False) -> BatteryOrigin:
+        return cls(hex=Hex(int(h[0]), int(h[1])), hidden=hidden)
 
 
 def attack_origin(area: AreaLike, landing: Hex, origin: BatteryOrigin) -> tuple[Hex | None, str]:
@@ -553,7 +557,9 @@ def attack_origin(area: AreaLike, landing: Hex, origin: BatteryOrigin) -> tuple[
     """
     if origin.hex is not None:
         if origin.hex == landing:
-            return None, "the battery's own hex"
+            return None, "a hidden battery" if origin.hidden else "the battery's own hex"
+        if origin.hidden:
+            return origin.hex, "a hidden battery"
         return origin.hex, f"the battery in {area.label(origin.hex)}"
     assert origin.sheet_position is not None
     try:

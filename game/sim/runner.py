@@ -114,7 +114,7 @@ def game_record(
     sheets_added = 0
     for p in state.queue.plots:
         shells[p.side]["fired"] += 1
-    for event in state.log:
+    for event in (e.whole() for e in state.log):
         if event.kind == "arrival":
             side = str(event.data["plot"]["side"])
             if event.data["lost"]:

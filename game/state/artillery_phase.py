@@ -17,6 +17,7 @@ from game.artillery.scatter import resolve_shell
 from game.artillery.tohit import artillery_target_number, spotter_modifier
 from game.artillery.weapons import weapon as weapon_spec
 from game.hexmath import Hex
+from game.secrecy import lines, secret
 from game.state import shells
 from game.state.board import battery_sheet, plot_for_side, reveal, seeing_units
 from game.state.model import Announcement, Event, GameState, Unit
@@ -128,7 +129,6 @@ def arrive(state: GameState, plot: Plot) -> None:
     battery = unit.battery
     assert battery is not None
     w = weapon_spec(battery.weapon)
-    enemy = state.other(plot.side)
     seeing = [u.id for u in seeing_units(state, plot.side, plot.target)]
     spotters = valid_spotters(plot.spotters_at_firing, seeing)
     automatic = plot.automatic
@@ -188,8 +188,6 @@ def arrive(state: GameState, plot: Plot) -> None:
         "direction": landing.direction,
         "rings": list(w.rings()),
     }
-    own = hits.seen_by(plot.side)
-    theirs = hits.seen_by(enemy)
     public_plot = {
         "id": len(state.queue.arrivals),  # the arrival's number: public, counts no secret
         "side": plot.side,
@@ -199,35 +197,26 @@ def arrive(state: GameState, plot: Plot) -> None:
         "fired_turn": plot.fired_turn,
         "arrival_turn": plot.arrival_turn,
     }
+    firer = plot.side
+    # ART-9: the plot is public once the shell lands, but not its battery, spotter,
+    # breakdown or why it hit automatically (ART-20); a hidden unit's damage is its
+    # owner's secret (ART-4).
     _log(
         state,
         Event(
             turn,
             state.phase,
             "arrival",
-            "\n".join([head, *hits.lines, *(line for u in own for line in u.lines)]),
-            side=plot.side,
-            redacted="\n".join(
-                [public_head, *hits.lines, *(line for u in theirs for line in u.lines)]
-            ),
-            rolls=shell_rolls + [r for u in own for r in u.rolls],
+            lines(secret(firer, head, public_head), *hits.lines, *(u.told() for u in hits.units)),
             data={
                 **shared,
-                "plot": plot_for_side(state, plot.id),
-                "to_hit": tn.to_dict() if tn is not None else None,
-                "automatic": automatic,
-                "spotter": None if spotter is None else spotter.id,
-                "damage": [u.data for u in own],
+                "plot": secret(firer, plot_for_side(state, plot.id), public_plot),
+                "to_hit": None if tn is None else secret(firer, tn.to_dict(), {"total": tn.total}),
+                "automatic": None if automatic is None else secret(firer, automatic, "automatic"),
+                "spotter": None if spotter is None else secret(firer, spotter.id),
+                "damage": [u.told_data() for u in hits.units],
             },
-            redacted_data={
-                **shared,
-                "plot": public_plot,
-                "to_hit": None if tn is None else {"total": tn.total},
-                "automatic": "automatic" if automatic else None,
-                "spotter": None,
-                "damage": [u.data for u in theirs],
-            },
-            redacted_rolls=shell_rolls + [r for u in theirs for r in u.rolls],
+            rolls=shell_rolls + [r for u in hits.units for r in u.told_rolls()],
         ),
     )
     _detection(state, plot, battery_sheet(state, unit))
@@ -250,18 +239,21 @@ def _detection(state: GameState, plot: Plot, battery_position: tuple[int, int]) 
     rolls = detection_rolls(state.dice, candidates, already)
     state.detected_this_turn = sorted(already)
     records = state.dice.take_records()
-    lines = [r.account() for r in rolls]
     success = any(r.success for r in rolls)
-    data: dict = {"aimed": [plot.target.q, plot.target.r], "rolls": [r.unit for r in rolls]}
-    announced = None
+    # ART-23: the rolls and the units that rolled are the detecting side's secret;
+    # ART-24: an announced side is told aloud, to both sides.
+    told: list = [secret(enemy, r.account()) for r in rolls]
+    data: dict = {
+        "aimed": [plot.target.q, plot.target.r],
+        "rolls": secret(enemy, [r.unit for r in rolls]),
+    }
     if success:
         side = announced_side(state.area, plot.target, battery_position)
         state.intel[enemy].announcements.append(Announcement(state.turn, plot.target, side))
-        announced = (
+        told.append(
             f"{plot.side} must announce: from {state.area.label(plot.target)} "
             f"{describe_side(side)} (ART-24)"
         )
-        lines.append(announced)
         data["side"] = side
     _log(
         state,
@@ -269,13 +261,8 @@ def _detection(state: GameState, plot: Plot, battery_position: tuple[int, int]) 
             state.turn,
             state.phase,
             "detection",
-            "\n".join(lines),
-            side=enemy,
-            redacted=announced,
-            rolls=records,
+            lines(*told),
             data=data,
-            redacted_data=(
-                {"aimed": data["aimed"], "side": data["side"]} if announced is not None else {}
-            ),
+            rolls=[secret(enemy, records)],
         ),
     )

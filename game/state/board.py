@@ -14,6 +14,13 @@ def log_event(state: GameState, kind: str, text: str, **extra: object) -> Event:
     return event
 
 
+def knows_unit(state: GameState, side: str, unit: Unit) -> bool:
+    """Whether ``side`` knows of ``unit``: its own, or an enemy on the board and not
+    hidden (ART-4). The same test decides what ``player_view`` shows, what an event
+    may name and which refusals may name a unit."""
+    return unit.side == side or (unit.hex is not None and not unit.hidden)
+
+
 def seeing_units(state: GameState, side: str, target: Hex) -> list[Unit]:
     """Units of ``side`` on the board with ``target`` in line of sight (MAP-5)."""
     return [

@@ -18,7 +18,7 @@ from game.board.los import line_of_sight
 from game.board.terrain import HEAVY_WOODS, LIGHT_WOODS
 from game.hexmath import Hex, distance
 from game.rules import battletech as bt
-from game.state.board import log_event, reveal
+from game.state.board import knows_unit, log_event, reveal
 from game.state.commands import IllegalCommand
 from game.state.model import GameState, Unit
 from game.state.spotting import spotting_this_turn
@@ -44,7 +44,7 @@ PHASE_OPENINGS: list[Callable[[GameState], None]] = []
 
 def _target_of(state: GameState, unit: Unit, target_id: str) -> Unit:
     target = state.units.get(target_id)
-    if target is None or (target.side != unit.side and (target.hidden or target.hex is None)):
+    if target is None or not knows_unit(state, unit.side, target):
         raise IllegalCommand(f"there is no enemy unit {target_id!r} in sight")
     if target.side == unit.side:
         raise IllegalCommand(f"{target.name} is on your side")

@@ -23,7 +23,14 @@ from game.artillery.weapons import ammunition as ammunition_spec
 from game.artillery.weapons import weapon as weapon_spec
 from game.hexmath import Hex, distance
 from game.state import artillery_phase, combat, mobile, moving, victory
-from game.state.board import battery_sheet, log_event, reveal, seeing_units, shot_number
+from game.state.board import (
+    battery_sheet,
+    knows_unit,
+    log_event,
+    reveal,
+    seeing_units,
+    shot_number,
+)
 from game.state.commands import (
     Attack,
     Command,
@@ -110,10 +117,10 @@ def apply(state: GameState, command: Command) -> list[Event]:
 
 
 def _battery_of(state: GameState, side: str, battery_id: str) -> Unit:
-    unit = state.units.get(battery_id)
-    if unit is None or unit.battery is None:
-        raise IllegalCommand(f"{battery_id!r} is not an artillery unit")
-    return _own_unit(state, side, battery_id)
+    unit = _own_unit(state, side, battery_id)
+    if unit.battery is None:
+        raise IllegalCommand(f"{unit.name} is not an artillery unit")
+    return unit
 
 
 def deployment_refusal(state: GameState, side: str, cmd: Deploy) -> str | None:
@@ -289,10 +296,16 @@ def _end_movement(state: GameState) -> None:
 # --- movement (MOV-1 .. MOV-3, MAP-6) ------------------------------------------------------
 
 
+def no_such_unit(unit_id: str) -> str:
+    """The one refusal for a unit the side does not know of: one that does not
+    exist and an enemy unit it cannot see read alike (ART-4)."""
+    return f"there is no unit {unit_id!r}"
+
+
 def _own_unit(state: GameState, side: str, unit_id: str) -> Unit:
     unit = state.units.get(unit_id)
-    if unit is None:
-        raise IllegalCommand(f"there is no unit {unit_id!r}")
+    if unit is None or not knows_unit(state, side, unit):
+        raise IllegalCommand(no_such_unit(unit_id))
     if unit.side != side:
         raise IllegalCommand(f"{unit.name} belongs to {unit.side}")
     if unit.destroyed:
@@ -464,10 +477,12 @@ def rounds_left(state: GameState, unit: Unit, ammunition: str) -> int | None:
 def plot_refusal(state: GameState, cmd: PlotFire) -> str | None:
     """Why a plot is illegal (ART-3, ART-8, ART-10), or None."""
     unit = state.units.get(cmd.battery)
-    if unit is None or unit.battery is None:
-        return f"{cmd.battery!r} is not an artillery unit"
+    if unit is None or not knows_unit(state, cmd.side, unit):
+        return no_such_unit(cmd.battery)
     if unit.side != cmd.side:
         return f"{unit.name} belongs to {unit.side}"
+    if unit.battery is None:
+        return f"{unit.name} is not an artillery unit"
     if unit.destroyed:
         return f"{unit.name} has been destroyed"
     battery = unit.battery

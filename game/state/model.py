@@ -18,6 +18,18 @@ from game.artillery.plots import AutoHitHexes, FireQueue
 from game.board.area import PlayArea
 from game.dice import Dice, RollRecord
 from game.hexmath import Hex
+from game.secrecy import (
+    UMPIRE,
+    data_from_plain,
+    data_to_plain,
+    has_secret,
+    owners,
+    parts_from_data,
+    parts_to_data,
+    read_data,
+    read_rolls,
+    read_text,
+)
 
 SAVE_VERSION = 1
 
@@ -241,54 +253,64 @@ class Intel:
 
 @dataclass
 class Event:
-    """Something that happened, for the log. ``side`` None: both sides see it;
-    otherwise only that side does, and the other sees the redacted copy if
-    ``redacted`` is given: that text, ``redacted_data`` and ``redacted_rolls``
-    (a shell's arrival, for one, is public but its plot and hidden victims are not)."""
+    """Something that happened, for the log, written once with its secrets marked.
+
+    ``text`` may be given as parts (``game.secrecy``): plain strings every reader
+    reads and ``Secret`` parts only their owner reads; ``data`` and ``rolls`` may
+    hold ``Secret`` fields the same way. ``side`` set: the whole event is that
+    side's secret. Each reader's copy comes from ``visible_to`` alone, the one
+    redaction step; ``text`` is the whole text (the umpire's).
+    """
 
     turn: int
     phase: str
     kind: str
-    text: str
+    text: Any  # str, or a sequence of parts; stored as ``parts`` and read whole here
     side: str | None = None
-    redacted: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
-    rolls: list[RollRecord] = field(default_factory=list)
-    redacted_data: dict[str, Any] = field(default_factory=dict)
-    redacted_rolls: list[RollRecord] = field(default_factory=list)
+    rolls: list[Any] = field(default_factory=list)  # RollRecord, or Secret of a list of them
+    parts: tuple[Any, ...] = ()
 
-    def visible_to(self, side: str) -> Event | None:
-        """The event as ``side`` may see it, or None when it sees nothing of it.
+    def __post_init__(self) -> None:
+        if not isinstance(self.text, str):
+            self.parts = tuple(self.text)
+        elif not self.parts:
+            self.parts = (self.text,)
+        self.text = read_text(self.parts, UMPIRE)
 
-        The side an event belongs to sees it whole, less the other side's copy
-        (which may name that side's hidden units)."""
-        if self.side is None:
-            return self
-        if self.side == side:
-            if self.redacted is None and not self.redacted_data and not self.redacted_rolls:
-                return self
-            return Event(
-                self.turn,
-                self.phase,
-                self.kind,
-                self.text,
-                self.side,
-                None,
-                dict(self.data),
-                list(self.rolls),
-            )
-        if self.redacted is None:
+    @property
+    def secret(self) -> bool:
+        """Whether any reader reads less of it than the umpire."""
+        return self.side is not None or has_secret([self.parts, self.data, self.rolls])
+
+    def visible_to(self, reader: str) -> Event | None:
+        """The copy ``reader`` (a side, ``PUBLIC`` or ``UMPIRE``) may read, or None
+        when it may read nothing of it. The only way an event reaches a reader."""
+        if self.side is not None and reader not in (self.side, UMPIRE):
             return None
+        held = owners([self.parts, self.data, self.rolls])
+        if not held:
+            return self
+        text = read_text(self.parts, reader)
+        if not text:
+            return None
+        # A shared event read with some of the reader's own secrets is the reader's copy.
+        mine = reader if reader in held else None
         return Event(
             self.turn,
             self.phase,
             self.kind,
-            self.redacted,
-            None,
-            None,
-            dict(self.redacted_data),
-            list(self.redacted_rolls),
+            text,
+            self.side or mine,
+            read_data(self.data, reader),
+            read_rolls(self.rolls, reader),
         )
+
+    def whole(self) -> Event:
+        """Every part of it, secrets and all: for replays and statistics only."""
+        seen = self.visible_to(UMPIRE)
+        assert seen is not None
+        return seen
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -297,26 +319,22 @@ class Event:
             "kind": self.kind,
             "text": self.text,
             "side": self.side,
-            "redacted": self.redacted,
-            "data": self.data,
-            "rolls": [r.to_dict() for r in self.rolls],
-            "redacted_data": self.redacted_data,
-            "redacted_rolls": [r.to_dict() for r in self.redacted_rolls],
+            "parts": parts_to_data(self.parts) if has_secret(self.parts) else None,
+            "data": data_to_plain(self.data),
+            "rolls": data_to_plain(self.rolls, lambda r: r.to_dict()),
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Event:
+        parts = d.get("parts")
         return cls(
             int(d["turn"]),
             str(d["phase"]),
             str(d["kind"]),
-            str(d["text"]),
+            str(d["text"]) if parts is None else parts_from_data(parts),
             d["side"],
-            d["redacted"],
-            dict(d["data"]),
-            [RollRecord.from_dict(r) for r in d["rolls"]],
-            dict(d.get("redacted_data", {})),
-            [RollRecord.from_dict(r) for r in d.get("redacted_rolls", [])],
+            dict(data_from_plain(d["data"])),
+            list(data_from_plain(d["rolls"], RollRecord.from_dict)),
         )
 
 

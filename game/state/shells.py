@@ -15,6 +15,7 @@ from game.artillery.damage import BatteryOrigin, apply_shell
 from game.artillery.weapons import Weapon
 from game.dice import RollRecord
 from game.hexmath import Hex, distance
+from game.secrecy import secret
 from game.state import systems
 from game.state.model import GameState, Unit
 
@@ -29,6 +30,20 @@ class UnitDamage:
     lines: list[str]
     data: dict[str, Any]
     rolls: list[RollRecord]
+
+    def _told(self, value: Any) -> Any:
+        """ART-4: a hidden unit's damage is its owner's secret."""
+        return secret(self.side, value) if self.hidden else value
+
+    def told(self) -> Any:
+        """Its log lines, marked secret when the unit was hidden."""
+        return self._told("\n".join(self.lines))
+
+    def told_data(self) -> Any:
+        return self._told(self.data)
+
+    def told_rolls(self) -> list[Any]:
+        return [secret(self.side, list(self.rolls))] if self.hidden else list(self.rolls)
 
 
 @dataclass
@@ -51,7 +66,7 @@ def apply(state: GameState, battery: Unit, weapon: Weapon, landing: Hex) -> Shel
         origin = BatteryOrigin.off_board(battery.battery.offboard.position)
     else:
         assert battery.hex is not None
-        origin = BatteryOrigin.on_board(battery.hex)
+        origin = BatteryOrigin.on_board(battery.hex, hidden=battery.hidden)
     result = apply_shell(
         state.dice,
         state.area,

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.board.area import PlayArea
+from game.state.board import knows_unit
 from game.state.engine import acting_side
 from game.state.mobile import allowed_sheets
 from game.state.model import Event, GameState, Unit
@@ -100,7 +101,7 @@ def player_view(state: GameState, side: str) -> PlayerView:
     for unit in state.units.values():
         if unit.side == side:
             units[unit.id] = _own_unit(unit)
-        elif unit.hex is not None and not unit.hidden:
+        elif knows_unit(state, side, unit):
             units[unit.id] = _enemy_unit(unit)
     arrived = {a.plot_id: a for a in state.queue.arrivals}
     plots_by_id = {p.id: p for p in state.queue.plots}

@@ -328,7 +328,7 @@ def umpire_view(state: GameState) -> PlayerView:
         revealed=[],
         initiative=dict(state.initiative),
         building_cf=[[h.q, h.r, cf] for h, cf in sorted(state.building_cf.items())],
-        log=list(state.log),
+        log=[e.whole() for e in state.log],
         pending_sheet=pending,
         pile=[],
         options=dict(state.options),
