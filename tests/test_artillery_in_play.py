@@ -72,10 +72,11 @@ def spotted_game() -> tuple[GameState, Hex]:
 
 def arrival(state: GameState, fired_turn: int) -> dict:
     """The firing side's arrival data of the shell fired in ``fired_turn``."""
+    copies = [e.visible_to("north") for e in state.log if e.kind == "arrival"]
     found = [
-        e.data
-        for e in state.log
-        if e.kind == "arrival" and e.side == "north" and e.data["plot"]["fired_turn"] == fired_turn
+        c.data
+        for c in copies
+        if c is not None and c.side == "north" and c.data["plot"]["fired_turn"] == fired_turn
     ]
     assert len(found) == 1
     return found[0]
@@ -254,7 +255,8 @@ def test_ART_23_a_battery_on_the_board_rolls_to_detect() -> None:
     targeting(state, {"north": [PlotFire("north", "n-tom", 1, target)]})
     to_attack_end(state)
     finish_turn(state)
-    rolls = [e.data["rolls"] for e in state.log if e.kind == "detection" and e.side == "south"]
+    copies = [e.visible_to("south") for e in state.log if e.kind == "detection"]
+    rolls = [c.data["rolls"] for c in copies if c is not None and c.side == "south"]
     assert rolls == [["s-gun"]]
 
 
