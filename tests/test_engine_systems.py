@@ -19,6 +19,7 @@ from game.hexmath import Hex, neighbor, step
 from game.rules import toysoldiers as ts
 from game.scenario import load_scenario, scenario_from_dict, validate_file
 from game.state import (
+    Answer,
     Attack,
     EndPhase,
     GunAction,
@@ -108,6 +109,7 @@ def game(
     predesignated: list[dict[str, Any]] | None = None,
     seed: int = 1,
     sheet: str = "farmland",
+    options: dict[str, Any] | None = None,
 ) -> GameState:
     """A one-sheet game (farmland unless told, north against south) of these units."""
     data: dict[str, Any] = {
@@ -117,7 +119,7 @@ def game(
             "home_edges": "north-south",
             "turns": 6,
         },
-        "options": {"predesignated_hexes": bool(predesignated)},
+        "options": {"predesignated_hexes": bool(predesignated), **(options or {})},
         "layout": [{"position": [0, 0], "sheet": sheet}],
         "units": units,
     }
@@ -141,6 +143,9 @@ def to_attack_phase(state: GameState, opening: ScriptedDice | None = None) -> No
         if state.phase == TARGETING and len(state.done) == 1 and opening is not None:
             state.dice = opening
         apply(state, EndPhase(side))
+    if state.questions and state.questions[0]["topic"] == cs.ORDER_OF_FIRE:
+        # TS-1: the initiative winner chooses to fire first.
+        apply(state, Answer(state.questions[0]["side"], cs.FIRE_FIRST))
 
 
 def place(state: GameState, uid: str, at: Hex, facing: int | None = None) -> None:
@@ -529,12 +534,15 @@ def toy_game(opening: list[int] | None, extra: list[dict[str, Any]] = ()) -> Gam
 
 def test_TS_1_shooting_initiative_bonuses_and_the_winner_fires_first() -> None:
     """TS-1: each side rolls the game's two d6; the sums are the shooting bonuses and the
-    higher one (south, 11 against 5) has the initiative and fires first."""
+    higher one (south, 11 against 5) has the initiative and, by its choice, fires first."""
     state = toy_game([2, 3, 6, 5])
     phase = cs.shooting_phase(state)
     assert phase is not None
     assert phase.bonuses == {"north": 5, "south": 11}
     assert phase.order == ("south", "north")
+    assert last(state, "order_of_fire").text == (
+        "south chooses to fire first: south fires first (TS-1)"
+    )
     assert state.active == "south"
     event = last(state, "shooting_initiative")
     assert "north 2+3 = 5, south 6+5 = 11 -> south has the initiative" in event.text
@@ -742,7 +750,9 @@ def test_ART_35_TS_9_a_shell_on_a_gun_disables_it() -> None:
     while state.turn < 3:
         side = acting_side(state)
         assert side is not None
-        if state.phase == MOVEMENT:
+        if state.questions:
+            apply(state, Answer(side, state.questions[0]["choices"][0]))
+        elif state.phase == MOVEMENT:
             mover = next(u for u in state.living(side) if moving.can_move(u) and not u.moved)
             apply(state, Hold(side, mover.id))
         elif state.phase == TARGETING and side == "north" and not plotted:

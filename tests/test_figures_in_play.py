@@ -12,14 +12,16 @@ from dataclasses import replace
 import pytest
 
 from game.board.area import PlayArea
-from game.dice import ScriptedDice
+from game.dice import Dice, ScriptedDice
 from game.hexmath import Hex, neighbor, step
 from game.rules import battlesystem as bs
 from game.rules import toysoldiers as ts
 from game.state import (
+    Answer,
     Attack,
     EndPhase,
     Hold,
+    IllegalCommand,
     Move,
     acting_side,
     apply,
@@ -28,7 +30,7 @@ from game.state import (
     systems,
 )
 from game.state import combat_systems as cs
-from game.state.model import ATTACK, MOVEMENT, SETUP, GameState
+from game.state.model import ATTACK, MOVEMENT, SETUP, TARGETING, GameState
 from tests.sheet_factory import make_sheet
 from tests.test_engine_systems import (
     ARCHERS,
@@ -41,6 +43,7 @@ from tests.test_engine_systems import (
     unit,
 )
 
+RIFLES = {"system": "toysoldiers", "type": "warrior", "figures": 1, "move": 4, "shooter": "6/3 - 1"}
 KNIGHTS = {
     **FOOT,
     "type": "cavalry",
@@ -54,10 +57,13 @@ KNIGHTS = {
 
 def play_moves(state: GameState, moves: dict[str, tuple[Hex, int]]) -> None:
     """Play the movement phase: the named units move to (hex, facing) in their turn,
-    every other unit holds; then on to the attack phase."""
+    every other unit holds; then on to the attack phase. Stops early at a question the
+    rules put to a side (a charge reaction), for the test to answer."""
     while state.phase == SETUP:
         apply(state, EndPhase(acting_side(state)))  # type: ignore[arg-type]
     while state.phase == MOVEMENT:
+        if state.questions:
+            return
         side = acting_side(state)
         assert side is not None
         ready = [u for u in state.living(side) if moving.can_move(u) and not u.moved]
@@ -67,6 +73,8 @@ def play_moves(state: GameState, moves: dict[str, tuple[Hex, int]]) -> None:
             apply(state, Move(side, mover.id, to, facing))
         else:
             apply(state, Hold(side, mover.id))
+        if state.questions:
+            return
     to_attack_phase(state)
 
 
@@ -334,3 +342,110 @@ def test_WH_3_a_turn_in_place_counts_as_moving() -> None:
     state.dice = ScriptedDice([1, 2, 2, 4, 6, 1])
     events = apply(state, Attack("north", "archers", "orcs", cs.SHOOTING))
     assert "moved -1: need 5+ to hit; rolled 1, 2, 2, 4, 6: 1 hit" in events[-1].text
+
+
+# --- reactions to a charge: set spears (BS-12), stand and shoot (WH-3) --------------------
+
+SPEARMEN = {**FOOT, "weapon": "spear"}
+
+
+@pytest.mark.parametrize("choice", ["set spears", "hold"])
+def test_BS_12_setting_spears_against_a_charge_is_the_defenders_choice(choice: str) -> None:
+    """BS-12: "если играющий ими объявил" — the spearmen's player is asked when the
+    knights charge their front. Set: the spearmen strike the charger with x2 AD; hold:
+    with x1. Before, spears were set without asking whenever a charge hit their front."""
+    state = game(
+        [unit("knights", "north", "0505", 4, KNIGHTS), unit("spears", "south", "0510", 1, SPEARMEN)]
+    )
+    knights = state.units["knights"]
+    place(state, "spears", step(knights.hex, 4, 4), facing=1)
+    play_moves(state, {"knights": (step(knights.hex, 4, 3), 4)})
+    assert acting_side(state) == "south"
+    assert legal_commands(state, "south") == [
+        Answer("south", "set spears"),
+        Answer("south", "hold"),
+    ]
+    refusal = "first answer: knights charges spears in front"
+    with pytest.raises(IllegalCommand, match=refusal):
+        apply(state, EndPhase("south"))
+    apply(state, Answer("south", choice))
+    assert state.units["spears"].reactions == {"knights": choice}
+    play_moves(state, {})
+    plan = cs.melee_plan(state, state.units["knights"], state.units["spears"])
+    assert not isinstance(plan, str)
+    assert plan.attacker.dice_multipliers == (bs.X2,)  # the knights' charge
+    assert plan.defender.dice_multipliers == ((bs.X2,) if choice == "set spears" else ())
+
+
+def test_WH_3_stand_and_shoot_at_the_charger_at_minus_one() -> None:
+    """WH-3: the orcs charge the archers; the archers' player chooses to stand and shoot:
+    five archers (BS 3) at -1 need 5+: 1, 2, 2, 4, 6 hit once; S3 against T4 wounds on
+    5+ (a 6); the orcs' save 5+ (light armour, shield) fails on a 1: one orc falls."""
+    state = game(
+        [unit("archers", "north", "0505", 4, ARCHERS), unit("orcs", "south", "0510", 1, ORCS)]
+    )
+    archers = state.units["archers"]
+    place(state, "orcs", step(archers.hex, 4, 3), facing=1)
+    play_moves(state, {"orcs": (neighbor(archers.hex, 4), 1)})
+    assert state.questions[0]["text"] == (
+        "orcs charges archers: stand and shoot at it, -1 to hit (WH-3)?"
+    )
+    state.dice = ScriptedDice([1, 2, 2, 4, 6, 6, 1])
+    events = apply(state, Answer("north", "stand and shoot"))
+    assert state.dice.remaining == 0
+    text = events[-1].text
+    assert text.startswith("archers stands and shoots at the charging orcs")
+    assert "stand and shoot -1: need 5+ to hit; rolled 1, 2, 2, 4, 6: 1 hit" in text
+    assert systems.damage_state(state.units["orcs"]).models == 19
+    assert cs.SHOOTING in state.units["archers"].weapons_fired  # its shot of the turn
+
+
+# --- toy soldiers: the order of fire (TS-1), fire after a manoeuvre (TS-13) ----------------
+
+
+def test_TS_1_the_initiative_winner_may_make_the_enemy_fire_first() -> None:
+    """TS-1: "может либо начать стрельбу первой, либо обязать начать стрельбу
+    противника". South wins 11 to 5 and chooses to fire second: north acts first in
+    the attack phase. Before, the winner always fired first."""
+    state = game([unit("n", "north", "0505", 4, RIFLES), unit("s", "south", "0508", 1, RIFLES)])
+    while state.phase != ATTACK:
+        side = acting_side(state)
+        if state.phase == MOVEMENT:
+            apply(state, Hold(side, next(u.id for u in state.living(side) if not u.moved)))
+            continue
+        if state.phase == TARGETING and len(state.done) == 1:
+            state.dice = ScriptedDice([2, 3, 6, 5])
+        apply(state, EndPhase(side))  # type: ignore[arg-type]
+    assert acting_side(state) == "south"
+    assert legal_commands(state, "south") == [
+        Answer("south", "fire first"),
+        Answer("south", "fire second"),
+    ]
+    apply(state, Answer("south", "fire second"))
+    assert cs.shooting_phase(state).order == ("north", "south")
+    assert acting_side(state) == "north"
+    assert Attack("north", "n", "s", cs.SHOT) in legal_commands(state, "north")
+
+
+def test_TS_13_fire_right_after_a_manoeuvre_is_a_scenario_option() -> None:
+    """TS-13: with the option agreed, the north rifles move and their player may fire at
+    once: one shot (6/3 - 1 at armour 0, chance 3, 1 kills, d6 1), not paid from a
+    bonus, counted against the shooter's one shot; the unit then declares no melee
+    this turn, and its shooter has no shot left in the shooting phase."""
+    state = game(
+        [unit("n", "north", "0505", 4, RIFLES), unit("s", "south", "0512", 1, RIFLES)],
+        options={"fire_after_manoeuvre": True},
+    )
+    n = state.units["n"]
+    play_moves(state, {"n": (step(n.hex, 4, 2), 4)})
+    question = state.questions[0]
+    assert question["choices"] == ["hold fire", "fire at s"]
+    state.dice = ScriptedDice([1])
+    events = apply(state, Answer("north", "fire at s"))
+    assert "d6 1 -> killed" in events[-1].text and "(TS-13)" in events[-1].text
+    assert state.initiative[cs.MANOEUVRE_SHOTS] == {"n#1": 1}
+    assert cs.NO_MELEE in state.units["n"].weapons_fired
+    state.dice = Dice(3)
+    play_moves(state, {})
+    phase = cs.shooting_phase(state)
+    assert phase.shots_fired("n#1") == 1

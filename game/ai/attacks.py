@@ -22,8 +22,36 @@ from game.board.terrain import HEAVY_WOODS, LIGHT_WOODS
 from game.hexmath import distance
 from game.rules import battletech as bt
 from game.rules.core import mean
-from game.state.commands import Attack, Command, EndPhase, GunAction
+from game.state.commands import Answer, Attack, Command, EndPhase, GunAction
 from game.state.spotting import spotting_now
+
+# What an answer to a rules question is worth. Reactions that strike back or brace
+# beat holding (BS-12, WH-3); the winner of the shooting initiative fires first, so
+# its shooters are not thinned before they fire (TS-1); firing right after a
+# manoeuvre costs the unit its melee this turn, so it fires only when it has a target
+# (TS-13).
+ANSWER_WORTH = {
+    "set spears": 1.0,
+    "stand and shoot": 1.0,
+    "fire first": 1.0,
+    "fire second": 0.0,
+    "hold": 0.0,
+    "hold fire": 0.5,
+}
+FIRE_AT_WORTH = 0.8
+
+
+def answer_candidates(legal: list[Command]) -> list[Candidate]:
+    """Every answer to the question the rules put now, scored by ``ANSWER_WORTH``."""
+    return [
+        Candidate(
+            c,
+            FIRE_AT_WORTH if c.choice.startswith("fire at") else ANSWER_WORTH.get(c.choice, 0.0),
+            f"answer: {c.choice}",
+        )
+        for c in legal
+        if isinstance(c, Answer)
+    ]
 
 
 def battletech_odds(board: Board, attack: Attack) -> tuple[float, float] | None:

@@ -11,7 +11,7 @@ instead. Its ``Memory`` holds what it has noted from earlier views.
 
 from __future__ import annotations
 
-from game.ai.attacks import attack_candidates
+from game.ai.attacks import answer_candidates, attack_candidates
 from game.ai.candidates import Board, Candidate, best
 from game.ai.fire import targeting_candidates
 from game.ai.manoeuvre import movement_candidates
@@ -79,6 +79,8 @@ class Policy:
         board = Board.read(view, self.memory, self.level, self.personality)
         if view.pending_sheet is not None:
             found = sheet_candidates(board, legal)
+        elif view.question is not None:
+            found = answer_candidates(legal)
         elif view.phase == "setup":
             found = setup_candidates(board, legal, dice)
         elif view.phase == "movement":

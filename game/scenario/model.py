@@ -60,6 +60,7 @@ OPTIONS_FIELDS: dict[str, Field] = {
     "mobile_maps": flag(default=False),  # MAP-6
     "sheet_table": choice(*SHEET_TABLE_RULES, default="free"),  # MAP-8, MAP-9
     "predesignated_hexes": flag(default=False),  # ART-20
+    "fire_after_manoeuvre": flag(default=False),  # TS-13, by agreement of both sides
 }
 
 LAYOUT_FIELDS: dict[str, Field] = {
@@ -329,6 +330,7 @@ class Options:
     mobile_maps: bool = False  # MAP-6
     sheet_table: str = "free"  # MAP-8 "pile", MAP-9 "free" / "similar"
     predesignated_hexes: bool = False  # ART-20
+    fire_after_manoeuvre: bool = False  # TS-13
 
 
 @dataclass(frozen=True)
@@ -484,6 +486,7 @@ class Scenario:
                 "mobile_maps": self.options.mobile_maps,
                 "sheet_table": self.options.sheet_table,
                 "predesignated_hexes": self.options.predesignated_hexes,
+                "fire_after_manoeuvre": self.options.fire_after_manoeuvre,
             },
             "layout": [{"position": list(p.position), "sheet": p.sheet} for p in self.layout],
             "sides": [

@@ -6,6 +6,7 @@ Public API: ``new_game``, ``apply``, ``legal_commands``, ``player_view``,
 """
 
 from game.state.commands import (
+    Answer,
     Attack,
     Command,
     Deploy,
@@ -37,6 +38,7 @@ from game.state.view import PlayerView, player_view
 
 __all__ = [
     "DEFAULT_SCENARIO",
+    "Answer",
     "Attack",
     "Command",
     "Deploy",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from game.board.los import line_of_sight
 from game.board.terrain import HEAVY_WOODS, LIGHT_WOODS
@@ -61,6 +62,45 @@ def end_of_move(state: GameState, unit: Unit, start: Hex | None) -> None:
 
 
 MOVE_ENDINGS: list[Callable[[GameState, Unit, Hex | None], None]] = []
+
+
+def ask(
+    state: GameState,
+    side: str,
+    topic: str,
+    text: str,
+    choices: list[str],
+    unit: str = "",
+    about: str = "",
+) -> None:
+    """Put a choice to ``side`` before play goes on (answered with ``Answer``): the
+    ``topic`` names the rule's handler in ``ANSWERS``; ``unit`` and ``about`` the
+    units it concerns. Questions and their answers are public."""
+    question = {
+        "side": side,
+        "topic": topic,
+        "text": text,
+        "choices": list(choices),
+        "unit": unit,
+        "about": about,
+    }
+    state.questions.append(question)
+    log_event(state, "question", f"{side}: {text} ({' / '.join(choices)})", data=dict(question))
+
+
+def answer(state: GameState, choice: str) -> None:
+    """The acting side answers the first open question (checked before any change)."""
+    question = state.questions[0]
+    if choice not in question["choices"]:
+        raise IllegalCommand(
+            f"{question['text']}: answer {' or '.join(repr(c) for c in question['choices'])}, "
+            f"not {choice!r}"
+        )
+    state.questions.pop(0)
+    ANSWERS[question["topic"]](state, question, choice)
+
+
+ANSWERS: dict[str, Callable[[GameState, dict[str, Any], str], None]] = {}
 
 
 def attack(state: GameState, unit: Unit, target_id: str, weapon: str) -> None:

@@ -46,12 +46,14 @@ from game.rules.core import Modifier
 from game.state import moving, systems
 from game.state.board import log_event
 from game.state.combat import (
+    ANSWERS,
     GUN_ACTION_OPTIONS,
     GUN_ACTIONS,
     MOVE_ENDINGS,
     PHASE_OPENINGS,
     SYSTEM_RULES,
     AttackRules,
+    ask,
 )
 from game.state.commands import IllegalCommand
 from game.state.model import GameState, Unit
@@ -125,6 +127,62 @@ def _note_charges(state: GameState, unit: Unit, start: Hex | None) -> None:
             f"{unit.name} charges {foe.name} ({rule})",
             data={"unit": unit.id, "target": foe.id},
         )
+        _ask_reaction(state, unit, foe)
+
+
+SET_SPEARS, STAND_AND_SHOOT, HOLD = "set spears", "stand and shoot", "hold"
+
+
+def _ask_reaction(state: GameState, charger: Unit, charged: Unit) -> None:
+    """The charged unit's player chooses its reaction when the charge arrives: a
+    BATTLESYSTEM regiment with spears, pikes or polearms charged in front may set
+    them against the charge (BS-12: "если играющий ими объявил"); a Warhammer unit
+    with missiles that can fire at the charger may stand and shoot (WH-3)."""
+    assert charger.hex is not None
+    if charged.system == BATTLESYSTEM:
+        weapon = battle_unit(charged).weapon
+        if weapon not in bs.REACH_WEAPONS or facing_side(charged, charger.hex) != "front":
+            return
+        ask(
+            state,
+            charged.side,
+            SET_SPEARS,
+            f"{charger.name} charges {charged.name} in front: set its {weapon}s against the "
+            "charge, x2 AD against the charger (BS-12)?",
+            [SET_SPEARS, HOLD],
+            charged.id,
+            charger.id,
+        )
+    elif charged.system == WARHAMMER:
+        if isinstance(shooting_plan(state, charged, charger, stand_and_shoot=True), str):
+            return
+        ask(
+            state,
+            charged.side,
+            STAND_AND_SHOOT,
+            f"{charger.name} charges {charged.name}: stand and shoot at it, -1 to hit (WH-3)?",
+            [STAND_AND_SHOOT, HOLD],
+            charged.id,
+            charger.id,
+        )
+
+
+def _react(state: GameState, question: dict[str, Any], choice: str) -> None:
+    """A charged unit's answer: recorded for this turn's first round (set spears), or
+    carried out at once (stand and shoot)."""
+    charged, charger = state.units[question["unit"]], state.units[question["about"]]
+    charged.reactions[charger.id] = choice
+    if choice == STAND_AND_SHOOT:
+        _shoot(state, charged, charger, stand_and_shoot=True)
+        return
+    text = (
+        f"{charged.name} sets its spears against the charge of {charger.name} (BS-12)"
+        if choice == SET_SPEARS
+        else f"{charged.name} holds against the charge of {charger.name}"
+    )
+    log_event(
+        state, "reaction", text, data={"unit": charged.id, "charger": charger.id, "choice": choice}
+    )
 
 
 def charger_of(unit: Unit, target: Unit) -> Unit | None:
@@ -557,9 +615,10 @@ def melee_plan(state: GameState, unit: Unit, target: Unit) -> MeleePlan | str:
     charger = charger_of(unit, target)
     a_charges = charger is unit
     b_charges = charger is target
-    # Spears set against the charge meet a charger that hits their front (BS-12).
-    a_braced = b_charges and hit_a == "front" and a.weapon in bs.REACH_WEAPONS
-    b_braced = a_charges and hit_b == "front" and b.weapon in bs.REACH_WEAPONS
+    # Spears set against the charge, by the player's choice when it came, meet a
+    # charger that hits their front (BS-12).
+    a_braced = b_charges and hit_a == "front" and unit.reactions.get(target.id) == SET_SPEARS
+    b_braced = a_charges and hit_b == "front" and target.reactions.get(unit.id) == SET_SPEARS
     notes: list[str] = []
     for who, regiment in ((unit, a), (target, b)):
         if charger is who:
@@ -746,16 +805,20 @@ class ShootingPlan:
         return self.firing.groups(self.modifiers)
 
 
-def shooting_plan(state: GameState, unit: Unit, target: Unit) -> ShootingPlan | str:
-    """The volley ``unit`` could shoot at ``target`` now, or why not."""
+def shooting_plan(
+    state: GameState, unit: Unit, target: Unit, *, stand_and_shoot: bool = False
+) -> ShootingPlan | str:
+    """The volley ``unit`` could shoot at ``target`` now, or why not. With
+    ``stand_and_shoot`` it is the charged unit's reaction to ``target``'s charge
+    (WH-3, -1): it fires at the charger that has just reached it, at any range."""
     assert unit.hex is not None and target.hex is not None
     if "weapon_range" not in unit.profile:
         return f"{unit.name} has no missile weapons"
     if SHOOTING in unit.weapons_fired:
         return f"{unit.name} has already shot this turn"
-    if _engaged(state, unit):
+    if not stand_and_shoot and _engaged(state, unit):
         return f"{unit.name} is fighting in close combat and cannot shoot"
-    if any(u.side == unit.side for u in _engaged(state, target)):
+    if not stand_and_shoot and any(u.side == unit.side for u in _engaged(state, target)):
         return f"{target.name} is in close combat: no firing into close combat (WH-1)"
     shooter = troops(unit)
     if shooter.models == 0:
@@ -764,8 +827,10 @@ def shooting_plan(state: GameState, unit: Unit, target: Unit) -> ShootingPlan | 
     arc = bs.in_front_arc(unit.hex, unit.facing, target.hex)
     sight = line_of_sight(state.area, unit.hex, target.hex, unit.height, target.height)
     front_rank = min(shooter.models, RANK_WIDTH)
+    # The source lets a unit stand and shoot at a charger beyond its maximum range.
+    reach = max(rng, _stat(unit, "weapon_range", 1)) if stand_and_shoot else None
     firing = wh.firing_plan(
-        [(rng, arc, sight.visible)] * front_rank, _stat(unit, "weapon_range", 1)
+        [(rng, arc, sight.visible)] * front_rank, reach or _stat(unit, "weapon_range", 1)
     )
     if firing.firing == 0:
         why = firing.not_firing[0][1]
@@ -782,7 +847,7 @@ def shooting_plan(state: GameState, unit: Unit, target: Unit) -> ShootingPlan | 
     cover = "hard" if in_the_way else _cover(state, sight, target)
     # WH-3: "even a reform or a turn" counts as moving.
     moved = unit.movement_mode != "stood" or unit.turned
-    modifiers = wh.shooting_modifiers(moved=moved, cover=cover)
+    modifiers = wh.shooting_modifiers(moved=moved, cover=cover, stand_and_shoot=stand_and_shoot)
     plan = ShootingPlan(
         firing,
         modifiers,
@@ -813,8 +878,8 @@ def _hit_profile(target: Unit) -> dict[str, Any]:
     return {"armour": t.armour, "shield": t.shield, "mount": t.mount, "ward": t.ward}
 
 
-def _shoot(state: GameState, unit: Unit, target: Unit) -> None:
-    plan = shooting_plan(state, unit, target)
+def _shoot(state: GameState, unit: Unit, target: Unit, *, stand_and_shoot: bool = False) -> None:
+    plan = shooting_plan(state, unit, target, stand_and_shoot=stand_and_shoot)
     if isinstance(plan, str):
         raise IllegalCommand(plan)
     aimed = troops(target)
@@ -834,9 +899,9 @@ def _shoot(state: GameState, unit: Unit, target: Unit) -> None:
     systems.store_damage(target, after)
     unit.attacked = True  # ART-18
     unit.weapons_fired.append(SHOOTING)
+    how = "stands and shoots at the charging" if stand_and_shoot else "shoots at"
     lines = [
-        f"{unit.name} shoots at {target.name}, {plan.distance} hexes: "
-        f"{plan.firing.describe()} (WH-1)",
+        f"{unit.name} {how} {target.name}, {plan.distance} hexes: {plan.firing.describe()} (WH-1)",
         *(f"  {line_}" for line_ in result.account[1:]),
         f"  {target.name}: {_plural(removed, 'model')} removed ({aimed.models} -> {after.models})",
     ]
@@ -1143,7 +1208,8 @@ def shooting_phase(state: GameState) -> ts.ShootingPhase | None:
 def _toy_opening(state: GameState) -> None:
     """TS-1: at the start of the attack phase each side with toy-soldier shooters rolls
     all the game's dice; the sum is its shooting bonus. When both sides shoot, the
-    higher sum has the initiative and (Decision) fires first, so it acts first in the
+    higher sum has the initiative and chooses to fire first or to make the other side
+    fire first (a question to its player); the side firing first acts first in the
     attack phase."""
     field = ToyField(state)
     shooters = [s for s in state.sides if field.has_shooters(s)]
@@ -1151,10 +1217,8 @@ def _toy_opening(state: GameState) -> None:
         return
     if len(shooters) == 2:
         roll = ts.roll_shooting_initiative(state.dice, state.sides, GAME_DICE)
-        phase = ts.ShootingPhase.from_initiative(roll)
-        phase.choose_order(roll.winner, fire_first=True)
-        state.active = roll.winner
-        text = f"Toy-soldier shooting (TS-1): {roll.account} and fires first"
+        phase = ts.ShootingPhase.from_initiative(roll, _manoeuvre_shots(state))
+        text = f"Toy-soldier shooting (TS-1): {roll.account}"
     else:
         (side,) = shooters
         faces = [state.dice.roll(1, s, f"shooting bonus of {side}").total for s in GAME_DICE]
@@ -1165,6 +1229,7 @@ def _toy_opening(state: GameState) -> None:
             bonuses=bonuses,
             initiative_winner=side,
             spent=dict.fromkeys(state.sides, 0),
+            shots=_manoeuvre_shots(state),
         )
         phase.choose_order(side, fire_first=state.active == side)
         text = (
@@ -1178,6 +1243,36 @@ def _toy_opening(state: GameState) -> None:
         text + " (TS-2: each shot costs 1 point)",
         data={"bonuses": dict(phase.bonuses), "order": list(phase.order or ())},
         rolls=state.dice.take_records(),
+    )
+    if phase.order is None:
+        winner = phase.initiative_winner
+        ask(
+            state,
+            winner,
+            ORDER_OF_FIRE,
+            f"{winner} won the shooting initiative: fire first, or make "
+            f"{state.other(winner)} fire first (TS-1)?",
+            [FIRE_FIRST, FIRE_SECOND],
+        )
+
+
+ORDER_OF_FIRE, FIRE_FIRST, FIRE_SECOND = "order of fire", "fire first", "fire second"
+
+
+def _choose_order(state: GameState, question: dict[str, Any], choice: str) -> None:
+    """TS-1: the initiative winner's choice; the side firing first acts first."""
+    phase = shooting_phase(state)
+    assert phase is not None
+    winner = question["side"]
+    phase.choose_order(winner, fire_first=choice == FIRE_FIRST)
+    assert phase.order is not None
+    state.initiative[SHOOTING_PHASE] = phase.to_dict()
+    state.active = phase.order[0]
+    log_event(
+        state,
+        "order_of_fire",
+        f"{winner} chooses to {choice}: {phase.order[0]} fires first (TS-1)",
+        data={"order": list(phase.order)},
     )
 
 
@@ -1235,17 +1330,43 @@ def _shooter(
     return ready[0], None
 
 
+def _manoeuvre_shots(state: GameState) -> dict[str, int]:
+    """TS-13: shots fired right after manoeuvres this turn, by shooter."""
+    return dict(state.initiative.get(MANOEUVRE_SHOTS, {}))
+
+
 def shot_plan(
-    state: GameState, unit: Unit, target: Unit, field: ToyField | None = None
+    state: GameState,
+    unit: Unit,
+    target: Unit,
+    field: ToyField | None = None,
+    *,
+    after_manoeuvre: bool = False,
 ) -> ShotPlan | str:
-    """TS-2 .. TS-7, TS-11: the virtual shot ``unit`` could fire at ``target`` now."""
+    """TS-2 .. TS-7, TS-11: the virtual shot ``unit`` could fire at ``target`` now. With
+    ``after_manoeuvre`` it is TS-13's shot right after the unit's manoeuvre (a scenario
+    option): not paid from a shooting bonus, counted against the shooter's shots."""
     assert unit.hex is not None and target.hex is not None
-    phase = shooting_phase(state)
-    if phase is None or phase.order is None:
-        return "no shooting bonus was rolled this turn, so toy soldiers cannot shoot (TS-1)"
+    if after_manoeuvre:
+        if not state.options.get(FIRE_AFTER_MANOEUVRE):
+            return "this scenario does not allow fire right after a manoeuvre (TS-13)"
+        # Only the shots each shooter fired so far count here: no bonus is spent.
+        phase = ts.ShootingPhase(
+            players=state.sides,
+            bonuses=dict.fromkeys(state.sides, 0),
+            initiative_winner=unit.side,
+            spent=dict.fromkeys(state.sides, 0),
+            shots=_manoeuvre_shots(state),
+        )
+    else:
+        found_phase = shooting_phase(state)
+        if found_phase is None or found_phase.order is None:
+            return "no shooting bonus was rolled this turn, so toy soldiers cannot shoot (TS-1)"
+        phase = found_phase
+        # The engine's turn order of the attack phase is the firing order (TS-1).
+        assert phase.order is not None
+        phase.firing_index = phase.order.index(unit.side)
     field = field or ToyField(state)
-    # The engine's turn order of the attack phase is the firing order (TS-1).
-    phase.firing_index = phase.order.index(unit.side)
     found = _shooter(field, unit, phase)
     if isinstance(found, str):
         return found
@@ -1268,7 +1389,8 @@ def shot_plan(
         return f"{target.name} is {steps} steps away; {unit.name} reaches {reach} steps"
     near = [distance(unit.hex, u.hex) for u, _ in field.standing(state.other(unit.side))]  # type: ignore[arg-type]
     try:
-        phase.check_shot(unit.side, shooter)
+        if not after_manoeuvre:
+            phase.check_shot(unit.side, shooter)
         aim = ts.aim(
             shooter,
             aimed_at,
@@ -1286,13 +1408,25 @@ def shot_plan(
     return ShotPlan(phase, shooter, aim)
 
 
-def _virtual_shot(state: GameState, unit: Unit, target: Unit) -> None:
-    plan = shot_plan(state, unit, target)
+def _virtual_shot(
+    state: GameState, unit: Unit, target: Unit, *, after_manoeuvre: bool = False
+) -> None:
+    plan = shot_plan(state, unit, target, after_manoeuvre=after_manoeuvre)
     if isinstance(plan, str):
         raise IllegalCommand(plan)
-    plan.phase.record_shot(unit.side, plan.shooter)
+    if after_manoeuvre:
+        # TS-13: counted against the shooter's shots of the turn, and no melee this turn.
+        shots = _manoeuvre_shots(state)
+        shooter = plan.shooter
+        shooter_id = shooter.gun_id if isinstance(shooter, ts.Gun) else shooter.warrior_id
+        shots[shooter_id] = shots.get(shooter_id, 0) + 1
+        state.initiative[MANOEUVRE_SHOTS] = shots
+        if NO_MELEE not in unit.weapons_fired:
+            unit.weapons_fired.append(NO_MELEE)
+    else:
+        plan.phase.record_shot(unit.side, plan.shooter)
+        state.initiative[SHOOTING_PHASE] = plan.phase.to_dict()
     shot = ts.resolve_virtual_shot(plan.aim, state.dice, SPLIT)
-    state.initiative[SHOOTING_PHASE] = plan.phase.to_dict()
     after = shot.target_after
     if isinstance(after, ts.Gun):
         systems.store_damage(target, after)
@@ -1306,7 +1440,9 @@ def _virtual_shot(state: GameState, unit: Unit, target: Unit) -> None:
     left = plan.phase.remaining(unit.side)
     lines = [
         f"{shot.account} (TS-4, TS-7)",
-        f"  {unit.side} has {_plural(left, 'shooting point')} left (TS-2)",
+        f"  fired right after {unit.name}'s manoeuvre: no melee for it this turn (TS-13)"
+        if after_manoeuvre
+        else f"  {unit.side} has {_plural(left, 'shooting point')} left (TS-2)",
     ]
     gone = _mark_destroyed([target], lines)
     log_event(
@@ -1321,10 +1457,69 @@ def _virtual_shot(state: GameState, unit: Unit, target: Unit) -> None:
             "roll": shot.roll,
             "result": shot.result,
             "points_left": left,
+            "after_manoeuvre": after_manoeuvre,
             "destroyed": gone,
         },
         rolls=state.dice.take_records(),
     )
+
+
+# TS-13: the scenario option, the turn's record of shots fired so, and the mark of a
+# unit that fired so and may not go into melee this turn.
+FIRE_AFTER_MANOEUVRE = "fire_after_manoeuvre"
+MANOEUVRE_SHOTS = "manoeuvre_shots"
+NO_MELEE = "fired after manoeuvre"
+HOLD_FIRE = "hold fire"
+
+
+def _manoeuvre_targets(state: GameState, unit: Unit) -> dict[str, Unit]:
+    """TS-13: the targets ``unit`` could fire at right after its manoeuvre, by the
+    words of the choice ("fire at <name>", with the id when names repeat)."""
+    field = ToyField(state)
+    targets = [
+        t
+        for t in _foes(state, unit, TOY_SOLDIERS)
+        if not isinstance(shot_plan(state, unit, t, field, after_manoeuvre=True), str)
+    ]
+    names = [t.name for t in targets]
+    return {
+        f"fire at {t.name}" + (f" ({t.id})" if names.count(t.name) > 1 else ""): t for t in targets
+    }
+
+
+def _offer_manoeuvre_fire(state: GameState, unit: Unit, start: Hex | None) -> None:
+    """TS-13 (a scenario option): a toy-soldier unit that has just manoeuvred may fire
+    at once; its player is asked."""
+    if (
+        unit.system != TOY_SOLDIERS
+        or not state.options.get(FIRE_AFTER_MANOEUVRE)
+        or unit.hex is None
+        or unit.hex == start
+        or unit.destroyed
+    ):
+        return
+    targets = _manoeuvre_targets(state, unit)
+    if targets:
+        ask(
+            state,
+            unit.side,
+            FIRE_AFTER_MANOEUVRE,
+            f"{unit.name} has manoeuvred: fire now, and so declare no melee this turn (TS-13)?",
+            [HOLD_FIRE, *targets],
+            unit.id,
+        )
+
+
+def _fire_after_manoeuvre(state: GameState, question: dict[str, Any], choice: str) -> None:
+    unit = state.units[question["unit"]]
+    if choice == HOLD_FIRE:
+        log_event(state, "reaction", f"{unit.name} holds its fire after its manoeuvre")
+        return
+    target = _manoeuvre_targets(state, unit).get(choice)
+    if target is None:
+        raise IllegalCommand(f"{unit.name} can no longer {choice}")
+    _virtual_shot(state, unit, target, after_manoeuvre=True)
+    _offer_manoeuvre_fire(state, unit, None)
 
 
 def _toy_options(state: GameState, unit: Unit) -> list[tuple[str, str]]:
@@ -1578,8 +1773,17 @@ SYSTEM_RULES[TOY_SOLDIERS] = AttackRules(_toy_options, _toy_resolve)
 for _opening in (_part_combats, _battlesystem_opening, _toy_opening):
     if _opening not in PHASE_OPENINGS:
         PHASE_OPENINGS.append(_opening)
-if _note_charges not in MOVE_ENDINGS:
-    MOVE_ENDINGS.append(_note_charges)
+ANSWERS.update(
+    {
+        SET_SPEARS: _react,
+        STAND_AND_SHOOT: _react,
+        ORDER_OF_FIRE: _choose_order,
+        FIRE_AFTER_MANOEUVRE: _fire_after_manoeuvre,
+    }
+)
+for _ending in (_note_charges, _offer_manoeuvre_fire):
+    if _ending not in MOVE_ENDINGS:
+        MOVE_ENDINGS.append(_ending)
 GUN_ACTIONS.update({CREW: _crew, REPAIR: _repair, CAPTURE: _capture})
 if _gun_options not in GUN_ACTION_OPTIONS:
     GUN_ACTION_OPTIONS.append(_gun_options)

@@ -118,6 +118,15 @@ class GunAction(Command):
 
 
 @dataclass(frozen=True)
+class Answer(Command):
+    """Answer the question the rules put to the side now (``GameState.questions``): a
+    charged unit's reaction (BS-12, WH-3), the order of fire (TS-1)."""
+
+    choice: str = ""
+    kind: ClassVar[str] = "answer"
+
+
+@dataclass(frozen=True)
 class EndPhase(Command):
     """The side is done with the current phase (set-up, targeting, attacks)."""
 
@@ -126,7 +135,18 @@ class EndPhase(Command):
 
 COMMAND_TYPES: dict[str, type[Command]] = {
     c.kind: c
-    for c in (Deploy, Predesignate, Move, Hold, PlaceSheet, PlotFire, Attack, GunAction, EndPhase)
+    for c in (
+        Deploy,
+        Predesignate,
+        Move,
+        Hold,
+        PlaceSheet,
+        PlotFire,
+        Attack,
+        GunAction,
+        Answer,
+        EndPhase,
+    )
 }
 
 

@@ -32,6 +32,7 @@ from game.state.board import (
     shot_number,
 )
 from game.state.commands import (
+    Answer,
     Attack,
     Command,
     Deploy,
@@ -71,6 +72,8 @@ def acting_side(state: GameState) -> str | None:
         return None
     if state.pending_sheet is not None:
         return state.pending_sheet.picker
+    if state.questions:
+        return str(state.questions[0]["side"])
     return state.active
 
 
@@ -95,10 +98,16 @@ def apply(state: GameState, command: Command) -> list[Event]:
             raise IllegalCommand(f"{actor} must first place the new sheet")
         raise IllegalCommand(f"it is {actor}'s turn to act in the {state.phase} phase")
     handler = _HANDLERS.get((state.phase, type(command)))
+    if state.questions and state.pending_sheet is None:
+        handler = _answer if isinstance(command, Answer) else None
+        if handler is None:
+            raise IllegalCommand(f"first answer: {state.questions[0]['text']}")
     if state.pending_sheet is not None:
         handler = _place_sheet if isinstance(command, PlaceSheet) else None
         if handler is None:
             raise IllegalCommand("a new sheet must be placed before anything else happens")
+    if handler is None and isinstance(command, Answer):
+        raise IllegalCommand("there is no question to answer now")
     if handler is None:
         what = command.kind.replace("_", " ")
         article = "an" if what[0] in "aeiou" else "a"
@@ -245,6 +254,7 @@ def _start_turn(state: GameState) -> None:
         unit.weapons_fired = []
         unit.turned = False
         unit.charged = []
+        unit.reactions = {}
     a, b = state.sides
     rolls: list = []
     while True:
@@ -568,6 +578,11 @@ def _gun_action(state: GameState, cmd: Command) -> None:
     assert isinstance(cmd, GunAction)
     unit = _own_unit(state, cmd.side, cmd.unit)
     combat.gun_action(state, unit, cmd.gun, cmd.action)
+
+
+def _answer(state: GameState, cmd: Command) -> None:
+    assert isinstance(cmd, Answer)
+    combat.answer(state, cmd.choice)
 
 
 def _end_attacks(state: GameState, cmd: Command) -> None:

@@ -15,6 +15,7 @@ from game.scenario.model import FLANKS
 from game.state import combat, moving
 from game.state.board import battery_sheet
 from game.state.commands import (
+    Answer,
     Attack,
     Command,
     Deploy,
@@ -38,6 +39,8 @@ def legal_commands(state: GameState, side: str) -> list[Command]:
         return []
     if state.pending_sheet is not None:
         return [PlaceSheet(side, s) for s in allowed_sheets(state)]
+    if state.questions:
+        return [Answer(side, c) for c in state.questions[0]["choices"]]
     if state.phase == SETUP:
         return _setup(state, side)
     if state.phase == MOVEMENT:

@@ -149,6 +149,9 @@ class Unit:
     # Enemies it has fought hand to hand and is still in contact with: a combat that
     # goes on, where nobody charges afresh (WHC-1).
     in_combat_with: list[str] = field(default_factory=list)
+    # This turn's answers of this unit to charges, by charger: "set spears" (BS-12),
+    # "stand and shoot" (WH-3) or "hold".
+    reactions: dict[str, str] = field(default_factory=dict)
 
     @property
     def on_board(self) -> bool:
@@ -183,6 +186,7 @@ class Unit:
             "turned": self.turned,
             "charged": list(self.charged),
             "in_combat_with": list(self.in_combat_with),
+            "reactions": dict(self.reactions),
         }
 
     @classmethod
@@ -211,6 +215,7 @@ class Unit:
             turned=bool(d.get("turned", False)),
             charged=[str(u) for u in d.get("charged", ())],
             in_combat_with=[str(u) for u in d.get("in_combat_with", ())],
+            reactions={str(k): str(v) for k, v in d.get("reactions", {}).items()},
         )
 
 
@@ -425,6 +430,10 @@ class GameState:
     intel: dict[str, Intel] = field(default_factory=dict)
     building_cf: dict[Hex, int] = field(default_factory=dict)  # current CF where changed
     pending_sheet: PendingSheet | None = None
+    # Choices the rules put to a side before play goes on, answered first to last:
+    # a charged unit's reaction (BS-12, WH-3), the order of fire (TS-1). Each is
+    # {"side", "topic", "text", "choices", "unit", "about"}; all of it is public.
+    questions: list[dict[str, Any]] = field(default_factory=list)
     piles: dict[str, list[str]] = field(default_factory=dict)  # MAP-8
     detected_this_turn: list[str] = field(default_factory=list)  # ART-23 once per turn
     hold_counts: dict[str, int] = field(default_factory=dict)  # hold_hex victory
@@ -469,6 +478,7 @@ class GameState:
             "intel": {s: i.to_dict() for s, i in self.intel.items()},
             "building_cf": [[h.q, h.r, cf] for h, cf in sorted(self.building_cf.items())],
             "pending_sheet": None if self.pending_sheet is None else self.pending_sheet.to_dict(),
+            "questions": [dict(q) for q in self.questions],
             "piles": {s: list(p) for s, p in self.piles.items()},
             "detected_this_turn": list(self.detected_this_turn),
             "hold_counts": dict(self.hold_counts),
@@ -502,6 +512,7 @@ class GameState:
             pending_sheet=(
                 None if d["pending_sheet"] is None else PendingSheet.from_dict(d["pending_sheet"])
             ),
+            questions=[dict(q) for q in d.get("questions", ())],
             piles={s: [str(x) for x in p] for s, p in d["piles"].items()},
             detected_this_turn=[str(u) for u in d["detected_this_turn"]],
             hold_counts={str(k): int(v) for k, v in d["hold_counts"].items()},

@@ -122,6 +122,7 @@ def new_game(scenario: Scenario | str | Path, seed: int) -> GameState:
             "mobile_maps": scenario.options.mobile_maps,
             "sheet_table": scenario.options.sheet_table,
             "predesignated_hexes": scenario.options.predesignated_hexes,
+            "fire_after_manoeuvre": scenario.options.fire_after_manoeuvre,
             "victory": [
                 {"type": v.type, "side": v.side, "description": v.description, **v.params}
                 for v in scenario.victory

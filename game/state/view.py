@@ -59,6 +59,9 @@ class PlayerView:
     result: dict[str, Any] | None
     scenario_name: str = ""
     briefing: str = ""
+    # The open question the rules put to a side (a charge reaction, the order of
+    # fire, TS-1): public, so both sides see what is being asked.
+    question: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     def own_units(self) -> list[dict[str, Any]]:
@@ -91,6 +94,7 @@ class PlayerView:
             "result": self.result,
             "scenario_name": self.scenario_name,
             "briefing": self.briefing,
+            "question": self.question,
         }
 
 
@@ -162,4 +166,9 @@ def player_view(state: GameState, side: str) -> PlayerView:
         result=None if state.result is None else state.result.to_dict(),
         scenario_name=str(state.options.get("name", "")),
         briefing=str(state.scenario.get("scenario", {}).get("briefing", "")),
+        question=(
+            {**state.questions[0], "choices": list(state.questions[0]["choices"])}
+            if state.questions
+            else None
+        ),
     )

@@ -27,7 +27,7 @@ import pygame_gui
 
 from game.board.movement import mover_for
 from game.hexmath import DIRECTION_NAMES, Hex
-from game.state import EndPhase, PlaceSheet
+from game.state import Answer, EndPhase, PlaceSheet
 from game.ui import fonts
 from game.ui import palette as pal
 from game.ui.app import ACCENT, DIM, PANEL_EDGE, TEXT, panel_surface, wrap
@@ -95,6 +95,9 @@ class PhaseBar:
             return []
         if not mine:
             return [("wait", f"Waiting for {side_name(view.acting)}")]
+        if view.question is not None:
+            # A rules question (a charge reaction, the order of fire): one button a choice.
+            return [(f"answer:{c}", c.capitalize()) for c in view.question["choices"]]
         if view.pending_sheet is not None:
             if ctx.extra.get("dialogs") is not None:
                 # The sheet picker of the mobile-map layer asks which sheet.
@@ -161,6 +164,8 @@ class PhaseBar:
             return True
         if ident == "end":
             return ctx.submit(EndPhase(view.side))
+        if ident.startswith("answer:"):
+            return ctx.submit(Answer(view.side, ident.removeprefix("answer:")))
         if ident == "hold":
             units = ctx.extra.get("units_layer")
             if isinstance(units, UnitsLayer):
@@ -253,6 +258,8 @@ class PhaseBar:
             status = ""
         elif view.pending_sheet is not None:
             status = f"{side_name(view.acting)} places a new sheet"
+        elif view.question is not None:
+            status = view.question["text"]
         elif view.acting == view.side and session.human_to_act():
             status = "Your move" if view.phase == "movement" else "Your turn"
         else:
