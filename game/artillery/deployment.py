@@ -30,6 +30,7 @@ from game.board.area import EDGES, FLANKS, edge_beyond_bounds, sheet_hex
 from game.board.sheet import Sheet, available_sheets, parse_xxyy
 from game.dice import DiceBase
 from game.hexmath import Hex
+from game.limits import SHEET_POSITION_LIMIT, position_refusal
 from game.rules.core import TargetNumber
 
 SheetPosition = tuple[int, int]
@@ -226,6 +227,13 @@ def deployment_refusals(
         )
     if along is not None and not _whole(along):
         reasons.append(f"along is a sheet column or row (a whole number), not {along!r}")
+    # Positions beyond the limits are refused before any search along the edge.
+    for name, value in (("distance", distance), ("along", along)):
+        if _whole(value) and abs(value) > SHEET_POSITION_LIMIT:
+            reasons.append(
+                f"{name} {value} puts the battery too far out: sheet positions lie within "
+                f"-{SHEET_POSITION_LIMIT}..{SHEET_POSITION_LIMIT}"
+            )
     try:
         parse_xxyy(hex_name)
     except (ValueError, TypeError) as exc:
@@ -239,6 +247,9 @@ def deployment_refusals(
     if along is None:
         along = default_along(area, direction)
     pos = off_board_position(area, direction, distance, along)
+    too_far = position_refusal(pos)
+    if too_far:
+        return [too_far]
     wrong_edge = along_refusal(area.sheet_bounds(), area.home_edges, direction, distance, along)
     if wrong_edge is not None:
         reasons.append(wrong_edge)

@@ -58,6 +58,7 @@ from game.board.terrain import (
     WOODS_HEIGHT,
 )
 from game.hexmath import Hex, axial_to_offsets, from_offset, to_offset
+from game.limits import AREA_SHEETS_LIMIT, AREA_SPAN_LIMIT, area_refusal, position_refusal
 
 SheetPosition = tuple[int, int]
 
@@ -187,7 +188,11 @@ def _check_position(pos: object, what: str = "sheet position") -> SheetPosition:
         or not all(isinstance(v, int | np.integer) and not isinstance(v, bool) for v in pos)
     ):
         raise AreaError(f"{what} must be a pair of whole numbers (i, j), not {pos!r}")
-    return int(pos[0]), int(pos[1])
+    checked = int(pos[0]), int(pos[1])
+    too_far = position_refusal(checked)
+    if too_far:
+        raise AreaError(f"{what}: {too_far}")
+    return checked
 
 
 def _fmt(pos: SheetPosition) -> str:
@@ -244,6 +249,9 @@ class PlayArea:
             self._sheets[pos] = sheet
         if not self._sheets:
             raise AreaError("a play area needs at least one sheet")
+        too_large = area_refusal(list(self._sheets))
+        if too_large:
+            raise AreaError(too_large)
         if half_line is None:
             self._line2 = middle_line2(self.sheet_bounds(), home_edges)
         else:
@@ -300,6 +308,9 @@ class PlayArea:
                 f"sheet position {_fmt(pos)} does not touch the play area: a new sheet "
                 f"must share an edge with a sheet in play (free positions: {free})"
             )
+        too_large = area_refusal([*self._sheets, pos])
+        if too_large:
+            raise AreaError(f"no sheet can be laid at {_fmt(pos)}: {too_large}")
         self._sheets[pos] = _resolve(sheet, pos, self._catalogue)
         self.revision += 1
         self._rebuild()
@@ -390,6 +401,21 @@ class PlayArea:
 
     def has_sheet(self, pos: SheetPosition) -> bool:
         return tuple(pos) in self._sheets
+
+    def may_grow_to(self, pos: SheetPosition) -> bool:
+        """MAP-6: a sheet may be laid at ``pos``: it is free, and the area stays within
+        the limits (game/limits.py) with it. Edges where the area may not grow are
+        no exits, so no unit leaves toward a sheet that could not be laid."""
+        i, j = pos
+        if (i, j) in self._sheets or len(self._sheets) >= AREA_SHEETS_LIMIT:
+            return False
+        if position_refusal((i, j)):
+            return False
+        i_min, i_max, j_min, j_max = self._bounds
+        return (
+            max(i_max, i) - min(i_min, i) < AREA_SPAN_LIMIT
+            and max(j_max, j) - min(j_min, j) < AREA_SPAN_LIMIT
+        )
 
     def sheet_at(self, pos: SheetPosition) -> Sheet:
         """The sheet at a position; AreaError naming the positions in play otherwise."""
@@ -608,6 +634,7 @@ class PlayArea:
     # --- arrays ----------------------------------------------------------------------------
 
     def _rebuild(self) -> None:
+        self._bounds = sheet_bounds(self._sheets)
         k = np.arange(SHEET_HEXES)
         local_row, local_col = np.divmod(k, SHEET_COLS)
         count = len(self._sheets)

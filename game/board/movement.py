@@ -441,7 +441,7 @@ def _build_tables(area: PlayArea) -> _Tables:
         pos = area.position_of(Hex(int(nq[i, d]), int(nr[i, d])))
         di = abs(pos[0] - int(area.sheet_i[i]))
         dj = abs(pos[1] - int(area.sheet_j[i]))
-        exit_ok[i, d] = di + dj == 1 and not area.has_sheet(pos)
+        exit_ok[i, d] = di + dj == 1 and area.may_grow_to(pos)
     neighbours.flags.writeable = False
     exit_ok.flags.writeable = False
     return _Tables(

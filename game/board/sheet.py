@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from game.board.terrain import BUILDING, CATEGORIES, LETTER_OF, TERRAIN_LETTERS, WATER
+from game.limits import TOML_FILE_BYTES, load_toml, read_bytes
 
 SHEET_COLS = 15
 SHEET_ROWS = 17
@@ -41,8 +42,10 @@ LEVEL_MIN = -99
 LEVEL_MAX = 99
 SHEETS_DIR = Path(__file__).resolve().parents[2] / "maps" / "sheets"
 
-_TOKEN = re.compile(r"^(-?\d+)(?:([.wWr#])|~(\d))?(=)?$")
-_XXYY = re.compile(r"^(\d\d)(\d\d)$")
+# ASCII digits only, the whole text: ``\d`` also matches other scripts' digits
+# ("０３０５"), which ``int`` reads, and ``$`` matches before a final newline.
+_TOKEN = re.compile(r"(-?[0-9]{1,4})(?:([.wWr#])|~([0-9]))?(=)?")
+_XXYY = re.compile(r"([0-9]{2})([0-9]{2})")
 
 
 class SheetError(ValueError):
@@ -53,15 +56,23 @@ def parse_xxyy(text: str) -> tuple[int, int]:
     """``"0709"`` -> local 0-based (column 6, row 8); raises ValueError with a reason."""
     if not isinstance(text, str):
         raise ValueError(f'{text!r} is not a hex name: use four digits XXYY in quotes, e.g. "0709"')
-    m = _XXYY.match(text)
+    m = _XXYY.fullmatch(text)
     if not m:
-        raise ValueError(f'"{text}" is not a hex name: use four digits XXYY, e.g. "0709"')
+        raise ValueError(
+            f'"{_printable(text)}" is not a hex name: use four digits XXYY, e.g. "0709"'
+        )
     col, row = int(m.group(1)), int(m.group(2))
     if not 1 <= col <= SHEET_COLS:
         raise ValueError(f'"{text}": column {col:02d} is outside a sheet (01-{SHEET_COLS})')
     if not 1 <= row <= SHEET_ROWS:
         raise ValueError(f'"{text}": row {row:02d} is outside a sheet (01-{SHEET_ROWS})')
     return col - 1, row - 1
+
+
+def _printable(text: str) -> str:
+    """Text as a message may show it: control characters escaped, long text cut."""
+    shown = text.encode("unicode_escape").decode("ascii") if not text.isprintable() else text
+    return shown if len(shown) <= 20 else shown[:17] + "..."
 
 
 def format_xxyy(col: int, row: int) -> str:
@@ -95,9 +106,11 @@ class Sheet:
 def parse_sheet(text: str, source: str = "<sheet>") -> Sheet:
     """Parse a sheet file's text; ``source`` names the file in error messages."""
     try:
-        data = tomllib.loads(text)
+        data = load_toml(text)
     except tomllib.TOMLDecodeError as exc:
         raise SheetError(f"{source}: not valid TOML: {exc}") from None
+    except ValueError as exc:
+        raise SheetError(f"{source}: {exc}") from None
     return sheet_from_dict(data, source)
 
 
@@ -129,7 +142,7 @@ def sheet_from_dict(data: dict[str, Any], source: str) -> Sheet:
                 f"a sheet row has {SHEET_COLS}"
             )
         for col, tok in enumerate(tokens):
-            m = _TOKEN.match(tok)
+            m = _TOKEN.fullmatch(tok)
             if not m:
                 raise SheetError(
                     f'{source}: hex {format_xxyy(col, row)}: "{tok}" is not a terrain token '
@@ -205,11 +218,13 @@ def load_sheet(path: str | Path) -> Sheet:
     """Read one sheet file."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_bytes(p, TOML_FILE_BYTES).decode("utf-8")
     except OSError as exc:
         raise SheetError(f"{p}: cannot read: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
         raise SheetError(f"{p}: not UTF-8 text (byte {exc.start})") from None
+    except ValueError as exc:
+        raise SheetError(f"{p}: {exc}") from None
     sheet = parse_sheet(text, str(p))
     object.__setattr__(sheet, "path", p)
     return sheet

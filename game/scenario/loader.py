@@ -17,7 +17,17 @@ from game.artillery.deployment import along_refusal
 from game.artillery.flight import sheet_distance
 from game.artillery.predesignated import PER_SHEET_CAP as PREDESIGNATED_PER_SHEET
 from game.board.area import middle_line2, sheet_bounds
-from game.board.sheet import SHEETS_DIR, SheetError, parse_sheet, sheet_from_dict
+from game.board.sheet import SHEETS_DIR, SheetError, parse_sheet, parse_xxyy, sheet_from_dict
+from game.limits import (
+    BATTERIES_LIMIT,
+    TOML_FILE_BYTES,
+    UNITS_LIMIT,
+    area_refusal,
+    load_toml,
+    nesting_refusal,
+    position_refusal,
+    read_bytes,
+)
 from game.scenario.model import (
     ARTILLERY_FIELDS,
     FLANKS,
@@ -80,9 +90,11 @@ def read_text(path: str | Path) -> str:
     """A file's UTF-8 text; unreadable or non-UTF-8 files raise ScenarioError with one line."""
     p = Path(path)
     try:
-        raw = p.read_bytes()
+        raw = read_bytes(p, TOML_FILE_BYTES)
     except OSError as exc:
         raise ScenarioError([f"{p}: cannot read: {exc.strerror or exc}"]) from None
+    except ValueError as exc:
+        raise ScenarioError([f"{p}: cannot read: {exc}"]) from None
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -97,9 +109,11 @@ def read_text(path: str | Path) -> str:
 def parse_toml(text: str, source: str) -> dict[str, Any]:
     """TOML text -> dict; syntax errors raise ScenarioError naming the line and column."""
     try:
-        return tomllib.loads(text)
+        return load_toml(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError([f"{source}: not valid TOML: {exc}"]) from None
+    except ValueError as exc:
+        raise ScenarioError([f"{source}: {exc}"]) from None
 
 
 def load_scenario(path: str | Path, sheets_dir: str | Path | None = None) -> Scenario:
@@ -119,6 +133,9 @@ def scenario_from_dict(
     data: dict[str, Any], source: str = "<scenario>", sheets_dir: str | Path | None = None
 ) -> Scenario:
     """Check the tables of a scenario (as read from TOML, or from ``Scenario.to_dict``)."""
+    too_deep = nesting_refusal(data)
+    if too_deep:
+        raise ScenarioError([f"{source}: {too_deep}"])
     check = _ScenarioCheck(data, source, sheets_dir)
     scenario = check.run()
     if check.report or scenario is None:
@@ -175,7 +192,8 @@ class _ScenarioCheck:
         self.home_edges: str | None = None
         self.side_names: tuple[str, ...] = ()
         self.positions: dict[Position, str] = {}  # layout position -> sheet id
-        self.occupied: dict[tuple[Position, str], tuple[str, str]] = {}  # -> (side, where)
+        # (sheet position, parsed hex) -> (side, where): hexes compare as places, not text.
+        self.occupied: dict[tuple[Position, tuple[int, int]], tuple[str, str]] = {}
 
     def run(self) -> Scenario | None:
         self._top_level()
@@ -188,6 +206,7 @@ class _ScenarioCheck:
         artillery = self._artillery()
         predesignated = self._predesignated(options)
         victory = self._victory()
+        self._forces()
         if self.report or head is None or options is None:
             return None
         return Scenario(
@@ -340,6 +359,9 @@ class _ScenarioCheck:
         elif not first_at and isinstance(self.data["layout"], list):
             self.report.add("layout", "no sheets: a play area needs at least one sheet (MAP-2)")
         self._connected(first_at)
+        too_large = area_refusal(list(first_at))
+        if too_large:
+            self.report.add("layout", too_large)
         # Positions count even when their sheet id was wrong, so that units on
         # them are not reported twice.
         self.positions = {pos: "" for pos in first_at}
@@ -496,7 +518,7 @@ class _ScenarioCheck:
 
     def _not_with_enemy(self, where: str, unit: Unit) -> None:
         """MOV-2: a unit may not stand in a hex with an enemy unit."""
-        place = (unit.sheet, unit.hex)
+        place = (unit.sheet, parse_xxyy(unit.hex))
         other = self.occupied.setdefault(place, (unit.side, where))
         if other[0] != unit.side:
             self.report.add_value(
@@ -518,8 +540,8 @@ class _ScenarioCheck:
     def _artillery(self) -> list[Battery]:
         """ART-1, ART-2, ART-3: off-board batteries behind the home edge or on a flank."""
         batteries: list[Battery] = []
-        # Sheet position -> (first battery there, its sheet, hex -> battery standing in it).
-        placed: dict[Position, tuple[str, str, dict[str, str]]] = {}
+        # Sheet position -> (first battery there, its sheet, parsed hex -> battery in it).
+        placed: dict[Position, tuple[str, str, dict[tuple[int, int], str]]] = {}
         for where, entry in self._entries("artillery"):
             values = check_table(entry, ARTILLERY_FIELDS, where, self.report)
             if values is None:
@@ -549,6 +571,10 @@ class _ScenarioCheck:
             if wrong_edge is not None:
                 self.report.add_value(f"{where}.along", along, f"ART-2: {wrong_edge}")
                 continue
+            too_far = position_refusal(at)
+            if too_far:
+                self.report.add_value(f"{where}.distance", values["distance"], too_far)
+                continue
             if direction in flanks:
                 half = side_of_position(positions, self.home_edges, at)
                 if half != side:
@@ -571,6 +597,7 @@ class _ScenarioCheck:
                     f"the play area is {nearest_sheet} sheets away; bring the battery closer",
                 )
                 continue
+            spot = parse_xxyy(values["hex"])
             if at in placed:
                 other, other_sheet, other_hexes = placed[at]
                 if other_sheet != values["sheet"]:
@@ -581,16 +608,16 @@ class _ScenarioCheck:
                         f'"{other_sheet}"; one position holds one sheet (MAP-10)',
                     )
                     continue
-                if values["hex"] in other_hexes:
+                if spot in other_hexes:
                     self.report.add_value(
                         f"{where}.hex",
                         values["hex"],
-                        f"{other_hexes[values['hex']]} already stands in this hex of sheet "
+                        f"{other_hexes[spot]} already stands in this hex of sheet "
                         f'"{other_sheet}" at {_show_pos(at)}; batteries sharing a sheet '
                         "position stand in different hexes (MAP-10)",
                     )
                     continue
-            placed.setdefault(at, (where, values["sheet"], {}))[2][values["hex"]] = where
+            placed.setdefault(at, (where, values["sheet"], {}))[2][spot] = where
             batteries.append(
                 Battery(
                     id=values["id"],
@@ -607,6 +634,18 @@ class _ScenarioCheck:
                 )
             )
         return batteries
+
+    def _forces(self) -> None:
+        """The limits on units and batteries, and something to play with: a scenario
+        without any unit ended in its first end phase with both sides winning."""
+        counts = {}
+        for key, limit in (("units", UNITS_LIMIT), ("artillery", BATTERIES_LIMIT)):
+            entries = self.data.get(key, [])
+            counts[key] = len(entries) if isinstance(entries, list) else 1
+            if counts[key] > limit:
+                self.report.add(key, f"{counts[key]} entries; a scenario has at most {limit}")
+        if not any(counts.values()):
+            self.report.add("units", "the scenario has no units and no artillery; add [[units]]")
 
     def _battery_count(self, side: str) -> int:
         """Field artillery units the file gives a side, counting those with problems too."""
@@ -626,7 +665,7 @@ class _ScenarioCheck:
             )
             return []
         chosen: list[PredesignatedHex] = []
-        seen: dict[tuple[str, Position, str], str] = {}
+        seen: dict[tuple[str, Position, tuple[int, int]], str] = {}
         for where, entry in entries:
             values = check_table(entry, PREDESIGNATED_FIELDS, where, self.report)
             if values is None:
@@ -648,14 +687,14 @@ class _ScenarioCheck:
                     f"{side} has none",
                 )
                 continue
-            key = (side, _pos(values["sheet"]), values["hex"])
+            key = (side, _pos(values["sheet"]), parse_xxyy(values["hex"]))
             if key in seen:
                 self.report.add_value(
                     f"{where}.hex", values["hex"], f"listed twice for {side} ({seen[key]} has it)"
                 )
                 continue
             seen[key] = where
-            chosen.append(PredesignatedHex(side, key[1], key[2]))
+            chosen.append(PredesignatedHex(side, key[1], values["hex"]))
         sheets = len(self.positions)
         for side in self.side_names:
             mine = [p for p in chosen if p.side == side]

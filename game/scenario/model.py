@@ -17,6 +17,7 @@ from game.artillery.predesignated import predesignated_limit
 from game.artillery.weapons import WEAPONS
 from game.board.area import EDGES, HOME_EDGES, half_line_side, middle_line2, sheet_bounds
 from game.board.area import FLANKS as FLANKS  # re-exported for the callers that read scenarios
+from game.limits import TURNS_LIMIT
 from game.scenario.schema import (
     Field,
     choice,
@@ -53,7 +54,7 @@ SCENARIO_FIELDS: dict[str, Field] = {
     "name": text(required=True),
     "briefing": text(required=True),
     "home_edges": choice(*HOME_EDGES, required=True),
-    "turns": whole(1, 999, required=True, hint="the turn limit"),
+    "turns": whole(1, TURNS_LIMIT, required=True, hint="the turn limit"),
 }
 
 OPTIONS_FIELDS: dict[str, Field] = {

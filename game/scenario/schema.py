@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.board.sheet import parse_xxyy
+from game.limits import position_refusal
 
 
 class Report:
@@ -233,6 +234,8 @@ def check_value(spec: Field, value: Any, where: str, report: Report, unit_type: 
     elif spec.kind == "position":
         if not (isinstance(value, list) and len(value) == 2 and all(is_whole(v) for v in value)):
             problem = "must be a sheet position [i, j] (two whole numbers)"
+        else:
+            problem = position_refusal((value[0], value[1])) or ""
     elif spec.kind == "hex":
         if not isinstance(value, str):
             problem = 'must be a hex name in quotes, four digits XXYY, e.g. "0709"'

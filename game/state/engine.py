@@ -163,7 +163,7 @@ def _shared_position_refusals(state: GameState, side: str, cmd: Deploy) -> list[
                 f"{other.name} already stands at sheet position ({pos[0]},{pos[1]}) on sheet "
                 f"{off.sheet!r}; one position holds one sheet (MAP-10)"
             ]
-        if off.xxyy == cmd.xxyy:
+        if off.hex == lattice_hex(pos, cmd.xxyy):  # places, not names (MAP-10)
             return [f"{other.name} already stands in hex {cmd.xxyy} of that sheet"]
     return []
 
