@@ -127,7 +127,7 @@ def side_toward(origin: Hex, toward: Hex) -> int:
     """
     if origin == toward:
         raise ValueError(f"no side of {origin} points toward itself")
-    first = line(origin, toward)[1]
+    first = _line_point(origin, toward, distance(origin, toward), 1)
     delta = Hex(first.q - origin.q, first.r - origin.r)
     for direction, d in DIRECTIONS.items():
         if d == delta:
@@ -194,23 +194,25 @@ def line(a: Hex, b: Hex) -> list[Hex]:
     n = distance(a, b)
     if n == 0:
         return [a]
+    return [_line_point(a, b, n, i) for i in range(n + 1)]
+
+
+def _line_point(a: Hex, b: Hex, n: int, i: int) -> Hex:
+    """The ``i``-th hex of the line from a to b, ``n`` hexes apart."""
     ax, az = a.q, a.r
     ay = -ax - az
     bx, bz = b.q, b.r
     by = -bx - bz
-    out: list[Hex] = []
-    for i in range(n + 1):
-        nums = (ax * (n - i) + bx * i, ay * (n - i) + by * i, az * (n - i) + bz * i)
-        rx, ry, rz = (_round_component(nums[k], n, _NUDGE[k]) for k in range(3))
-        ex, ey, ez = (_round_error((rx, ry, rz)[k], nums[k], n, _NUDGE[k]) for k in range(3))
-        if ex > ey and ex > ez:
-            rx = -ry - rz
-        elif ey > ez:
-            ry = -rx - rz
-        else:
-            rz = -rx - ry
-        out.append(Hex(rx, rz))
-    return out
+    nums = (ax * (n - i) + bx * i, ay * (n - i) + by * i, az * (n - i) + bz * i)
+    rx, ry, rz = (_round_component(nums[k], n, _NUDGE[k]) for k in range(3))
+    ex, ey, ez = (_round_error((rx, ry, rz)[k], nums[k], n, _NUDGE[k]) for k in range(3))
+    if ex > ey and ex > ez:
+        rx = -ry - rz
+    elif ey > ez:
+        ry = -rx - rz
+    else:
+        rz = -rx - ry
+    return Hex(rx, rz)
 
 
 # --- rings and disks ------------------------------------------------------------

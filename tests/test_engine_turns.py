@@ -778,10 +778,16 @@ REFUSALS = [
         "Arrow IV (Inner Sphere) reaches 8 sheets",
     ),
     (
-        "plot off the area",
+        "counter-battery fire at the gun's own position",
         in_targeting,
-        lambda s: PlotFire("north", "n-arrow", 1, Hex(7, -40)),
-        "artillery fires at hexes in the play area",
+        lambda s: PlotFire("north", "n-arrow", 1, s.units["n-arrow"].battery.offboard.hex),  # type: ignore[union-attr]
+        "n-arrow stands on that sheet position itself",
+    ),
+    (
+        "counter-battery fire beyond range",
+        in_targeting,
+        lambda s: PlotFire("north", "n-arrow", 1, Hex(7, -400)),
+        "Arrow IV (Inner Sphere) reaches 8 sheets",
     ),
     (
         "unknown battery",

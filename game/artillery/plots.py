@@ -88,9 +88,10 @@ class Arrival:
     landing: Hex
     hit: bool
     spotted: bool  # a spotter watched it land (ART-16), so later fire may adjust
+    off_board: bool = False  # ART-37: counter-battery fire, seen by nobody where it lands
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "plot_id": self.plot_id,
             "battery": self.battery,
             "target": [self.target.q, self.target.r],
@@ -99,6 +100,9 @@ class Arrival:
             "hit": self.hit,
             "spotted": self.spotted,
         }
+        if self.off_board:
+            data["off_board"] = True
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Arrival:
@@ -110,6 +114,7 @@ class Arrival:
             landing=Hex(*data["landing"]),
             hit=bool(data["hit"]),
             spotted=bool(data["spotted"]),
+            off_board=bool(data.get("off_board", False)),
         )
 
 

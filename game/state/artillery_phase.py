@@ -18,7 +18,7 @@ from game.artillery.tohit import artillery_target_number, spotter_modifier
 from game.artillery.weapons import weapon as weapon_spec
 from game.hexmath import Hex
 from game.secrecy import lines, secret
-from game.state import shells
+from game.state import counter_battery, shells
 from game.state.board import battery_sheet, plot_for_side, reveal, seeing_units
 from game.state.model import Announcement, Event, GameState, Unit
 from game.state.shells import ShellHits
@@ -28,9 +28,18 @@ def run(state: GameState) -> None:
     """Resolve the whole indirect artillery phase of the current turn."""
     turn = state.turn
     for plot in [p for p in state.queue.arriving(turn) if p.fired_turn < turn]:
-        arrive(state, plot)
+        _arrive_any(state, plot)
     _launch(state)
     for plot in [p for p in state.queue.arriving(turn) if p.fired_turn == turn]:
+        _arrive_any(state, plot)
+
+
+def _arrive_any(state: GameState, plot: Plot) -> None:
+    """A shell on the map, or counter-battery fire at an off-board position (ART-37).
+    A position whose sheet has come into play since (MAP-6) is fired at as the map."""
+    if counter_battery.is_counter_battery(state, plot.target):
+        counter_battery.arrive(state, plot)
+    else:
         arrive(state, plot)
 
 

@@ -22,7 +22,7 @@ from game.artillery.predesignated import predesignation_refusal
 from game.artillery.weapons import ammunition as ammunition_spec
 from game.artillery.weapons import weapon as weapon_spec
 from game.hexmath import Hex, distance
-from game.state import artillery_phase, combat, mobile, moving, victory
+from game.state import artillery_phase, combat, counter_battery, mobile, moving, victory
 from game.state.board import (
     battery_sheet,
     knows_unit,
@@ -501,8 +501,10 @@ def plot_refusal(state: GameState, cmd: PlotFire) -> str | None:
     for p in state.queue.plots:
         if p.battery == unit.id and p.piece == cmd.piece and p.fired_turn == state.turn:
             return f"piece {cmd.piece} of {unit.name} already has a target this turn"
-    if not state.area.contains(cmd.target):
-        return "artillery fires at hexes in the play area"
+    if counter_battery.is_counter_battery(state, cmd.target):
+        reason = counter_battery.refusal(state, unit, cmd.target)
+        if reason:
+            return reason
     w = weapon_spec(battery.weapon)
     try:
         ammunition_spec(w, cmd.ammunition)
@@ -512,8 +514,12 @@ def plot_refusal(state: GameState, cmd: PlotFire) -> str | None:
     if cmd.ammunition not in battery.ammunition or (left is not None and left <= 0):
         return f"{unit.name} has no {cmd.ammunition} ammunition left"
     target_pos = state.area.position_of(cmd.target)
-    _, xxyy = state.area.name_of(cmd.target)
-    return range_refusal(w, battery_sheet(state, unit), target_pos, xxyy)
+    name = (
+        counter_battery.where(state, cmd.target)
+        if counter_battery.is_counter_battery(state, cmd.target)
+        else state.area.name_of(cmd.target)[1]
+    )
+    return range_refusal(w, battery_sheet(state, unit), target_pos, name)
 
 
 def _plot_fire(state: GameState, cmd: Command) -> None:
@@ -526,7 +532,9 @@ def _plot_fire(state: GameState, cmd: Command) -> None:
     assert battery is not None
     sheets = sheet_distance(battery_sheet(state, unit), state.area.position_of(cmd.target))
     flight = flight_time(battery.weapon, sheets)
-    spotters = tuple(u.id for u in seeing_units(state, cmd.side, cmd.target))
+    # ART-37: no unit sees a hex off the play area; counter-battery fire has no spotter.
+    off_board = counter_battery.is_counter_battery(state, cmd.target)
+    spotters = () if off_board else tuple(u.id for u in seeing_units(state, cmd.side, cmd.target))
     automatic = (
         "pre-designated hex" if cmd.target in state.predesignated.get(cmd.side, []) else None
     )
@@ -547,7 +555,13 @@ def _plot_fire(state: GameState, cmd: Command) -> None:
     log_event(
         state,
         "plot",
-        f"{unit.name} piece {cmd.piece} plots {cmd.ammunition} at {state.area.label(cmd.target)}: "
+        f"{unit.name} piece {cmd.piece} plots {cmd.ammunition} at "
+        + (
+            f"{counter_battery.where(state, cmd.target)} (counter-battery fire, ART-37)"
+            if off_board
+            else state.area.label(cmd.target)
+        )
+        + ": "
         f"{sheets} sheets, flight {flight} turn{'s' if flight != 1 else ''}, "
         f"arrives in turn {plot.arrival_turn}"
         + (f"; spotters {', '.join(spotters)}" if spotters else "; no spotter"),

@@ -4,15 +4,20 @@ tests choose from this list; every command in it passes ``apply``).
 Deployments are listed with each battery's declared sheet and hex (any other
 sheet or hex is legal too and checked by ``apply``); moves are listed with the
 best final facing of each reachable hex, plus every facing in place.
+Counter-battery fire (ART-37) is listed at hex 0909 of every off-board position
+the side's announced directions allow (ART-24); any other hex of any position
+beyond the play area is legal too and checked by ``apply``.
 """
 
 from __future__ import annotations
 
+from game.artillery.counter_battery import announced_positions
 from game.artillery.flight import range_refusal
 from game.artillery.predesignated import predesignation_refusal
 from game.artillery.weapons import weapon as weapon_spec
+from game.hexmath import Hex
 from game.scenario.model import FLANKS
-from game.state import combat, moving
+from game.state import combat, counter_battery, moving
 from game.state.board import battery_sheet
 from game.state.commands import (
     Answer,
@@ -27,9 +32,15 @@ from game.state.commands import (
     PlotFire,
     Predesignate,
 )
-from game.state.engine import acting_side, check_side, deployment_refusal, rounds_left
+from game.state.engine import (
+    acting_side,
+    check_side,
+    deployment_refusal,
+    rounds_left,
+)
 from game.state.mobile import allowed_sheets
-from game.state.model import ATTACK, MOVEMENT, SETUP, TARGETING, GameState
+from game.state.model import ATTACK, MOVEMENT, SETUP, TARGETING, GameState, Unit
+from game.state.setup import lattice_hex
 
 
 def legal_commands(state: GameState, side: str) -> list[Command]:
@@ -121,6 +132,7 @@ def _targeting(state: GameState, side: str) -> list[Command]:
             a for a in battery.ammunition if (n := rounds_left(state, unit, a)) is None or n > 0
         ]
         origin = battery_sheet(state, unit)
+        far = _counter_battery_hexes(state, side, unit) if ammo else []
         for piece in range(1, battery.pieces + 1):
             if piece in busy:
                 continue
@@ -129,7 +141,22 @@ def _targeting(state: GameState, side: str) -> list[Command]:
                     continue
                 for h in group:
                     out += [PlotFire(side, unit.id, piece, h, a) for a in ammo]
+            for h in far:
+                out += [PlotFire(side, unit.id, piece, h, a) for a in ammo]
     return out
+
+
+def _counter_battery_hexes(state: GameState, side: str, unit: Unit) -> list[Hex]:
+    """ART-37: hex 0909 of each position the announcements point to (ART-24) that
+    the battery may fire at."""
+    assert unit.battery is not None
+    heard = [(a.aimed, a.side) for a in state.intel[side].announcements]
+    reach = weapon_spec(unit.battery.weapon).max_range_sheets
+    positions = announced_positions(
+        state.area, state.other(side), heard, battery_sheet(state, unit), reach
+    )
+    hexes = [lattice_hex(pos, "0909") for pos in positions]
+    return [h for h in hexes if counter_battery.refusal(state, unit, h) is None]
 
 
 def _attacks(state: GameState, side: str) -> list[Command]:

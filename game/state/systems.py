@@ -161,12 +161,14 @@ def is_destroyed(unit: Unit) -> bool:
     return bool(state.destroyed)
 
 
-def damage_target(unit: Unit) -> DamageTarget:
-    """How the artillery damage rules see the unit (ART-25 .. ART-31)."""
-    assert unit.hex is not None
+def damage_target(unit: Unit, at: Hex | None = None) -> DamageTarget:
+    """How the artillery damage rules see the unit (ART-25 .. ART-31); ``at`` places
+    a battery standing off the board at its hex there (ART-37)."""
+    where = at if at is not None else unit.hex
+    assert where is not None
     return DamageTarget(
         id=unit.id,
-        hex=unit.hex,
+        hex=where,
         system=unit.system,
         kind=unit.kind,
         facing=unit.facing,

@@ -116,7 +116,12 @@ def player_view(state: GameState, side: str) -> PlayerView:
     arrivals = []
     for a in state.queue.arrivals:
         plot = plots_by_id[a.plot_id]
+        if a.off_board and plot.side != side:
+            continue  # ART-37: a counter-battery shot stays the firing side's secret
         record = a.to_dict()
+        if a.off_board:
+            # Nobody sees where a counter-battery shell comes down, the firer included.
+            del record["landing"], record["hit"]
         record.update(side=plot.side, fired_turn=plot.fired_turn, ammunition=plot.ammunition)
         if plot.side == side:
             record["plot_id"] = numbers[plot.id]

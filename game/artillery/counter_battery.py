@@ -1,0 +1,118 @@
+"""Counter-battery fire (ART-37): a shot at an off-board sheet position that
+may hold an enemy gun, and the odds a player aims it by.
+
+The source names it only: the enemy may hunt the guns "as opposed to simply
+using your own artillery for counter-battery fire". The game's rule
+(docs/artillery.md, ART-37): a piece is plotted at a hex ``XXYY`` of a sheet
+position outside the play area; the shell flies the flight time from the gun
+to that position (ART-5, ART-6); no unit sees the hex, so it has no spotter and
+is never adjusted (ART-16, ART-17): gunnery + 7. It hits or scatters as on the
+map (ART-11, ART-12) and damages the batteries standing within its rings on
+that position's sheet (ART-25 .. ART-31, batteries as medium vehicles).
+
+What is pure arithmetic lives here: the positions an announced direction
+allows, the chance a shell comes down close enough to hurt a gun in the aimed
+hex, and the forecast rows the window shows for each candidate position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Protocol
+
+from game.artillery.detection import announced_side
+from game.artillery.flight import flight_time, sheet_distance
+from game.artillery.tohit import INDIRECT_MODIFIER
+from game.artillery.weapons import Weapon, weapon
+from game.hexmath import Hex
+from game.rules.core import probability_at_least
+
+SheetPosition = tuple[int, int]
+
+
+class Grid(Protocol):
+    def hex_0909(self, position: SheetPosition) -> Hex: ...
+
+    def has_sheet(self, position: SheetPosition) -> bool: ...
+
+    def side_of_position(self, position: SheetPosition) -> str | None: ...
+
+
+def counter_battery_target_number(gunnery: int) -> int:
+    """ART-37: no spotter and no adjustment: gunnery + 7 (ART-11)."""
+    return gunnery + INDIRECT_MODIFIER
+
+
+def ring_chance(to_hit_number: int, weapon_: str | Weapon) -> Fraction:
+    """The exact chance a shell aimed at a hex comes down within its damage rings
+    of that hex (ART-11, ART-12, ART-25): it hits, or misses by a margin no
+    larger than the last ring (the scatter runs that many hexes in a straight
+    line, so the landing lies exactly ``margin`` hexes away)."""
+    w = weapon(weapon_)
+    return probability_at_least(2, 6, to_hit_number - w.ring_radius)
+
+
+def announced_positions(
+    grid: Grid,
+    enemy: str,
+    announcements: Iterable[tuple[Hex, int]],
+    origin: SheetPosition,
+    reach: int,
+) -> list[SheetPosition]:
+    """Off-board positions within ``reach`` sheets of ``origin`` on the enemy's side
+    of the half-line (ART-1) that agree with every announced side (ART-24):
+    the side of each aimed hex toward the position's hex 0909. Empty without an
+    announcement: nothing points anywhere yet."""
+    heard = list(announcements)
+    if not heard:
+        return []
+    out = []
+    for i in range(origin[0] - reach, origin[0] + reach + 1):
+        for j in range(origin[1] - reach, origin[1] + reach + 1):
+            pos = (i, j)
+            if grid.has_sheet(pos) or grid.side_of_position(pos) != enemy:
+                continue
+            if all(announced_side(grid, aimed, pos) == side for aimed, side in heard):
+                out.append(pos)
+    return out
+
+
+@dataclass(frozen=True)
+class CandidateOdds:
+    """One candidate position as the counter-battery forecast shows it."""
+
+    position: SheetPosition
+    belief: float  # the share of the belief that a gun stands there
+    sheets: int
+    flight: int | None  # None: out of range (ART-3)
+    ring_chance: float  # P(the shell comes down within its rings of the aimed hex)
+
+    @property
+    def chance(self) -> float:
+        """P(a gun stands there and the shell comes down close enough to hurt it)."""
+        return 0.0 if self.flight is None else self.belief * self.ring_chance
+
+
+def forecast_positions(
+    weights: Mapping[SheetPosition, float],
+    origin: SheetPosition,
+    weapon_: str | Weapon,
+    gunnery: int,
+) -> list[CandidateOdds]:
+    """Every candidate position with its odds, best chance first (ties: nearer
+    first, then by position)."""
+    w = weapon(weapon_)
+    near = float(ring_chance(counter_battery_target_number(gunnery), w))
+    rows = []
+    for pos, belief in weights.items():
+        sheets = sheet_distance(origin, pos)
+        reaches = 0 < sheets <= w.max_range_sheets
+        rows.append(
+            CandidateOdds(
+                pos, float(belief), sheets, flight_time(w, sheets) if reaches else None, near
+            )
+        )
+    rows.sort(key=lambda r: (-r.chance, r.sheets, r.position))
+    return rows

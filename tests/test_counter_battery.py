@@ -1,0 +1,178 @@
+"""Counter-battery fire (ART-37): a plot at an off-board position, its flight,
+its roll on the far sheet, the damage to batteries there, and who learns what."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from game.artillery.counter_battery import (
+    announced_positions,
+    forecast_positions,
+    ring_chance,
+)
+from game.artillery.detection import announced_side
+from game.hexmath import Hex
+from game.state import (
+    EndPhase,
+    GameState,
+    PlotFire,
+    acting_side,
+    apply,
+    legal_commands,
+    player_view,
+)
+from game.state.model import Announcement
+from game.state.setup import lattice_hex
+from tests.engine_fixtures import (
+    LoadedDice,
+    assert_no_leaks,
+    duel,
+    end_phase,
+    end_setup,
+    finish_turn,
+    game,
+    hold_everything,
+)
+
+
+def started() -> GameState:
+    """North's Long Tom 3 sheets north at (0,-3); south's 3 sheets south at (0,4):
+    7 sheets apart, flight time 1 (ART-6)."""
+    state = game(duel(), seed=37)
+    end_setup(state)
+    return state
+
+
+def plot_counter_battery(state: GameState, target: Hex) -> None:
+    hold_everything(state)
+    while state.phase == "targeting":
+        if acting_side(state) == "north":
+            apply(state, PlotFire("north", "n-gun", 1, target))
+        end_phase(state)
+
+
+def land_with(state: GameState, script: list[int]) -> list:
+    """Finish the firing turn, then the next turn's attacks with scripted dice first."""
+    finish_turn(state)
+    hold_everything(state)
+    while state.phase == "targeting":
+        end_phase(state)
+    end_phase(state)
+    state.dice = LoadedDice(script, seed=4)
+    return apply(state, EndPhase(acting_side(state)))  # type: ignore[arg-type]
+
+
+def test_ART_37_a_counter_battery_shot_flies_unspotted_and_is_the_firers_secret() -> None:
+    """ART-37: north aims at hex 1008 of position (0,4), where south's gun stands.
+    7 sheets: flight 1 (ART-6), no spotter (nobody sees off the map). Before it lands
+    south's view holds nothing of it: not the hex, not the position, not the event."""
+    state = started()
+    gun_hex = state.units["s-gun"].battery.offboard.hex  # type: ignore[union-attr]
+    plot_counter_battery(state, gun_hex)
+    [plot] = state.queue.plots
+    assert (plot.arrival_turn, plot.spotters_at_firing) == (2, ())
+    [event] = [e for e in state.log if e.kind == "plot"]
+    assert event.side == "north" and event.redacted is None
+    assert "1008 of sheet position (0,4) (counter-battery fire, ART-37)" in event.text
+    assert "7 sheets, flight 1 turn" in event.text
+    south = player_view(state, "south")
+    assert south.plots == [] and "counter-battery" not in json.dumps(south.to_dict())
+    assert_no_leaks(state)
+
+
+def test_ART_37_a_hit_damages_the_gun_and_the_firer_learns_only_that() -> None:
+    """ART-37: 2d6 = 12 against 4 + 7 = 11 hits 1008: south's gun there takes the Long
+    Tom's 25 (a medium vehicle, ART-26 groups). North hears "an enemy battery is hit"
+    and nothing more: no roll, no landing; south reads the whole account."""
+    state = started()
+    gun = state.units["s-gun"]
+    before = json.dumps(gun.damage, sort_keys=True)
+    gun_hex = gun.battery.offboard.hex  # type: ignore[union-attr]
+    plot_counter_battery(state, gun_hex)
+    events = land_with(state, [6, 6])
+    [event] = [e for e in events if e.kind == "counter_battery"]
+    assert json.dumps(gun.damage, sort_keys=True) != before
+    north = event.visible_to("north")
+    assert north is not None
+    assert "an enemy battery is hit" in north.text and "2d6" not in north.text
+    assert north.rolls == [] and "landing" not in north.data
+    assert north.data["enemy_hit"] is True
+    south = event.visible_to("south")
+    assert south is not None
+    assert "2d6 = 12 vs 11: hit" in south.text and "the hit hex, 25 damage" in south.text
+    assert south.data["landing"] == [gun_hex.q, gun_hex.r]
+    # The arrival: north keeps its own shot without where it landed; south has nothing.
+    north_view = player_view(state, "north")
+    [own] = [a for a in north_view.arrivals if a.get("off_board")]
+    assert "landing" not in own and "hit" not in own
+    assert not any(a.get("off_board") for a in player_view(state, "south").arrivals)
+    assert state.units["s-gun"].battery.auto_hit.earned == {}  # type: ignore[union-attr]
+    assert_no_leaks(state)
+
+
+def test_ART_37_a_miss_far_from_any_gun_tells_nobody_anything() -> None:
+    """ART-37: 2d6 = 2 against 11 misses by 9 and scatters 9 hexes (d6 = 1, north):
+    the Long Tom's rings (2 hexes) reach no gun. North hears "no sign of a hit";
+    south gets no copy of the event at all."""
+    state = started()
+    gun_hex = state.units["s-gun"].battery.offboard.hex  # type: ignore[union-attr]
+    plot_counter_battery(state, gun_hex)
+    events = land_with(state, [1, 1, 1])
+    [event] = [e for e in events if e.kind == "counter_battery"]
+    assert "no sign of a hit" in event.text
+    assert event.visible_to("south") is None
+    [arrival] = state.queue.arrivals
+    assert arrival.landing == Hex(gun_hex.q, gun_hex.r - 9) and not arrival.hit
+
+
+def test_ART_37_legal_commands_aim_at_the_positions_the_announcements_allow() -> None:
+    """ART-37 with ART-24: with no announcement nothing off the map is listed; once
+    south's gun is announced from 0808 of sheet (0,1), north's list holds counter-
+    battery shots at hex 0909 of positions agreeing with that side, its gun's among them."""
+    state = started()
+    hold_everything(state)
+    if acting_side(state) != "north":
+        end_phase(state)
+    assert all(
+        state.area.contains(c.target)
+        for c in legal_commands(state, "north")
+        if isinstance(c, PlotFire)
+    )
+    aimed = state.area.hex_at((0, 1), "0808")
+    side = announced_side(state.area, aimed, (0, 4))
+    state.intel["north"].announcements.append(Announcement(1, aimed, side))
+    far = [
+        c.target
+        for c in legal_commands(state, "north")
+        if isinstance(c, PlotFire) and not state.area.contains(c.target)
+    ]
+    assert lattice_hex((0, 4), "0909") in far
+    for h in far:
+        pos = state.area.position_of(h)
+        assert announced_side(state.area, aimed, pos) == side
+        assert state.area.side_of_position(pos) == "south"
+
+
+def test_ART_37_the_forecast_odds_of_each_candidate_position() -> None:
+    """ART-37 forecast: a Long Tom (rings 25/15/5, radius 2) at gunnery 4 needs 11;
+    it comes down within 2 hexes of the aimed hex on 2d6 >= 9: 10/36 (a Cruise
+    Missile/120, rings to 4 hexes, on 2d6 >= 7: 21/36). Candidates
+    weighed 0.75 and 0.25 give chances 0.75 x 10/36 and 0.25 x 10/36; a position
+    beyond 30 sheets cannot be reached (chance 0)."""
+    assert ring_chance(11, "long_tom") == Fraction(10, 36)
+    assert ring_chance(11, "cruise_120") == Fraction(21, 36)  # rings reach 4: 2d6 >= 7
+    rows = forecast_positions({(0, 5): 0.25, (0, 4): 0.75, (0, 40): 0.5}, (0, -3), "long_tom", 4)
+    assert [r.position for r in rows] == [(0, 4), (0, 5), (0, 40)]
+    assert rows[0].chance == pytest.approx(0.75 * 10 / 36)
+    assert rows[1].chance == pytest.approx(0.25 * 10 / 36)
+    assert (rows[1].sheets, rows[1].flight) == (8, 1)
+    assert rows[2].flight is None and rows[2].chance == 0.0
+
+
+def test_ART_37_announced_positions_are_empty_without_an_announcement() -> None:
+    """ART-37/ART-24: nothing points anywhere before a detection."""
+    state = started()
+    assert announced_positions(state.area, "south", [], (0, -3), 30) == []
