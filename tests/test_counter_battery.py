@@ -75,7 +75,7 @@ def test_ART_37_a_counter_battery_shot_flies_unspotted_and_is_the_firers_secret(
     [plot] = state.queue.plots
     assert (plot.arrival_turn, plot.spotters_at_firing) == (2, ())
     [event] = [e for e in state.log if e.kind == "plot"]
-    assert event.side == "north" and event.redacted is None
+    assert event.side == "north" and event.visible_to("south") is None
     assert "1008 of sheet position (0,4) (counter-battery fire, ART-37)" in event.text
     assert "7 sheets, flight 1 turn" in event.text
     south = player_view(state, "south")
@@ -98,12 +98,13 @@ def test_ART_37_a_hit_damages_the_gun_and_the_firer_learns_only_that() -> None:
     north = event.visible_to("north")
     assert north is not None
     assert "an enemy battery is hit" in north.text and "2d6" not in north.text
-    assert north.rolls == [] and "landing" not in north.data
-    assert north.data["enemy_hit"] is True
+    assert north.rolls == [] and north.data["target"] is None
+    assert north.data["firer"]["enemy_hit"] is True
     south = event.visible_to("south")
     assert south is not None
     assert "2d6 = 12 vs 11: hit" in south.text and "the hit hex, 25 damage" in south.text
-    assert south.data["landing"] == [gun_hex.q, gun_hex.r]
+    assert south.data["target"]["landing"] == [gun_hex.q, gun_hex.r]
+    assert south.data["firer"] is None
     # The arrival: north keeps its own shot without where it landed; south has nothing.
     north_view = player_view(state, "north")
     [own] = [a for a in north_view.arrivals if a.get("off_board")]
@@ -176,3 +177,35 @@ def test_ART_37_announced_positions_are_empty_without_an_announcement() -> None:
     """ART-37/ART-24: nothing points anywhere before a detection."""
     state = started()
     assert announced_positions(state.area, "south", [], (0, -3), 30) == []
+
+
+def test_ART_37_the_ai_fires_counter_battery_at_a_detected_gun() -> None:
+    """ART-37 for the AI: once south's gun is announced (ART-24), north's normal AI
+    lists counter-battery shots worth a share of a gun's value, aimed at positions the
+    announcement allows; with south's units out of reach it fires one."""
+    from game.ai import make_policy
+    from game.dice import Dice
+
+    state = started()
+    hold_everything(state)
+    if acting_side(state) != "north":
+        end_phase(state)
+    aimed = state.area.hex_at((0, 1), "0808")
+    side = announced_side(state.area, aimed, (0, 4))
+    state.intel["north"].announcements.append(Announcement(1, aimed, side))
+    state.units["s-mech"].destroyed = True  # nothing on the map worth a shell
+    policy = make_policy("normal")
+    view = player_view(state, "north")
+    legal = legal_commands(state, "north")
+    found = policy.candidates(view, legal, Dice(1))
+    far = [
+        c
+        for c in found
+        if isinstance(c.command, PlotFire) and not state.area.contains(c.command.target)
+    ]
+    assert far and all(c.score > 0 and "ART-37" in c.reason for c in far)
+    for c in far:
+        pos = state.area.position_of(c.command.target)
+        assert announced_side(state.area, aimed, pos) == side
+    choice = policy.choose(view, legal, Dice(1))
+    assert isinstance(choice, PlotFire) and not state.area.contains(choice.target)

@@ -93,8 +93,11 @@ def targeting_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
             end = Candidate(end.command, 1e9, "an enemy sees the guns' hex: firing reveals them")
             return [end]
     scored = _score_targets(board, first.battery, targets)
-    out = [end, *scored]
-    return out
+    # ART-37: a detected gun may be shot at where it is believed to stand (imported
+    # here: that module builds on this one's damage kernel).
+    from game.ai.counter_battery import counter_battery_candidates
+
+    return [end, *scored, *counter_battery_candidates(board, list(targets.values()))]
 
 
 def _battery_position(board: Board, battery: dict) -> tuple[int, int]:

@@ -24,6 +24,7 @@ from game.artillery.tohit import artillery_target_number
 from game.artillery.weapons import weapon as weapon_spec
 from game.board.area import PlayArea
 from game.hexmath import Hex, distance
+from game.secrecy import lines, secret
 from game.state import systems
 from game.state.board import battery_sheet, shot_number
 from game.state.model import Event, GameState, Unit
@@ -124,14 +125,25 @@ def arrive(state: GameState, plot: Plot) -> None:
         verdict = "an enemy battery is hit"
         if any(u.side == enemy for u in destroyed):
             verdict += " and destroyed"
-    own_text = [
-        f"{unit.name} ({w.name}) counter-battery shell fired in turn {plot.fired_turn} at "
-        f"{aimed} comes down out of sight: {verdict} (ART-37)",
-        *hit_lines.get(plot.side, []),
-    ]
-    shared = {"weapon": w.id, "fired_turn": plot.fired_turn}
-    theirs = None
-    their_data: dict = {}
+    own_text = "\n".join(
+        [
+            f"{unit.name} ({w.name}) counter-battery shell fired in turn {plot.fired_turn} at "
+            f"{aimed} comes down out of sight: {verdict} (ART-37)",
+            *hit_lines.get(plot.side, []),
+        ]
+    )
+    firer_data = {
+        "weapon": w.id,
+        "fired_turn": plot.fired_turn,
+        "shot": shot_number(state, plot.id),
+        "aimed": [plot.target.q, plot.target.r],
+        "enemy_hit": bool(enemy_hit),
+        "enemy_destroyed": any(u.side == enemy for u in destroyed),
+    }
+    parts = [secret(plot.side, own_text)]
+    data: dict = {"firer": secret(plot.side, firer_data)}
+    # The firing side sees none of the dice: the roll would tell it hit or miss.
+    told_rolls: list = [secret(plot.side, list(damage_rolls.get(plot.side, [])))]
     if enemy_hit:
         theirs = "\n".join(
             [
@@ -140,31 +152,18 @@ def arrive(state: GameState, plot: Plot) -> None:
                 *hit_lines.get(enemy, []),
             ]
         )
-        their_data = {
-            **shared,
-            "landing": [landing.landing.q, landing.landing.r],
-            "hit": landing.hit,
-            "batteries": [u.id for u in enemy_hit],
-            "destroyed": [u.id for u in destroyed if u.side == enemy],
-        }
-    state.log.append(
-        Event(
-            turn,
-            state.phase,
-            "counter_battery",
-            "\n".join(own_text),
-            side=plot.side,
-            redacted=theirs,
-            data={
-                **shared,
-                "shot": shot_number(state, plot.id),
-                "aimed": [plot.target.q, plot.target.r],
-                "enemy_hit": bool(enemy_hit),
-                "enemy_destroyed": any(u.side == enemy for u in destroyed),
+        parts = lines(parts, secret(enemy, theirs))
+        data["target"] = secret(
+            enemy,
+            {
+                "weapon": w.id,
+                "landing": [landing.landing.q, landing.landing.r],
+                "hit": landing.hit,
+                "batteries": [u.id for u in enemy_hit],
+                "destroyed": [u.id for u in destroyed if u.side == enemy],
             },
-            # The firing side sees none of the dice: the roll would tell it hit or miss.
-            rolls=list(damage_rolls.get(plot.side, [])),
-            redacted_data=their_data,
-            redacted_rolls=(rolls + list(damage_rolls.get(enemy, []))) if enemy_hit else [],
         )
+        told_rolls.append(secret(enemy, rolls + list(damage_rolls.get(enemy, []))))
+    state.log.append(
+        Event(turn, state.phase, "counter_battery", parts, data=data, rolls=told_rolls)
     )

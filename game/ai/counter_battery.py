@@ -1,0 +1,66 @@
+"""Counter-battery fire for the AI (ART-37): once a gun has been detected (an
+announced direction, ART-24), a piece may be aimed at hex 0909 of a position
+the side believes holds it.
+
+Each counter-battery shot the rules list is worth the belief that a gun stands
+at that position (``game.ai.hunt``: announced sides, flight-time bands, the
+rules of deployment) times the expected damage a shell aimed there does to a
+gun in the aimed hex (plain gunnery + 7: no spotter, never adjusted) times the
+value of a gun, so it competes with the map's targets on the same scale.
+"""
+
+from __future__ import annotations
+
+from game.ai.candidates import Board, Candidate, unit_value
+from game.ai.fire import KERNEL_RADIUS, damage_kernel
+from game.ai.hunt import beliefs
+from game.ai.memory import as_hex
+from game.artillery.counter_battery import counter_battery_target_number, forecast_positions
+from game.state.commands import PlotFire
+
+
+def counter_battery_candidates(board: Board, plots: list[PlotFire]) -> list[Candidate]:
+    """The best counter-battery shots among ``plots`` (one piece's), best first."""
+    view = board.view
+    area = board.area
+    far = [c for c in plots if not area.contains(c.target)]
+    if not far or not view.announcements:
+        return []
+    weights: dict[tuple[int, int], float] = {}
+    for belief in beliefs(view, board.memory, board.level.reads_intelligence):
+        if belief.known_hex is not None:
+            continue  # a gun found on the board is shot at on the map
+        for pos, w in belief.weights.items():
+            weights[pos] = max(weights.get(pos, 0.0), w)
+    battery = view.units[far[0].battery]
+    gun = battery["battery"]
+    off = gun["offboard"]
+    origin = (
+        (int(off["position"][0]), int(off["position"][1]))
+        if off is not None
+        else area.position_of(as_hex(battery["hex"]))
+    )
+    by_position = {area.position_of(c.target): c for c in far}
+    rows = forecast_positions(
+        {pos: weights.get(pos, 0.0) for pos in by_position},
+        origin,
+        gun["weapon"],
+        int(battery["gunnery"]),
+    )
+    tn = counter_battery_target_number(int(battery["gunnery"]))
+    at_aim = float(damage_kernel(gun["weapon"], tn)[KERNEL_RADIUS, KERNEL_RADIUS])
+    gun_value = unit_value({"battery": gun})
+    out = []
+    for row in rows[:3]:
+        if row.chance <= 0:
+            continue
+        value = row.belief * at_aim * gun_value
+        out.append(
+            Candidate(
+                by_position[row.position],
+                value,
+                f"counter-battery at sheet position {row.position}: a gun there "
+                f"{row.belief:.0%}, within the rings {row.ring_chance:.0%} (ART-37)",
+            )
+        )
+    return out
