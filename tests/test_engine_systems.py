@@ -710,15 +710,38 @@ def test_TS_10_an_unguarded_enemy_gun_is_captured_and_changes_side() -> None:
     refused(state, capture, "already belongs to north")
 
 
-def test_TS_10_a_guarded_gun_cannot_be_taken_without_a_melee() -> None:
-    """TS-10: with an enemy warrior within 1 step of the gun, capture needs a melee,
-    which the engine does not play: refused."""
+@pytest.mark.parametrize(
+    ("rolls", "won", "told"),
+    [
+        ((5, 2), True, "d6 5 + 4 warriors = 9 against the guards' d6 2 + 4 = 6: the captors win"),
+        ((3, 3), False, "d6 3 + 4 warriors = 7 against the guards' d6 3 + 4 = 7: the guards hold"),
+    ],
+)
+def test_TS_10_a_guarded_gun_is_taken_only_by_winning_the_melee(rolls, won, told) -> None:
+    """TS-10: four south rifles stand within 1 step of the gun, so the four north rifles
+    must win a melee first. The procedure (a decision): each side d6 + its warriors
+    in the fight, the captors win on a higher total (odds 15/36 at four against
+    four), a tie holds. 5 + 4 against 2 + 4: taken, a guard wounded. 3 + 4 against
+    3 + 4: held, a captor wounded, and no second try this turn. Before, a guarded
+    gun could not be taken at all."""
     extra = [unit("s-gun", "south", "1008", 1, gun("cannon", "7/3 - 1"))]
     state = toy_game([6, 6, 1, 1], extra)
     gun_unit = state.units["s-gun"]
     place(state, "n-rifles", neighbor(gun_unit.hex, 1))
     place(state, "s-rifles", neighbor(gun_unit.hex, 4))
-    refused(state, GunAction("north", "n-rifles", "s-gun", cs.CAPTURE), "must win a melee")
+    capture = GunAction("north", "n-rifles", "s-gun", cs.CAPTURE)
+    assert capture in legal_commands(state, "north")
+    plan = cs.capture_plan(state, state.units["n-rifles"], gun_unit)
+    assert (plan.captors, len(plan.guards), plan.odds) == (4, 4, ts.Fraction(15, 36))
+    state.dice = ScriptedDice(list(rolls))
+    events = apply(state, capture)
+    assert gun_unit.side == ("north" if won else "south")
+    loser = state.units["s-rifles" if won else "n-rifles"]
+    assert sum(w.status == "wounded" for w in systems.damage_state(loser)) == 1
+    assert events[-1].data["won"] is won
+    assert told in events[-1].text
+    if not won:
+        refused(state, capture, "already fought for a gun this turn")
 
 
 def test_ART_35_TS_9_a_shell_on_a_gun_disables_it() -> None:

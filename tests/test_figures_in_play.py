@@ -34,6 +34,7 @@ from game.state.model import ATTACK, MOVEMENT, SETUP, TARGETING, GameState
 from tests.sheet_factory import make_sheet
 from tests.test_engine_systems import (
     ARCHERS,
+    BOWMEN,
     FOOT,
     ORCS,
     bowmen_and_foot,
@@ -449,3 +450,174 @@ def test_TS_13_fire_right_after_a_manoeuvre_is_a_scenario_option() -> None:
     play_moves(state, {})
     phase = cs.shooting_phase(state)
     assert phase.shots_fired("n#1") == 1
+
+
+# --- Warhammer command: standards and musicians (WHC-1) -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("men", "orcs", "totals", "winner"),
+    [
+        ({"standard": True, "battle_standard": True}, {}, {"men": 5, "orcs": 3}, "men"),
+        ({"standard": True}, {"standard": True, "musician": True}, {"men": 4, "orcs": 4}, "orcs"),
+    ],
+)
+def test_WHC_1_standards_count_and_a_musician_wins_a_tie(
+    men: dict, orcs: dict, totals: dict[str, int], winner: str
+) -> None:
+    """WHC-1: two units of 20 orcs in contact (no charge: they started side by side)
+    miss every blow; each has 4 full ranks (+3). A standard +1, the army battle
+    standard +1 more: 5 to 3. Standard against standard is a tie, 4 to 4, won by the
+    side with a musician. Before, profiles could carry no command at all."""
+    state = game(
+        [
+            unit("men", "north", "0505", 4, {**ORCS, **men}),
+            unit("orcs", "south", "0510", 1, {**ORCS, **orcs}),
+        ]
+    )
+    place(state, "orcs", neighbor(state.units["men"].hex, 4), facing=1)
+    to_attack_phase(state)
+    acting_first(state, "north")
+    state.dice = ScriptedDice([1] * 10 + [6, 6])
+    events = apply(state, Attack("north", "men", "orcs", cs.CLOSE_COMBAT))
+    result = events[-1].data["result"]
+    assert {s["name"]: s["total"] for s in result["scores"]} == totals
+    assert result["winners"] == [winner]
+    if "battle_standard" in men:
+        assert ["army battle standard", 1] in result["scores"][0]["items"]
+
+
+# --- BATTLESYSTEM: magical volleys (BS-14), preferred terrain and higher ground (BS-11) ----
+
+
+def test_BS_14_magical_volleys_use_their_own_dice_and_run_out_after_two() -> None:
+    """BS-14: the bowmen carry two magical volleys of d12 arrows ("на два залпа");
+    a magical volley rolls 12 d12 at short range instead of 12 d6 and spends one; the
+    regiment's ordinary d6 come back after it. With none left it is refused, while
+    ordinary volleys never run out."""
+    state = game(
+        [
+            unit("bows", "north", "0507", 4, {**BOWMEN, "magical_volleys": 2, "magical_ad": "12"}),
+            unit("foot", "south", "0512", 1, FOOT),
+        ]
+    )
+    place(state, "foot", step(state.units["bows"].hex, 4, 5))
+    to_attack_phase(state)
+    acting_first(state, "north")
+    bows, foot = state.units["bows"], state.units["foot"]
+    assert Attack("north", "bows", "foot", cs.MAGICAL) in legal_commands(state, "north")
+    state.dice = ScriptedDice([(12, 1)] * 12)
+    events = apply(state, Attack("north", "bows", "foot", cs.MAGICAL))
+    assert "looses a magical volley (1 magical volley left, BS-14)" in events[-1].text
+    regiment = systems.damage_state(bows)
+    assert (regiment.magical_volleys, regiment.attack_dice) == (1, "6*4")
+    refused = cs.magical_plan(state, bows, foot)
+    assert refused == "bows has already loosed its volley this turn"
+    bows.weapons_fired = []
+    systems.store_damage(bows, replace(systems.damage_state(bows), magical_volleys=0))
+    assert cs.magical_plan(state, bows, foot) == "bows has no magical volleys left (BS-14)"
+    assert not isinstance(cs.missile_plan(state, bows, foot), str)
+
+
+def foot_in_contact(level_step: int, preferred: list[str] | None = None, woods: bool = False):
+    """Two foot regiments face to face, the south one ``level_step`` levels higher, on
+    a sheet of open ground (the south hex light woods when told)."""
+    state = game(
+        [
+            unit("north", "north", "0505", 4, FOOT),
+            unit("south", "south", "0510", 1, {**FOOT, "preferred_terrain": preferred or []}),
+        ]
+    )
+    south_hex = neighbor(state.units["north"].hex, 4)
+    place(state, "south", south_hex, facing=1)
+    name = state.area.name_of(south_hex)[1]
+    token = f"{level_step}{'w' if woods else '.'}"
+    state.area = PlayArea.from_layout(
+        {(0, 0): make_sheet("test", {name: token})}, home_edges="north-south"
+    )
+    to_attack_phase(state)
+    acting_first(state, "north")
+    plan = cs.melee_plan(state, state.units["north"], state.units["south"])
+    assert not isinstance(plan, str)
+    return plan
+
+
+@pytest.mark.parametrize(
+    ("step_", "defender", "attacker"),
+    [(1, (), ()), (2, (("higher ground", -2),), (("lower ground", 2),))],
+)
+def test_BS_11_higher_ground_is_a_steep_edge_not_a_hill_slope(step_, defender, attacker) -> None:
+    """BS-11: "не стоящих выше на склоне обычного холма" — one level up is an ordinary
+    slope: no modifier (before, any higher hex gave -2/+2). Two levels (a gorge's lip,
+    an escarpment) give the higher regiment -2 AR and the lower +2."""
+    plan = foot_in_contact(step_)
+    assert tuple((m.name, m.value) for m in plan.defender.armor_modifiers) == defender
+    assert tuple((m.name, m.value) for m in plan.attacker.armor_modifiers) == attacker
+
+
+def test_BS_11_preferred_terrain_improves_the_armour_rating_by_two() -> None:
+    """BS-11: elves whose profile prefers light woods, standing in light woods, take
+    melee hits against AR 7 - 2 = 5; the same regiment in woods it does not prefer,
+    against AR 7."""
+    plan = foot_in_contact(0, ["light woods"], woods=True)
+    assert bs.armor_target(7, plan.defender.armor_modifiers).total == 5
+    plan = foot_in_contact(0, ["heavy woods"], woods=True)
+    assert bs.armor_target(7, plan.defender.armor_modifiers).total == 7
+
+
+# --- toy soldiers: the melee for a guarded gun (TS-10) ------------------------------------
+
+
+def test_TS_10_the_odds_of_the_melee_for_a_gun() -> None:
+    """TS-10 (the decision): d6 + warriors each side, the captors win on a higher total.
+    One against one: a > b, 15 of 36; two against one: a >= b, 21 of 36; one against
+    four: a > b + 3, only 5-1, 6-1 and 6-2, 3 of 36."""
+    assert ts.gun_fight_odds(1, 1) == ts.Fraction(15, 36)
+    assert ts.gun_fight_odds(2, 1) == ts.Fraction(21, 36)
+    assert ts.gun_fight_odds(1, 4) == ts.Fraction(3, 36)
+
+
+def test_TS_10_the_attack_dialog_shows_the_odds_of_taking_a_guarded_gun() -> None:
+    """TS-10: the attack dialog of a warrior unit against an enemy gun lists the capture
+    with the melee's odds, like every other attack (four against four: 42%)."""
+    from game.state import player_view
+    from game.ui.dialogs import attack_odds
+    from tests.test_engine_systems import gun, rifles
+
+    state = game(
+        [
+            unit("n-rifles", "north", "0505", 4, rifles()),
+            unit("s-rifles", "south", "0508", 1, rifles()),
+            unit("s-gun", "south", "1008", 1, gun("cannon", "7/3 - 1")),
+        ]
+    )
+    gun_hex = state.units["s-gun"].hex
+    place(state, "n-rifles", neighbor(gun_hex, 1))
+    place(state, "s-rifles", neighbor(gun_hex, 4))
+    to_attack_phase(state)
+    odds = {o.weapon: o for o in attack_odds(player_view(state, "north"), "n-rifles", "s-gun")}
+    capture = odds["capture"]
+    assert capture.refusal is None and capture.chance == pytest.approx(15 / 36)
+    assert "melee first, each side d6 + its warriors (4 against 4)" in capture.lines[0]
+
+
+def test_TS_13_a_unit_that_fired_after_its_manoeuvre_may_not_fight_for_a_gun() -> None:
+    """TS-13: "стрелок не может объявить рукопашный бой" — the rifles fired right after
+    moving, so the melee for a guarded gun is refused this turn."""
+    from tests.test_engine_systems import gun, rifles
+
+    state = game(
+        [
+            unit("n-rifles", "north", "0505", 4, rifles()),
+            unit("s-rifles", "south", "0508", 1, rifles()),
+            unit("s-gun", "south", "1008", 1, gun("cannon", "7/3 - 1")),
+        ]
+    )
+    gun_hex = state.units["s-gun"].hex
+    place(state, "s-rifles", neighbor(gun_hex, 4))
+    to_attack_phase(state)
+    rifles_unit = state.units["n-rifles"]
+    place(state, "n-rifles", neighbor(gun_hex, 1))
+    rifles_unit.weapons_fired.append(cs.NO_MELEE)
+    found = cs.capture_plan(state, rifles_unit, state.units["s-gun"])
+    assert isinstance(found, str) and "may not go into melee this turn" in found

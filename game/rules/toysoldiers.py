@@ -585,6 +585,61 @@ def capture_gun(
     return replace(gun, owner=captor.owner, crew=None)
 
 
+@dataclass(frozen=True)
+class GunFight:
+    """TS-10: the melee for a guarded gun, rolled: each side's d6, its warriors in
+    the fight, the totals, and whether the captors won."""
+
+    captor_roll: int
+    guard_roll: int
+    captors: int
+    guards: int
+
+    @property
+    def captor_total(self) -> int:
+        return self.captor_roll + self.captors
+
+    @property
+    def guard_total(self) -> int:
+        return self.guard_roll + self.guards
+
+    @property
+    def won(self) -> bool:
+        return self.captor_total > self.guard_total
+
+    def account(self, captor: str, gun: str) -> str:
+        verdict = "the captors win" if self.won else "the guards hold"
+        return (
+            f"melee for the {gun}: {captor} d6 {self.captor_roll} + {self.captors} "
+            f"warrior{'s' if self.captors != 1 else ''} = {self.captor_total} against the "
+            f"guards' d6 {self.guard_roll} + {self.guards} = {self.guard_total}: {verdict} (TS-10)"
+        )
+
+
+def _check_fighters(captors: int, guards: int) -> None:
+    for value, what in ((captors, "captors"), (guards, "guards")):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"a melee for a gun needs 1 or more {what}, not {value!r}")
+
+
+def fight_for_gun(dice: DiceBase, captors: int, guards: int, gun: str = "gun") -> GunFight:
+    """TS-10's melee for a guarded gun. The source names the melee and gives no
+    procedure. Decision (docs/toysoldiers.md): each side rolls one d6 and adds the
+    number of its warriors in the fight; the captors win on a higher total, a tie
+    goes to the guards."""
+    _check_fighters(captors, guards)
+    a = dice.d6(f"captors' melee for the {gun}")
+    b = dice.d6(f"guards' melee for the {gun}")
+    return GunFight(a, b, captors, guards)
+
+
+def gun_fight_odds(captors: int, guards: int) -> Fraction:
+    """Exact chance that the captors win ``fight_for_gun``."""
+    _check_fighters(captors, guards)
+    wins = sum(1 for a in range(1, 7) for b in range(1, 7) if a + captors > b + guards)
+    return Fraction(wins, 36)
+
+
 # ---------------------------------------------------------------------------
 # TS-1: shooting initiative
 

@@ -171,6 +171,18 @@ def _attack_dice(value: Any) -> None:
     parse_attack_dice(value)
 
 
+def _terrain_names(value: Any) -> None:
+    """BS-11: the terrain a regiment's creatures prefer, by the maps' terrain names."""
+    from game.board.terrain import TERRAIN_NAMES
+
+    names = sorted(TERRAIN_NAMES.values())
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"must be a list of terrain names ({', '.join(names)})")
+    unknown = [v for v in value if v not in names]
+    if unknown:
+        raise ValueError(f"{unknown[0]!r} is not a terrain (terrains: {', '.join(names)})")
+
+
 def _shooter(value: Any) -> None:
     """TS-3: the shooter profile ``R/C - N [flags]``, read by the toy-soldier resolver."""
     from game.rules.toysoldiers import parse_profile
@@ -275,6 +287,12 @@ PROFILE_FIELDS: dict[str, dict[str, Field]] = {
             "weapon": choice(*BATTLESYSTEM_WEAPONS, default="other"),
             "missile_ranges": parsed(_range_bands, "in hexes, e.g. [7, 14, 21]"),
             "magical_volleys": whole(0, 99, hint="BS-14"),
+            "magical_ad": parsed(
+                _attack_dice, 'the magical missiles\' attack dice, e.g. "12" (BS-14)'
+            ),
+            "preferred_terrain": parsed(
+                _terrain_names, 'e.g. ["light woods", "heavy woods"] (BS-11)'
+            ),
         },
     ),
     "warhammer": _profile(
@@ -297,6 +315,11 @@ PROFILE_FIELDS: dict[str, dict[str, Field]] = {
             "weapon_strength": whole(1, 10),
             "weapon_range": whole(1, 72),
             "shots": whole(1, 10),
+            # WHC-1: the unit's command, each +1 to the combat result (a musician
+            # breaks ties).
+            "standard": flag(default=False),
+            "battle_standard": flag(default=False),
+            "musician": flag(default=False),
         },
     ),
     "toysoldiers": _profile(

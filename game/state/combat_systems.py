@@ -36,7 +36,7 @@ import numpy as np
 from game.artillery.damage import WarhammerTroops
 from game.board.los import Sight, line_of_sight, line_steps
 from game.board.movement import entry_cost
-from game.board.terrain import BUILDING, CLEAR, HEAVY_WOODS, LIGHT_WOODS
+from game.board.terrain import BUILDING, CLEAR, HEAVY_WOODS, LIGHT_WOODS, TERRAIN_NAMES
 from game.hexmath import Hex, distance, line, neighbor, opposite, side_toward
 from game.rules import battlesystem as bs
 from game.rules import toysoldiers as ts
@@ -267,8 +267,13 @@ def _inches(value: Fraction) -> str:
 # =============================================================================================
 
 MISSILE = "missile"
+MAGICAL = "magical missile"
 MELEE = "melee"
-BATTLESYSTEM_WEAPONS = (MISSILE, MELEE)
+BATTLESYSTEM_WEAPONS = (MISSILE, MAGICAL, MELEE)
+# BS-11: "не стоящих выше на склоне обычного холма" - a step of one level between
+# two counters is an ordinary hill slope; the higher-ground modifiers need a steeper
+# edge (the lip of a gorge or an escarpment): this many levels or more.
+HIGHER_GROUND_STEP = 2
 # BS-5: the owner removes casualties from the rear ranks (rightmost file first), so a
 # regiment stays a compact block and its counter's figure is the last to fall.
 REMOVAL = "rear"
@@ -427,13 +432,23 @@ class Volley:
         return sum(g.dice_count for g in self.groups)
 
 
-def missile_plan(state: GameState, unit: Unit, target: Unit) -> Volley | str:
+def magical_plan(state: GameState, unit: Unit, target: Unit) -> Volley | str:
+    """BS-14: a volley of the regiment's magical missiles (their own attack dice,
+    ``magical_ad``, else its ordinary ones), while it has magical volleys left."""
+    return missile_plan(state, unit, target, magical=True)
+
+
+def missile_plan(
+    state: GameState, unit: Unit, target: Unit, *, magical: bool = False
+) -> Volley | str:
     """BS-13 .. BS-19: the volley ``unit`` could loose at ``target`` now, or why not."""
     assert unit.hex is not None and target.hex is not None
     if unit.profile.get("missile_ranges") is None:
         return f"{unit.name} has no missile weapons"
     if MISSILE in unit.weapons_fired:
         return f"{unit.name} has already loosed its volley this turn"
+    if magical and not unit.damage["unit"].get("magical_volleys", 0):
+        return f"{unit.name} has no magical volleys left (BS-14)"
     ranges = unit.profile["missile_ranges"]
     # A cheap bound first: no figure of either regiment stands farther from its
     # counter than its frontage plus its depth.
@@ -444,7 +459,7 @@ def missile_plan(state: GameState, unit: Unit, target: Unit) -> Volley | str:
         return (
             f'{unit.name} cannot fire at {target.name}: out of range (long range is {ranges[-1]}")'
         )
-    shooter, aimed = battle_unit(unit), battle_unit(target)
+    shooter, aimed = _shooting_regiment(unit, magical), battle_unit(target)
     lines = _SightLines(state, unit, target)
     front_ranks = [h for (rank, _), h in shooter.figure_hexes().items() if rank <= 1]
 
@@ -463,6 +478,7 @@ def missile_plan(state: GameState, unit: Unit, target: Unit) -> Volley | str:
             target_in_melee_with_friend=any(u.side == unit.side for u in _engaged(state, target)),
             screened=in_woods,
             cover="wall" if _terrain(state, target.hex) == BUILDING else None,  # type: ignore[arg-type]
+            magical=magical,
         )
 
     whole = plan(sight_of)
@@ -478,6 +494,15 @@ def missile_plan(state: GameState, unit: Unit, target: Unit) -> Volley | str:
         for group in ({c for c in firing if c not in screened}, screened)
     )
     return Volley(groups)
+
+
+def _shooting_regiment(unit: Unit, magical: bool) -> bs.BattleUnit:
+    """The regiment as it shoots: with its magical missiles' attack dice when it
+    looses a magical volley (BS-14: before and after, its ordinary weapons)."""
+    regiment = battle_unit(unit)
+    if magical and unit.profile.get("magical_ad"):
+        return replace(regiment, attack_dice=str(unit.profile["magical_ad"]))
+    return regiment
 
 
 def figures_in_sight(state: GameState, unit: Unit, target: Unit, volley: Volley) -> list[bs.Cell]:
@@ -506,24 +531,33 @@ def _casualty_text(name: str, casualties: bs.CasualtyRemoval | None, before: int
     return text
 
 
-def _volley(state: GameState, unit: Unit, target: Unit) -> None:
-    plan = missile_plan(state, unit, target)
+def _magical_volley(state: GameState, unit: Unit, target: Unit) -> None:
+    _volley(state, unit, target, magical=True)
+
+
+def _volley(state: GameState, unit: Unit, target: Unit, *, magical: bool = False) -> None:
+    plan = missile_plan(state, unit, target, magical=magical)
     if isinstance(plan, str):
         raise IllegalCommand(plan)
-    shooter, aimed = battle_unit(unit), battle_unit(target)
+    shooter, aimed = _shooting_regiment(unit, magical), battle_unit(target)
     in_sight = figures_in_sight(state, unit, target, plan)
     result = bs.resolve_grouped_fire(
         state.dice, plan.groups, shooter, aimed, in_sight=in_sight, removal=REMOVAL
     )
-    systems.store_damage(unit, result.shooter)
+    # The magical missiles' dice were for this volley only (BS-14).
+    systems.store_damage(unit, replace(result.shooter, attack_dice=battle_unit(unit).attack_dice))
     systems.store_damage(target, result.target)
     unit.attacked = True  # ART-18
     unit.weapons_fired.append(MISSILE)
     who = _plural(len(plan.direct), "figure") + " direct"
     if plan.indirect:
         who += f", {len(plan.indirect)} indirect over friends (BS-17)"
+    what = "a volley"
+    if magical:
+        left = result.shooter.magical_volleys
+        what = f"a magical volley ({_plural(left, 'magical volley')} left, BS-14)"
     lines = [
-        f"{unit.name} looses a volley at {target.name}: {who}, {plan.band} range "
+        f"{unit.name} looses {what} at {target.name}: {who}, {plan.band} range "
         f'({_inches(plan.distance)}"), {plan.dice_count} AD (BS-18)',
     ]
     for group, strike in zip(plan.groups, result.strikes, strict=True):
@@ -552,7 +586,7 @@ def _volley(state: GameState, unit: Unit, target: Unit) -> None:
         data={
             "attacker": unit.id,
             "target": target.id,
-            "weapon": MISSILE,
+            "weapon": MAGICAL if magical else MISSILE,
             "dice": plan.dice_count,
             "hits": sum(s.roll.hits for s in result.strikes),
             "standing": sum(s.standing for s in result.strikes),
@@ -594,6 +628,14 @@ def _contact_refusal(
     return None
 
 
+def _on_preferred_terrain(state: GameState, unit: Unit) -> bool:
+    """BS-11: the regiment stands on terrain its creatures prefer (-2 AR): its
+    counter's hex is of a terrain named in the profile's ``preferred_terrain``."""
+    assert unit.hex is not None
+    preferred = unit.profile.get("preferred_terrain") or ()
+    return TERRAIN_NAMES[_terrain(state, unit.hex)] in preferred
+
+
 def melee_plan(state: GameState, unit: Unit, target: Unit) -> MeleePlan | str:
     """BS-9 .. BS-12: the melee round ``unit`` could start against ``target``, or why not."""
     refusal = _contact_refusal(unit, target, MELEE, "melee", "regiments", "led a melee")
@@ -631,11 +673,13 @@ def melee_plan(state: GameState, unit: Unit, target: Unit) -> MeleePlan | str:
             )
     if hit_b != "front":
         notes.append(f"{unit.name} attacks {target.name} in the {hit_b} (BS-11)")
+    step = level_a - level_b  # BS-11: a steep edge, not a hill slope
     side_a = bs.MeleeSide(
         a,
         bs.melee_armor_modifiers(
-            higher_ground=level_a > level_b,
-            lower_ground=level_a < level_b,
+            higher_ground=step >= HIGHER_GROUND_STEP,
+            lower_ground=-step >= HIGHER_GROUND_STEP,
+            preferred_terrain=_on_preferred_terrain(state, unit),
             behind_cover=cover,
             flank=hit_a == "flank",
             rear=hit_a == "rear",
@@ -646,8 +690,9 @@ def melee_plan(state: GameState, unit: Unit, target: Unit) -> MeleePlan | str:
     side_b = bs.MeleeSide(
         b,
         bs.melee_armor_modifiers(
-            higher_ground=level_b > level_a,
-            lower_ground=level_b < level_a,
+            higher_ground=-step >= HIGHER_GROUND_STEP,
+            lower_ground=step >= HIGHER_GROUND_STEP,
+            preferred_terrain=_on_preferred_terrain(state, target),
             behind_cover=cover,
             flank=hit_b == "flank",
             rear=hit_b == "rear",
@@ -1046,13 +1091,13 @@ def _close_combat(state: GameState, unit: Unit, target: Unit) -> None:
     result = wh.combat_result(
         wh.CombatSide(
             name_a,
-            (wh.CombatUnit(name_a, a_after.models // RANK_WIDTH, attacking=plan.faces[0]),),
+            (_combat_unit(unit, name_a, a_after, plan.faces[0]),),
             wounds_caused=by_a.unsaved,
             charge=plan.charges[0],
         ),
         wh.CombatSide(
             name_b,
-            (wh.CombatUnit(name_b, b_after.models // RANK_WIDTH, attacking=plan.faces[1]),),
+            (_combat_unit(target, name_b, b_after, plan.faces[1]),),
             wounds_caused=by_b.unsaved,
             charge=plan.charges[1],
         ),
@@ -1071,6 +1116,18 @@ def _close_combat(state: GameState, unit: Unit, target: Unit) -> None:
             lines += _break_test(state, loser, winner, result.margin, data)
     data["destroyed"] = _mark_destroyed([target, unit], lines)
     log_event(state, "attack", "\n".join(lines), data=data, rolls=state.dice.take_records())
+
+
+COMMAND = ("standard", "battle_standard", "musician")
+
+
+def _combat_unit(unit: Unit, name: str, after: WarhammerTroops, face: str) -> wh.CombatUnit:
+    """WHC-1: the unit in the combat result: its full ranks after casualties and its
+    command from the profile (standard +1, army battle standard +1, a musician breaks
+    ties), carried while a model is left to carry them."""
+    alive = after.models > 0
+    command = {key: alive and bool(unit.profile.get(key, False)) for key in COMMAND}
+    return wh.CombatUnit(name, after.models // RANK_WIDTH, attacking=face, **command)
 
 
 def _break_test(
@@ -1623,26 +1680,52 @@ def repair_plan(
     return mechanic
 
 
+@dataclass(frozen=True)
+class CapturePlan:
+    """TS-10: a gun taken: the gun as it will be, and when guards stand within 1 step
+    of it, the melee to win first (the warriors on each side and the captors' odds)."""
+
+    gun: ts.Gun
+    captors: int
+    guards: tuple[tuple[Unit, ts.Warrior], ...] = ()
+
+    @property
+    def odds(self) -> Fraction:
+        if not self.guards:
+            return Fraction(1)
+        return ts.gun_fight_odds(self.captors, len(self.guards))
+
+
 def capture_plan(
     state: GameState, unit: Unit, gun_unit: Unit, field: ToyField | None = None
-) -> ts.Gun | str:
-    """TS-10: the gun after ``unit`` takes it, or why it cannot."""
+) -> CapturePlan | str:
+    """TS-10: the gun after ``unit`` takes it, and the melee it must win first if the
+    gun is guarded; or why it cannot."""
     field = field or ToyField(state)
     gun = field.guns[gun_unit.id]
     assert unit.hex is not None and gun_unit.hex is not None
     standing = [w for w in field.warriors.get(unit.id, ()) if w.on_board]
     if not standing:
         return f"{unit.name} has no warrior on the board"
-    guards = {
-        w.name: distance(gun_unit.hex, u.hex)  # type: ignore[arg-type]
+    guards = tuple(
+        (u, w)
         for u, w in field.standing(gun.owner)
-    }
+        if distance(gun_unit.hex, u.hex) <= ts.CLOSE_DISTANCE  # type: ignore[arg-type]
+    )
+    if guards and CAPTURE in unit.weapons_fired:
+        return f"{unit.name} has already fought for a gun this turn (TS-10)"
+    if guards and NO_MELEE in unit.weapons_fired:
+        return (
+            f"{unit.name} fired right after its manoeuvre and may not go into melee this "
+            f"turn, so it cannot take the guarded {gun.name} (TS-13)"
+        )
     try:
-        return ts.capture_gun(gun, standing[0], distance(unit.hex, gun_unit.hex), guards)
+        taken = ts.capture_gun(
+            gun, standing[0], distance(unit.hex, gun_unit.hex), {}, won_melee=bool(guards)
+        )
     except ts.IllegalAction as exc:
-        if "melee" in str(exc):
-            return f"{exc}; toy-soldier melee is not part of this game, so drive the guards off"
         return str(exc)
+    return CapturePlan(taken, len(standing), guards)
 
 
 def _crew(state: GameState, unit: Unit, gun_id: str) -> None:
@@ -1691,21 +1774,50 @@ def _repair(state: GameState, unit: Unit, gun_id: str) -> None:
     )
 
 
+def _wound(unit: Unit, warrior: ts.Warrior) -> None:
+    """A warrior beaten in the melee for a gun goes to the hospital (off the board)."""
+    systems.store_damage(
+        unit,
+        tuple(
+            replace(w, status="wounded") if w.warrior_id == warrior.warrior_id else w
+            for w in _warriors(unit)
+        ),
+    )
+
+
 def _capture(state: GameState, unit: Unit, gun_id: str) -> None:
     gun_unit = _gun_unit(state, unit, gun_id)
     plan = capture_plan(state, unit, gun_unit)
     if isinstance(plan, str):
         raise IllegalCommand(plan)
-    systems.store_damage(gun_unit, plan)
     old = gun_unit.side
-    gun_unit.side = unit.side  # TS-10: the gun now belongs to the captor
-    log_event(
-        state,
-        "gun",
-        f"{unit.name} captures the {plan.name} from {old}: it is {plan.status} and "
-        "uncrewed (TS-10)",
-        data={"unit": unit.id, "gun": gun_unit.id, "action": CAPTURE, "from": old},
-    )
+    gun = plan.gun
+    data: dict[str, Any] = {"unit": unit.id, "gun": gun_unit.id, "action": CAPTURE, "from": old}
+    lines = []
+    if plan.guards:
+        # TS-10: guarded, so a melee first (the procedure is a decision, fight_for_gun).
+        unit.weapons_fired.append(CAPTURE)  # one fight for a gun a turn
+        fight = ts.fight_for_gun(state.dice, plan.captors, len(plan.guards), gun.name)
+        lines.append(f"{unit.name} {fight.account(unit.name, gun.name)}")
+        data.update(captors=plan.captors, guards=len(plan.guards), won=fight.won)
+        if fight.won:
+            guard_unit, guard = plan.guards[0]
+            _wound(guard_unit, guard)
+            lines.append(f"  {guard.name} of {guard_unit.name} is wounded, to the hospital")
+        else:
+            captor = next(w for w in _warriors(unit) if w.on_board)
+            _wound(unit, captor)
+            lines.append(f"  {captor.name} of {unit.name} is wounded, to the hospital")
+            lines.append(f"  the {gun.name} stays with {old}")
+    if not plan.guards or data["won"]:
+        systems.store_damage(gun_unit, gun)
+        gun_unit.side = unit.side  # TS-10: the gun now belongs to the captor
+        lines.append(
+            f"{unit.name} captures the {gun.name} from {old}: it is {gun.status} and "
+            "uncrewed (TS-10)"
+        )
+    data["destroyed"] = _mark_destroyed([unit, *(u for u, _ in plan.guards)], lines)
+    log_event(state, "gun", "\n".join(lines), data=data, rolls=state.dice.take_records())
 
 
 _GUN_PLANS: dict[str, Callable[[GameState, Unit, Unit, ToyField], object]] = {
@@ -1762,7 +1874,11 @@ def _two_attacks(
 SYSTEM_RULES[BATTLESYSTEM] = _two_attacks(
     BATTLESYSTEM,
     "a BATTLESYSTEM regiment",
-    {MISSILE: (missile_plan, _volley), MELEE: (melee_plan, _melee)},
+    {
+        MISSILE: (missile_plan, _volley),
+        MAGICAL: (magical_plan, _magical_volley),
+        MELEE: (melee_plan, _melee),
+    },
 )
 SYSTEM_RULES[WARHAMMER] = _two_attacks(
     WARHAMMER,

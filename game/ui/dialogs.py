@@ -46,7 +46,7 @@ from game.board.terrain import HEAVY_WOODS, LIGHT_WOODS
 from game.hexmath import Hex, distance
 from game.rules import battletech as bt
 from game.rules.core import mean
-from game.state import Attack, Event, GameState, PlayerView, Unit
+from game.state import Attack, Command, Event, GameState, GunAction, PlayerView, Unit
 from game.state.spotting import spotting_now
 from game.ui import fonts
 from game.ui.context import ATTACK, SELECT, UiContext
@@ -741,8 +741,9 @@ class SheetPicker(Dialog):
 
 # --- attack odds (ART-32a, ART-35) --------------------------------------------------------------
 
+CAPTURE = "capture"
 SYSTEM_WEAPONS: dict[str, tuple[str, ...]] = {
-    "battlesystem": ("missile", "melee"),
+    "battlesystem": ("missile", "magical missile", "melee"),
     "warhammer": ("shooting", "close combat"),
     "toysoldiers": ("shot",),
 }
@@ -864,10 +865,11 @@ def _figures_odds(board: GameState, unit: Unit, target: Unit, weapon: str) -> At
     from game.state import combat_systems as cs
 
     label = weapon.capitalize()
-    if weapon == "missile":
-        plan = cs.missile_plan(board, unit, target)
+    if weapon in (cs.MISSILE, cs.MAGICAL):
+        title = "Magical volley" if weapon == cs.MAGICAL else "Missile volley"
+        plan = cs.missile_plan(board, unit, target, magical=weapon == cs.MAGICAL)
         if isinstance(plan, str):
-            return AttackOdds(weapon, "Missile volley", None, refusal=plan)
+            return AttackOdds(weapon, title, None, refusal=plan)
         aimed = cs.battle_unit(target)
         in_sight = len(cs.figures_in_sight(board, unit, target, plan))
         lines = []
@@ -890,7 +892,7 @@ def _figures_odds(board: GameState, unit: Unit, target: Unit, weapon: str) -> At
         if in_sight < aimed.figures:
             lines.append(f"{in_sight} of {aimed.figures} figures in sight (BS-15)")
         lines.append(f"{float(removed):.2f} figures removed on average (BS-4)")
-        return AttackOdds(weapon, "Missile volley", None, lines)
+        return AttackOdds(weapon, title, None, lines)
     if weapon == "melee":
         plan = cs.melee_plan(board, unit, target)
         if isinstance(plan, str):
@@ -971,7 +973,25 @@ def _figures_odds(board: GameState, unit: Unit, target: Unit, weapon: str) -> At
                 f"killed {percent(odds.killed)}, wounded {percent(odds.wounded)} (TS-4, TS-7)",
             ],
         )
+    if weapon == CAPTURE:
+        found = cs.capture_plan(board, unit, target)
+        if isinstance(found, str):
+            return AttackOdds(weapon, "Capture the gun", None, refusal=found)
+        if not found.guards:
+            lines = ["no enemy warrior within 1 step of it: taken without a fight (TS-10)"]
+        else:
+            lines = [
+                f"guarded by {_plural_warriors(len(found.guards))}: melee first, each side d6 "
+                f"+ its warriors ({found.captors} against {len(found.guards)})",
+                f"won {percent(found.odds)}: the gun is taken, a guard wounded; a tie or "
+                "less: held, one of ours wounded (TS-10)",
+            ]
+        return AttackOdds(weapon, "Capture the gun", float(found.odds), lines)
     return AttackOdds(weapon, label, None, refusal=f"no attack called {weapon!r}")
+
+
+def _plural_warriors(n: int) -> str:
+    return f"{n} warrior" if n == 1 else f"{n} warriors"
 
 
 def attack_odds(view: PlayerView, attacker_id: str, target_id: str) -> list[AttackOdds]:
@@ -996,9 +1016,16 @@ def attack_odds(view: PlayerView, attacker_id: str, target_id: str) -> list[Atta
     if system == "battletech":
         weapons = list(dict.fromkeys(str(w) for w in attacker["profile"].get("weapons", [])))
         return [battletech_odds(view, attacker, target, w) for w in weapons]
+    from game.state import combat_systems as cs
+
     board = board_from_view(view)
     unit, aimed = board.units[attacker_id], board.units[target_id]
-    return [_figures_odds(board, unit, aimed, w) for w in SYSTEM_WEAPONS.get(system, ())]
+    weapons = SYSTEM_WEAPONS.get(system, ())
+    if system == "toysoldiers" and aimed.kind == "gun" and unit.kind != "gun":
+        weapons = (*weapons, CAPTURE)  # TS-10: a warrior may take an enemy gun
+    if not unit.profile.get("magical_volleys"):
+        weapons = tuple(w for w in weapons if w != cs.MAGICAL)  # BS-14: none carried
+    return [_figures_odds(board, unit, aimed, w) for w in weapons]
 
 
 # --- attack dialog --------------------------------------------------------------------------------
@@ -1033,10 +1060,18 @@ class AttackDialog(Dialog):
     def _legal(self, ctx: UiContext) -> list[str]:
         if not ctx.may_act():
             return []
+        legal = ctx.session.legal()
         return [
             c.weapon
-            for c in ctx.session.legal()
+            for c in legal
             if isinstance(c, Attack) and c.unit == self.attacker_id and c.target == self.target_id
+        ] + [
+            CAPTURE
+            for c in legal
+            if isinstance(c, GunAction)
+            and c.action == CAPTURE
+            and c.unit == self.attacker_id
+            and c.gun == self.target_id
         ]
 
     def _result_lines(self) -> list[tuple[str, Colour]]:
@@ -1072,9 +1107,14 @@ class AttackDialog(Dialog):
     def fire(self, ctx: UiContext, option: AttackOdds) -> bool:
         """Send the attack; on success keep its log entries to show roll by roll."""
         start = len(ctx.view.log)
-        ok = ctx.submit(Attack(ctx.view.side, self.attacker_id, self.target_id, option.weapon))
+        command: Command = (
+            GunAction(ctx.view.side, self.attacker_id, self.target_id, CAPTURE)
+            if option.weapon == CAPTURE
+            else Attack(ctx.view.side, self.attacker_id, self.target_id, option.weapon)
+        )
+        ok = ctx.submit(command)
         if ok:
-            self.results = [e for e in ctx.view.log[start:] if e.kind == "attack"]
+            self.results = [e for e in ctx.view.log[start:] if e.kind in ("attack", "gun")]
             if self.attacker_id in ctx.view.units and self.target_id in ctx.view.units:
                 self.refresh(ctx)
             else:
