@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.board.area import PlayArea
+from game.secrecy import PUBLIC
 from game.state.board import knows_unit
 from game.state.engine import acting_side
 from game.state.mobile import allowed_sheets
@@ -100,7 +101,21 @@ class PlayerView:
 
 def player_view(state: GameState, side: str) -> PlayerView:
     """What ``side`` may know of the game now."""
-    enemy = state.other(side)
+    state.other(side)  # ValueError for a side not in the game
+    return _gate(state, side)
+
+
+def table_view(state: GameState) -> PlayerView:
+    """What both sides know: the open board, the public events and what was
+    announced; no side's secrets (its ``side`` is ``PUBLIC``). Hot-seat shows it
+    while the acting side needs none of its secrets; watch mode shows it."""
+    return _gate(state, PUBLIC)
+
+
+def _gate(state: GameState, side: str) -> PlayerView:
+    """The one gate: what ``side`` (a side, or ``PUBLIC`` for the table) may know."""
+    public = side == PUBLIC
+    enemy = PUBLIC if public else state.other(side)
     units: dict[str, dict[str, Any]] = {}
     for unit in state.units.values():
         if unit.side == side:
@@ -142,11 +157,14 @@ def player_view(state: GameState, side: str) -> PlayerView:
         ps = state.pending_sheet
         pending = {"position": list(ps.position), "picker": ps.picker}
         mover = state.units.get(ps.unit)
-        if mover is not None and (mover.side == side or not mover.hidden):
+        if mover is not None and knows_unit(state, side, mover):
             pending["unit"] = ps.unit
         if ps.picker == side:
             pending["allowed"] = allowed_sheets(state)
-    intel = state.intel[side]
+    # ART-24: an announced side is said aloud; the table hears every announcement.
+    heard = state.sides if public else (side,)
+    announcements = [a.to_dict() for s in heard for a in state.intel[s].announcements]
+    revealed = [u for s in heard for u in state.intel[s].revealed]
     log = [seen for e in state.log if (seen := e.visible_to(side)) is not None]
     return PlayerView(
         side=side,
@@ -160,8 +178,8 @@ def player_view(state: GameState, side: str) -> PlayerView:
         plots=plots,
         arrivals=arrivals,
         predesignated=[[h.q, h.r] for h in state.predesignated.get(side, [])],
-        announcements=[a.to_dict() for a in intel.announcements],
-        revealed=list(intel.revealed),
+        announcements=announcements,
+        revealed=revealed,
         initiative=dict(state.initiative),
         building_cf=[[h.q, h.r, cf] for h, cf in sorted(state.building_cf.items())],
         log=log,
