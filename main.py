@@ -4,7 +4,9 @@
 options: ``--scenario``, ``--mode``, ``--side``, ``--level``, ``--seed``,
 ``--screenshot``...); ``python main.py validate FILE...`` checks scenario and
 sheet files; ``python main.py simulate SCENARIO`` plays AI against AI headless;
-``python main.py replay FILE`` steps through a saved game in the window.
+``python main.py sweep SPEC`` plays a scenario over a grid of changed values
+and writes a balance report; ``python main.py replay FILE`` steps through a
+saved game in the window.
 Heavy modules are imported only by the part that needs them, so that start-up
 stays light.
 """
@@ -18,6 +20,7 @@ from collections.abc import Sequence
 SUBCOMMANDS = {
     "validate": "check scenario files (maps/*.toml) and sheet files (maps/sheets/*.toml)",
     "simulate": "play a scenario headless many times, AI against AI, and report statistics",
+    "sweep": "play a scenario over a grid of changed values and write a balance report",
     "replay": "step through a saved game (a game log or a save) in the game window",
 }
 # Side names are the home edges of the scenario (MAP-3), so these are the side flags.
@@ -80,7 +83,24 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--logs", type=int, default=3, help="games whose logs are saved")
     simulate.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     simulate.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_run_options(simulate)
     simulate.set_defaults(run=run_simulate)
+    sweep = commands.add_parser(
+        "sweep",
+        help=SUBCOMMANDS["sweep"],
+        description="Play the scenario of SPEC over every combination of the values its "
+        "[[grid]] axes give, AI against AI, and write a balance report (Markdown, JSON, one "
+        "HTML page with the plots) into DIR. Every cell is checked as validate checks a "
+        "file before any game is played. Exit code 1 when SPEC is wrong or the run fails. "
+        "See docs/simulate.md.",
+    )
+    sweep.add_argument("spec", metavar="SPEC", help="a sweep file (maps/sweeps/*.toml)")
+    sweep.add_argument("--out", metavar="DIR", default="sweep-out", help="output folder")
+    sweep.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    sweep.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    sweep.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_run_options(sweep)
+    sweep.set_defaults(run=run_sweep)
     replay = commands.add_parser(
         "replay",
         help=SUBCOMMANDS["replay"],
@@ -112,6 +132,34 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.set_defaults(run=run_replay)
     return parser
+
+
+def add_run_options(command: argparse.ArgumentParser) -> None:
+    """Options that simulate and sweep share: a Dask cluster, and resuming a run."""
+    cluster = command.add_mutually_exclusive_group()
+    cluster.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="play the games on the Dask cluster of this scheduler (tcp://HOST:8786)",
+    )
+    cluster.add_argument(
+        "--dask-local",
+        type=int,
+        metavar="N",
+        help="start a Dask cluster of N worker processes on this machine for the run",
+    )
+    command.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on with the interrupted run in DIR without playing its finished games again",
+    )
+
+
+def run_sweep(args: argparse.Namespace) -> int:
+    """The sweep command (game/sim/command.py)."""
+    from game.sim.command import run_sweep as sweep
+
+    return sweep(args)
 
 
 def run_validate(args: argparse.Namespace) -> int:
@@ -164,7 +212,7 @@ def run_simulate(args: argparse.Namespace) -> int:
             print(f"simulate: --{name} must be 1 or more, not {value}", file=sys.stderr)
             return 2
     from game.ai.personality import PERSONALITIES
-    from game.sim import simulate
+    from game.sim.command import run_simulation
 
     unknown = sorted(set(personalities.values()) - set(PERSONALITIES))
     if unknown:
@@ -174,24 +222,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         )
         return 2
     levels = {s: given.get(s, "normal") for s in sides}
-    summary = simulate(
-        args.scenario,
-        args.games,
-        args.seed,
-        levels,
-        args.out,
-        workers=args.workers,
-        personalities=personalities,
-        swap_sides=args.swap_sides,
-        logs=args.logs,
-        plots=not args.no_plots,
-        progress=None if args.quiet else sys.stderr,
-    )
-    print(f"{summary['games']} games written to {args.out}/ (summary.md, summary.json)")
-    for side, rate in summary["wins_by_side"].items():
-        print(f"  {side} ({levels[side]}) wins {100 * rate['rate']:.1f}%")
-    print(f"  draws {100 * summary['draws']['rate']:.1f}%")
-    return 0
+    return run_simulation(args, levels, personalities)
 
 
 def run_replay(args: argparse.Namespace) -> int:

@@ -3,15 +3,36 @@ counts, replayable logs, the statistics and the ``simulate`` command."""
 
 from __future__ import annotations
 
+import io
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from game.sim import derived_seed, simulate
+from game.sim.outdir import RunError
 from game.sim.stats import mean_interval, percentile, wilson_interval
 from game.state import DEFAULT_SCENARIO, load_log, replay, state_hash
 from main import main
+
+
+class StopAt(io.StringIO):
+    """A progress stream that presses Ctrl+C once the bar shows ``games`` games done."""
+
+    def __init__(self, games: int) -> None:
+        super().__init__()
+        self.games = games
+
+    def write(self, text: str) -> int:
+        if f"] {self.games}/" in text:
+            raise KeyboardInterrupt
+        return super().write(text)
+
+
+def steps_shown(progress: str) -> list[int]:
+    """The game counts a progress bar showed, in order."""
+    return [int(n) for n in re.findall(r"\] (\d+)/\d+ games", progress)]
 
 
 @pytest.fixture(scope="module")
@@ -140,3 +161,106 @@ def test_simulate_command(short_scenario: str, tmp_path: Path, capsys) -> None:
     assert "no personality 'brave'" in capsys.readouterr().err
     assert main(["simulate", str(tmp_path / "missing.toml")]) == 2
     assert "cannot load the scenario" in capsys.readouterr().err
+
+
+def _run(scenario: str, out: Path, games: int = 2, **options) -> dict:
+    options = {"plots": False, "progress": None, **options}
+    return simulate(
+        scenario, games, 7, {"north": "random", "south": "random"}, out, logs=1, **options
+    )
+
+
+def test_a_crashed_run_keeps_the_last_results_and_files_it_did_not_write(
+    short_scenario: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """simulate plays into a work folder and swaps it in at the end: a run that
+    fails halfway leaves the previous run's games and logs whole, and files no
+    run wrote (in games/, logs/ or beside them) are never deleted."""
+    out = tmp_path / "out"
+    _run(short_scenario, out)
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    for name in ("games/notes.txt", "logs/keep.txt", "mine.txt"):
+        (out / name).write_text("not written by simulate", encoding="utf-8")
+    import game.sim.batch as batch
+
+    real = batch.play_game
+
+    def crashes_on_game_1(spec):
+        if spec.index == 1:
+            raise RuntimeError("the engine failed in game 1")
+        return real(spec)
+
+    monkeypatch.setattr(batch, "play_game", crashes_on_game_1)
+    with pytest.raises(RuntimeError, match="game 1"):
+        _run(short_scenario, out, games=3)
+    for rel, data in before.items():
+        assert (out / rel).read_bytes() == data, rel  # the last complete run, untouched
+    for name in ("games/notes.txt", "logs/keep.txt", "mine.txt"):
+        assert (out / name).is_file(), name
+    kept = out / ".barrage-work" / "games" / "game-0000.json"
+    assert kept.is_file()  # the new run's finished game waits for --resume
+    monkeypatch.setattr(batch, "play_game", real)
+    err = io.StringIO()
+    _run(short_scenario, out, games=1, progress=err)  # no --resume: a fresh run
+    assert "removed the 1 games of an unfinished run" in err.getvalue()
+    assert not (out / ".barrage-work").exists()
+    # game-0001 and its summary were written by the earlier run: this shorter run
+    # removes the game; the files no run wrote stay.
+    assert sorted(p.name for p in (out / "games").iterdir()) == ["game-0000.json", "notes.txt"]
+    assert sorted(p.name for p in (out / "logs").iterdir()) == ["game-0000.log.json", "keep.txt"]
+    assert (out / "mine.txt").is_file()
+
+
+def test_a_run_removes_only_listed_files_inside_its_folder(
+    short_scenario: str, tmp_path: Path
+) -> None:
+    """The list of files a run wrote cannot send a later run outside its folder."""
+    out = tmp_path / "out"
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep", encoding="utf-8")
+    out.mkdir()
+    (out / ".barrage-files.json").write_text(
+        json.dumps(["../outside.txt", str(outside), "games/../../outside.txt"]), encoding="utf-8"
+    )
+    _run(short_scenario, out, games=1)
+    assert outside.read_text(encoding="utf-8") == "keep"
+
+
+def test_resume_goes_on_without_playing_finished_games_again(
+    short_scenario: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    straight = tmp_path / "straight"
+    _run(short_scenario, straight, games=4)
+    out = tmp_path / "out"
+    with pytest.raises(KeyboardInterrupt):
+        _run(short_scenario, out, games=4, progress=StopAt(2))
+    assert not (out / "games").exists()
+    import game.sim.batch as batch
+
+    played: list[int] = []
+    real = batch.play_game
+    monkeypatch.setattr(batch, "play_game", lambda spec: played.append(spec.index) or real(spec))
+    with pytest.raises(RunError, match="other settings"):
+        _run(short_scenario, out, games=4, resume=True, swap_sides=True)
+    progress = io.StringIO()
+    _run(short_scenario, out, games=4, resume=True, progress=progress)
+    assert played == [2, 3]
+    assert "2 of 4 games were played before" in progress.getvalue()
+    assert steps_shown(progress.getvalue()) == [3, 4]
+    for rel in ["summary.json", "summary.md", "logs/game-0000.log.json"] + [
+        f"games/game-000{i}.json" for i in range(4)
+    ]:
+        assert (out / rel).read_bytes() == (straight / rel).read_bytes(), rel
+    with pytest.raises(RunError, match="no interrupted run to resume"):
+        _run(short_scenario, out, games=4, resume=True)
+
+
+def test_simulate_command_run_errors(short_scenario: str, tmp_path: Path, capsys) -> None:
+    out = tmp_path / "cli"
+    args = ["simulate", short_scenario, "--games", "1", "--out", str(out), "--quiet"]
+    assert main([*args, "--resume"]) == 1
+    assert "no interrupted run to resume" in capsys.readouterr().err
+    assert main([*args, "--workers", "2", "--dask-local", "2"]) == 2
+    assert "with a Dask cluster leave it out" in capsys.readouterr().err
+    assert main([*args, "--dask-local", "0"]) == 2
+    assert "--dask-local must be 1 or more" in capsys.readouterr().err

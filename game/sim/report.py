@@ -19,7 +19,8 @@ from game.sim.stats import mean_interval, wilson_interval
 SUMMARY_VERSION = 1
 
 
-def _rate(wins: int, games: int) -> dict[str, Any]:
+def rate_of(wins: int, games: int) -> dict[str, Any]:
+    """A share of games with its Wilson 95% interval, as the summaries write it."""
     lo, hi = wilson_interval(wins, games)
     return {
         "wins": wins,
@@ -29,7 +30,8 @@ def _rate(wins: int, games: int) -> dict[str, Any]:
     }
 
 
-def _figure(values: list[float]) -> dict[str, float]:
+def mean_of(values: list[float]) -> dict[str, float]:
+    """A mean with the half-width of its 95% confidence interval."""
     m, half = mean_interval(values)
     return {"mean": round(m, 6), "ci95": round(half, 6), "n": len(values)}
 
@@ -38,19 +40,19 @@ def summarize(records: list[dict[str, Any]], settings: dict[str, Any]) -> dict[s
     """Summary figures of a run's game records (sorted by game index)."""
     n = len(records)
     sides = list(records[0]["levels"]) if records else []
-    by_side = {s: _rate(sum(1 for r in records if r["winner"] == s), n) for s in sides}
-    draws = _rate(sum(1 for r in records if r["winner"] is None), n)
+    by_side = {s: rate_of(sum(1 for r in records if r["winner"] == s), n) for s in sides}
+    draws = rate_of(sum(1 for r in records if r["winner"] is None), n)
     levels = sorted({lv for r in records for lv in r["levels"].values()})
     by_level = {}
     for lv in levels:
         played = [r for r in records if lv in r["levels"].values()]
         mirror = [r for r in played if set(r["levels"].values()) == {lv}]
         wins = sum(1 for r in played if r["winner_level"] == lv and r not in mirror)
-        by_level[lv] = _rate(wins, len(played) - len(mirror))
+        by_level[lv] = rate_of(wins, len(played) - len(mirror))
     reasons = Counter(r["reason"] for r in records)
-    figures: dict[str, Any] = {"turns": _figure([r["turns"] for r in records])}
-    figures["commands"] = _figure([r["commands"] for r in records])
-    figures["sheets_added"] = _figure([r["sheets_added"] for r in records])
+    figures: dict[str, Any] = {"turns": mean_of([r["turns"] for r in records])}
+    figures["commands"] = mean_of([r["commands"] for r in records])
+    figures["sheets_added"] = mean_of([r["sheets_added"] for r in records])
     for s in sides:
         per = {
             "damage_artillery": [r["damage"][s]["artillery"] for r in records],
@@ -64,7 +66,7 @@ def summarize(records: list[dict[str, Any]], settings: dict[str, Any]) -> dict[s
             "batteries_destroyed": [r["batteries"][s]["destroyed"] for r in records],
             "units_lost": [r["units_lost"][s] for r in records],
         }
-        figures[s] = {k: _figure([float(v) for v in vals]) for k, vals in per.items()}
+        figures[s] = {k: mean_of([float(v) for v in vals]) for k, vals in per.items()}
     return {
         "version": SUMMARY_VERSION,
         "settings": settings,
@@ -77,13 +79,15 @@ def summarize(records: list[dict[str, Any]], settings: dict[str, Any]) -> dict[s
     }
 
 
-def _pct(rate: dict[str, Any]) -> str:
+def show_rate(rate: dict[str, Any]) -> str:
+    """``80.0% (8/10; 95% CI 49.0-94.3%)``."""
     lo, hi = rate["ci95"]
     share = f"{100 * rate['rate']:.1f}% ({rate['wins']}/{rate['games']}"
     return f"{share}; 95% CI {100 * lo:.1f}-{100 * hi:.1f}%)"
 
 
-def _fig(f: dict[str, float]) -> str:
+def show_mean(f: dict[str, float]) -> str:
+    """``12.30 ± 1.05``."""
     return f"{f['mean']:.2f} ± {f['ci95']:.2f}"
 
 
@@ -103,11 +107,11 @@ def summary_markdown(summary: dict[str, Any]) -> str:
         "| --- | --- |",
     ]
     for side, rate in summary["wins_by_side"].items():
-        lines.append(f"| {side} | {_pct(rate)} |")
+        lines.append(f"| {side} | {show_rate(rate)} |")
     if st.get("swap_sides"):
         for lv, rate in summary["wins_by_level"].items():
-            lines.append(f"| level {lv} | {_pct(rate)} |")
-    lines.append(f"| draws | {_pct(summary['draws'])} |")
+            lines.append(f"| level {lv} | {show_rate(rate)} |")
+    lines.append(f"| draws | {show_rate(summary['draws'])} |")
     lines += ["", "Win rates: Wilson 95% intervals. Other figures: mean ± 95% CI.", ""]
     lines += ["## How games ended", "", "| reason | games |", "| --- | --- |"]
     for reason, count in summary["reasons"].items():
@@ -117,16 +121,16 @@ def summary_markdown(summary: dict[str, Any]) -> str:
         "",
         "## Figures",
         "",
-        f"- turns: {_fig(figs['turns'])}",
-        f"- commands: {_fig(figs['commands'])}",
-        f"- sheets added: {_fig(figs['sheets_added'])}",
+        f"- turns: {show_mean(figs['turns'])}",
+        f"- commands: {show_mean(figs['commands'])}",
+        f"- sheets added: {show_mean(figs['sheets_added'])}",
         "",
     ]
     sides = list(summary["wins_by_side"])
     if sides:
         lines += ["| per game | " + " | ".join(sides) + " |", "| --- |" + " --- |" * len(sides)]
         for key in figs[sides[0]]:
-            row = " | ".join(_fig(figs[s][key]) for s in sides)
+            row = " | ".join(show_mean(figs[s][key]) for s in sides)
             lines.append(f"| {key.replace('_', ' ')} | {row} |")
     lines.append("")
     return "\n".join(lines)

@@ -9,6 +9,7 @@ thing that differs between runs).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import time
 from dataclasses import dataclass, field
@@ -17,16 +18,17 @@ from typing import Any
 
 from game.ai import make_policy
 from game.dice import Dice
+from game.scenario import scenario_from_dict
 from game.state import (
     acting_side,
     apply,
     legal_commands,
     new_game,
     player_view,
-    save_log,
     state_hash,
 )
 from game.state.model import GameState
+from game.state.saves import game_log
 
 
 def derived_seed(*parts: object) -> int:
@@ -35,33 +37,80 @@ def derived_seed(*parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big") >> 1
 
 
+@functools.cache
+def code_fingerprint() -> str:
+    """A digest of the game's code and data files (``game/`` and the sheet catalogue).
+
+    A Dask worker checks it before playing, and a resumed run compares it: games
+    played by other code would not give the same results.
+    """
+    root = Path(__file__).resolve().parents[2]
+    files = sorted(
+        [*root.joinpath("game").rglob("*.py"), *root.joinpath("game").rglob("*.toml")]
+    ) + sorted(root.joinpath("maps", "sheets").glob("*.toml"))
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(root).as_posix().encode("utf-8") + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 @dataclass(frozen=True)
 class GameSpec:
-    """One game to play: scenario, index, seeds and who plays which side."""
+    """One game to play: scenario, index, seeds and who plays which side.
+
+    ``scenario`` is the scenario file's path as the run names it; with
+    ``scenario_data`` (its tables, as read from TOML, perhaps with a sweep's
+    overrides) the game is built from those tables, so that a worker on another
+    machine needs no copy of the file. Either way the game carries the same
+    scenario id and path, hence the same state hash.
+    """
 
     scenario: str
     index: int
     run_seed: int
     levels: tuple[tuple[str, str], ...]  # (side, level) pairs
     personalities: tuple[tuple[str, str], ...] = ()
-    log_path: str | None = None  # write the replayable game log here
+    keep_log: bool = False  # return the replayable game log with the outcome
     max_commands: int = 20000
+    scenario_data: dict[str, Any] | None = None
+    cell: int | None = None  # the sweep cell the game belongs to
 
     @property
     def seed(self) -> int:
         return derived_seed(self.run_seed, self.index)
+
+    @property
+    def key(self) -> tuple[int, int]:
+        """(cell, index): where the game's outcome belongs among all of a run's games."""
+        return (-1 if self.cell is None else self.cell, self.index)
 
 
 @dataclass
 class GameOutcome:
     record: dict[str, Any]
     timing: dict[str, Any] = field(default_factory=dict)
+    log: dict[str, Any] | None = None  # the game log, when the spec asked to keep it
+    cell: int | None = None
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (-1 if self.cell is None else self.cell, int(self.record["index"]))
+
+
+def start_game(spec: GameSpec) -> GameState:
+    """The game's opening state, from the spec's scenario tables or its file."""
+    if spec.scenario_data is None:
+        return new_game(spec.scenario, spec.seed)
+    state = new_game(scenario_from_dict(spec.scenario_data, spec.scenario), spec.seed)
+    state.scenario_path = spec.scenario  # as ``new_game(path)`` names it
+    return state
 
 
 def play_game(spec: GameSpec) -> GameOutcome:
     """Play one game to the end; its record (deterministic) and timings (not)."""
     started = time.perf_counter()
-    state = new_game(spec.scenario, spec.seed)
+    state = start_game(spec)
     levels = dict(spec.levels)
     characters = dict(spec.personalities)
     for side in state.sides:
@@ -89,8 +138,6 @@ def play_game(spec: GameSpec) -> GameOutcome:
                 f"game {spec.index} (seed {spec.seed}) did not end within "
                 f"{spec.max_commands} commands"
             )
-    if spec.log_path is not None:
-        save_log(state, spec.log_path)
     record = game_record(state, spec, levels, commands)
     timing = {
         "index": spec.index,
@@ -99,7 +146,8 @@ def play_game(spec: GameSpec) -> GameOutcome:
         "turns": {s: [per_turn[s][t] for t in sorted(per_turn[s])] for s in state.sides},
         "levels": levels,
     }
-    return GameOutcome(record, timing)
+    log = game_log(state) if spec.keep_log else None
+    return GameOutcome(record, timing, log, spec.cell)
 
 
 def game_record(
@@ -166,6 +214,10 @@ def game_record(
     }
 
 
+def record_name(index: int) -> str:
+    return f"game-{index:04d}.json"
+
+
 def log_name(index: int) -> str:
     return f"game-{index:04d}.log.json"
 
@@ -177,10 +229,14 @@ def game_specs(
     levels: dict[str, str],
     personalities: dict[str, str] | None = None,
     swap_sides: bool = False,
-    logs_dir: Path | None = None,
     logs: int = 0,
+    scenario_data: dict[str, Any] | None = None,
+    cell: int | None = None,
 ) -> list[GameSpec]:
-    """The games of a run; with ``swap_sides`` every odd game swaps the two levels."""
+    """The games of a run; with ``swap_sides`` every odd game swaps the two levels.
+
+    The first ``logs`` games keep their game logs.
+    """
     sides = list(levels)
     if len(sides) != 2:
         raise ValueError(f"a run needs a level for each of two sides, got {levels}")
@@ -193,9 +249,6 @@ def game_specs(
             lv = {a: levels[b], b: levels[a]}
             if pers:
                 pers = {a: pers.get(b, ""), b: pers.get(a, "")}
-        path = None
-        if logs_dir is not None and i < logs:
-            path = str(logs_dir / log_name(i))
         out.append(
             GameSpec(
                 scenario=scenario,
@@ -203,7 +256,9 @@ def game_specs(
                 run_seed=seed,
                 levels=tuple(lv.items()),
                 personalities=tuple((k, v) for k, v in pers.items() if v),
-                log_path=path,
+                keep_log=i < logs,
+                scenario_data=scenario_data,
+                cell=cell,
             )
         )
     return out
