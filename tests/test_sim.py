@@ -214,7 +214,8 @@ def test_a_crashed_run_keeps_the_last_results_and_files_it_did_not_write(
 def test_a_run_removes_only_listed_files_inside_its_folder(
     short_scenario: str, tmp_path: Path
 ) -> None:
-    """The list of files a run wrote cannot send a later run outside its folder."""
+    """The list of files a run wrote cannot send a later run outside its folder; a
+    temporary file of that list left by a killed run is cleaned on start."""
     out = tmp_path / "out"
     outside = tmp_path / "outside.txt"
     outside.write_text("keep", encoding="utf-8")
@@ -222,8 +223,11 @@ def test_a_run_removes_only_listed_files_inside_its_folder(
     (out / ".barrage-files.json").write_text(
         json.dumps(["../outside.txt", str(outside), "games/../../outside.txt"]), encoding="utf-8"
     )
+    stale = out / "..barrage-files.json.4242-0a1b2c3d.tmp"  # left by a killed run
+    stale.write_text("[", encoding="utf-8")
     _run(short_scenario, out, games=1)
     assert outside.read_text(encoding="utf-8") == "keep"
+    assert not stale.exists()
 
 
 def test_resume_goes_on_without_playing_finished_games_again(
@@ -264,3 +268,24 @@ def test_simulate_command_run_errors(short_scenario: str, tmp_path: Path, capsys
     assert "with a Dask cluster leave it out" in capsys.readouterr().err
     assert main([*args, "--dask-local", "0"]) == 2
     assert "--dask-local must be 1 or more" in capsys.readouterr().err
+
+
+def test_a_run_refuses_a_folder_another_live_run_writes_into(tmp_path: Path) -> None:
+    """Two runs into one folder would mix their games: the second is refused."""
+    import os
+    import socket
+
+    from game.sim.outdir import WorkFolder
+
+    work = WorkFolder(tmp_path)
+    work.path.mkdir()
+    owner = {"pid": os.getppid(), "host": socket.gethostname()}  # a live process
+    (work.path / "owner.json").write_text(json.dumps(owner), encoding="utf-8")
+    refused = pytest.raises(RunError, match=f"another run \\(process {os.getppid()}\\)")
+    with refused, work.opened({"games": 1}):
+        pass
+    owner["pid"] = 2**22 + 1  # above the kernel's pid limit: no such process
+    (work.path / "owner.json").write_text(json.dumps(owner), encoding="utf-8")
+    with work.opened({"games": 1}):
+        assert json.loads((work.path / "owner.json").read_text("utf-8"))["pid"] == os.getpid()
+    assert not (work.path / "owner.json").exists()  # free for the next run

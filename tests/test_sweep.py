@@ -79,9 +79,11 @@ def test_ai_levels_and_personalities_are_swept_per_side(
 ) -> None:
     grid = '[[grid]]\nkey = "ai.south.level"\nvalues = ["random", "easy"]\n'
     grid += '[[grid]]\nkey = "ai.north.personality"\nvalues = ["cautious"]\n'
+    grid += "[set]\nscenario.turns = 2\n"  # a dotted key without quotes: the same path
     spec = load_sweep(write_spec(tmp_path, short_scenario, grid))
     assert [c.levels["south"] for c in spec.cells] == ["random", "easy"]
     assert spec.cells[1].personalities == {"north": "cautious"}
+    assert spec.cells[1].tables["scenario"]["turns"] == 2
 
 
 @pytest.mark.parametrize(
@@ -111,6 +113,10 @@ def test_ai_levels_and_personalities_are_swept_per_side(
         ('[[grid]]\nkey = "scenario.turns"\nvalues = []\n', "grid[0].values []: must be a list"),
         ('[[grid]]\nkey = "scenario.turns"\nvalues = [4, 4]\n', "grid[0].values 4: is given twice"),
         ("", "grid: missing: a sweep needs at least one [[grid]] axis"),
+        (
+            '[[grid]]\nkey = "scenario.turns"\nvalues = [3]\n[set]\n"scenario.turns" = 2\n',
+            'grid[0].key "scenario.turns": is set by set."scenario.turns" already',
+        ),
     ],
 )
 def test_a_wrong_sweep_file_is_one_line_naming_the_file_and_the_key(

@@ -413,7 +413,8 @@ def report_html(report: dict[str, Any], images: list[Path]) -> str:
             parts.append(f"<h{b.level}>{html.escape(b.text)}</h{b.level}>")
         elif b.rows:
             header, *body = b.rows
-            parts.append("<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in header))
+            cols = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+            parts.append(f"<table><tr>{cols}</tr>")
             for row in body:
                 parts.append("<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in row) + "</tr>")
             parts.append("</table>")

@@ -123,6 +123,8 @@ class WorkFolder:
                 f"{self.out}: another run (process {owner['pid']}) is writing into this folder; "
                 f"wait for it to end (if none is going on, remove {self.path / OWNER})"
             )
+        for stale in self.out.glob(f".{MANIFEST}.*.tmp"):
+            stale.unlink()  # a list of files cut short by a killed run
         if resume:
             before = self._read(self.path / SETTINGS)
             if not isinstance(before, dict):

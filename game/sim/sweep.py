@@ -286,7 +286,7 @@ def load_sweep(path: str | Path) -> Sweep:
         r.report.add_value("sweep.name", name, "must be text")
         name = ""
     base, scenario, scenario_name, sides = _base_scenario(r, head, Path(source))
-    levels, personalities = _ai(r, data.get("ai", {}), sides)
+    levels, personalities = _ai(r, data.get("ai", {}), sides) if base else ({}, {})
     given = data.get("set", {})
     fixed = flatten(given) if isinstance(given, dict) else {}
     if not isinstance(given, dict):
@@ -339,11 +339,11 @@ def _base_scenario(
 ) -> tuple[dict[str, Any] | None, str, str, tuple[str, str]]:
     """The base scenario's tables, its path (from the sweep file's folder) and sides."""
     given = head.get("scenario")
+    if given is None:
+        r.report.add("sweep.scenario", "missing: the scenario file the sweep plays")
+        return None, "", "", ("", "")
     if not isinstance(given, str) or not given:
-        if "scenario" in head or "sweep" in r.report.lines:
-            r.report.add_value("sweep.scenario", given, "must be the path of a scenario file")
-        else:
-            r.report.add("sweep.scenario", "missing: the scenario file the sweep plays")
+        r.report.add_value("sweep.scenario", given, "must be the path of a scenario file")
         return None, "", "", ("", "")
     path = os.path.normpath(spec.parent / given)
     try:
