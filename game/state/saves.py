@@ -11,12 +11,15 @@ and must reach the same ``state_hash``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
+from game.limits import NESTING_LIMIT, SAVE_FILE_BYTES, nesting_refusal, read_bytes
 from game.scenario import ScenarioError, scenario_from_dict
 from game.state.commands import IllegalCommand, command_from_dict
 from game.state.engine import apply
@@ -46,6 +49,31 @@ def _write_atomically(path: str | Path, text: str) -> None:
         raise
 
 
+# A temporary file of ``_write_atomically`` older than this was left by a game that
+# was killed while writing (a write takes milliseconds).
+STALE_TEMP_SECONDS = 60.0
+
+
+def clean_stale_temp_files(folder: str | Path) -> list[Path]:
+    """Remove the temporary files (``.NAME.XXXX.tmp``) a killed game left in
+    ``folder``; those younger than ``STALE_TEMP_SECONDS`` may be being written by a
+    game running now and stay. Returns the files removed."""
+    removed = []
+    limit = time.time() - STALE_TEMP_SECONDS
+    try:
+        found = sorted(Path(folder).glob(".*.tmp"))
+    except OSError:
+        return removed
+    for path in found:
+        try:
+            if path.is_file() and path.stat().st_mtime < limit:
+                path.unlink()
+                removed.append(path)
+        except OSError:
+            continue  # gone meanwhile, or not ours to remove
+    return removed
+
+
 def save_game(state: GameState, path: str | Path) -> None:
     """Write the whole game to ``path`` atomically."""
     data = {
@@ -57,18 +85,26 @@ def save_game(state: GameState, path: str | Path) -> None:
     _write_atomically(path, canonical_json(data))
 
 
+def _no_constant(name: str) -> float:
+    """JSON's Infinity and NaN are no numbers a game holds."""
+    raise ValueError(f"{name} is not a number a game holds")
+
+
 def _read_json(path: str | Path, what: str) -> dict[str, Any]:
+    """A save or log file as a JSON object, within the limits (game/limits.py)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_bytes(p, SAVE_FILE_BYTES).decode("utf-8")
     except FileNotFoundError:
         raise SaveError(f"{p}: no such {what} file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise SaveError(f"{p}: cannot read the {what}: {exc}") from None
+    except ValueError as exc:
+        raise SaveError(f"{p}: cannot read the {what}: {exc}") from None
     if not text.strip():
         raise SaveError(f"{p}: the {what} file is empty")
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         # Saves and logs are one JSON object: one that never closes was cut short.
         body = text.strip()
@@ -78,6 +114,16 @@ def _read_json(path: str | Path, what: str) -> dict[str, Any]:
             f"{p}: the {what} is damaged: not valid JSON at line {exc.lineno}, "
             f"column {exc.colno}{cut}"
         ) from None
+    except RecursionError:
+        raise SaveError(
+            f"{p}: the {what} is damaged: lists and tables nest more than "
+            f"{NESTING_LIMIT} levels deep"
+        ) from None
+    except ValueError as exc:  # Infinity, NaN, an integer of thousands of digits
+        raise SaveError(f"{p}: the {what} is damaged: {exc}") from None
+    too_deep = nesting_refusal(data)
+    if too_deep:
+        raise SaveError(f"{p}: the {what} is damaged: {too_deep}")
     if not isinstance(data, dict):
         raise SaveError(f"{p}: the {what} is damaged: expected a JSON object")
     return data
@@ -87,7 +133,7 @@ def _check_header(p: Path, data: dict[str, Any], fmt: str, what: str) -> None:
     if data.get("format") != fmt:
         raise SaveError(f"{p}: not a Barrage {what} (format {data.get('format')!r})")
     version = data.get("version")
-    if not isinstance(version, int):
+    if not isinstance(version, int) or isinstance(version, bool):
         raise SaveError(f"{p}: the {what} has no version number")
     if version > SAVE_VERSION:
         raise SaveError(
@@ -99,17 +145,37 @@ def _check_header(p: Path, data: dict[str, Any], fmt: str, what: str) -> None:
 
 
 def load_game(path: str | Path) -> GameState:
-    """Read a save; SaveError (and nothing loaded) for any problem."""
+    """Read a save; SaveError (and nothing loaded) for any problem.
+
+    The save is checked as a game, not only as bytes: its commands are replayed
+    from its scenario and seed, and the game they reach must be the one saved
+    (its hash). So every loaded game is one the engine itself played; an edited
+    save, even with its checksum written anew, is refused.
+    """
     p = Path(path)
     data = _read_json(p, "save")
     _check_header(p, data, SAVE_FORMAT, "save")
-    try:
-        state = GameState.from_dict(data["state"])
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-        raise SaveError(f"{p}: the save is damaged: {type(exc).__name__}: {exc}") from None
-    if state_hash(state) != data.get("hash"):
+    saved = data.get("state")
+    if not isinstance(saved, dict):
+        raise SaveError(f"{p}: the save is damaged: it holds no game state")
+    if hashlib.sha256(canonical_json(saved).encode("utf-8")).hexdigest() != data.get("hash"):
         raise SaveError(f"{p}: the save is damaged: its contents do not match its checksum")
-    return state
+    options = saved.get("options")
+    log = {
+        "format": LOG_FORMAT,
+        "version": data["version"],
+        "scenario_path": saved.get("scenario_path", ""),
+        "scenario_id": options.get("id", "") if isinstance(options, dict) else "",
+        "scenario": saved.get("scenario"),
+        "seed": saved.get("seed"),
+        "commands": saved.get("commands"),
+        "hash": data["hash"],
+    }
+    try:
+        return replay(log)
+    except SaveError as exc:
+        reason = str(exc).removeprefix("game log: ")
+        raise SaveError(f"{p}: the save does not hold a game this engine plays: {reason}") from None
 
 
 def game_log(state: GameState) -> dict[str, Any]:
@@ -139,8 +205,14 @@ def _check_log(p: Path | str, data: dict[str, Any]) -> None:
     if not isinstance(data["scenario"], dict):
         raise SaveError(f"{p}: the game log's scenario is not a table")
     seed = data["seed"]
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise SaveError(f"{p}: the game log's seed must be a whole number, not {seed!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not -(2**64) < seed < 2**64:
+        raise SaveError(
+            f"{p}: the game log's seed must be a whole number below 2**64 in size, not {seed!r}"
+        )
+    if not isinstance(data.get("scenario_path", ""), str):
+        raise SaveError(f"{p}: the game log's scenario_path must be text")
+    if not isinstance(data.get("scenario_id", ""), str):
+        raise SaveError(f"{p}: the game log's scenario_id must be text")
     if not isinstance(data["commands"], list):
         raise SaveError(f"{p}: the game log's commands must be a list")
     if "hash" in data and not isinstance(data["hash"], str):

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from game.limits import read_bytes
 from game.ui import fonts
 from game.ui import palette as pal
 
@@ -133,6 +134,10 @@ def seats_path(save: Path) -> Path:
     return save.with_name(save.name.removesuffix(".json") + ".seats.json")
 
 
+# A seats file holds four short entries.
+SEATS_FILE_BYTES = 10_000
+
+
 def write_seats(save: Path, seats: Seats) -> None:
     seats_path(save).write_text(json.dumps(seats.to_dict()), encoding="utf-8")
 
@@ -142,10 +147,10 @@ def read_seats(save: Path, state: GameState) -> Seats:
     fit this game), the scenario's controllers (a human side and an AI side: solo;
     two humans: hot-seat)."""
     try:
-        seats = Seats.from_dict(json.loads(seats_path(save).read_text(encoding="utf-8")))
+        seats = Seats.from_dict(json.loads(read_bytes(seats_path(save), SEATS_FILE_BYTES)))
         seats.check(state.sides)
         return seats
-    except (OSError, ValueError, TypeError, AttributeError):
+    except (OSError, ValueError, TypeError, AttributeError, RecursionError):
         pass  # no seats file, or one that does not fit this game: the scenario's seats
     sides = state.scenario.get("sides", [])
     humans = [s["name"] for s in sides if s.get("controller") == "human"]
@@ -214,6 +219,10 @@ class App:
         self.first_frame_seconds: float | None = None
         self._started = started
         self._gui_fonts_loaded = False
+        from game.state.saves import clean_stale_temp_files
+
+        for folder in (saves_dir(), autosave_dir()):
+            clean_stale_temp_files(folder)
 
     # --- the stack ------------------------------------------------------------------
 
@@ -297,8 +306,14 @@ class App:
         folder = autosave_dir() if self.autosave else None
         session = make_session(state, seats, folder)
         if folder is not None:
-            folder.mkdir(parents=True, exist_ok=True)
-            write_seats(folder / "autosave.json", seats)
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                write_seats(folder / "autosave.json", seats)
+            except OSError as exc:  # reported on the game screen; the game is played all the same
+                session.autosave_problem = (
+                    f"No autosave in {folder} ({exc.strerror or exc}); "
+                    "the game goes on, Ctrl+S saves it"
+                )
         screen = GameScreen(self, session, seats)
         self.replace_all(screen)
         return screen

@@ -463,6 +463,9 @@ class GameScreen(Screen):
             return
         if not self.session.over:
             self._step_ai(dt)
+        if self.session.autosave_problem:
+            ctx.notify(self.session.autosave_problem, seconds=8.0, error=True)
+            self.session.autosave_problem = None
         self._sync_view()
         self.ui_manager.update(dt)
         for layer in [*self.layers, self.tooltip]:

@@ -50,6 +50,8 @@ class GameSession:
     watch: str | None = None
     ai_seed: int = 0
     shown: str | None = None  # the side whose view is on screen now
+    # The last autosave that could not be written, until the screen has shown it.
+    autosave_problem: str | None = None
     _ai_dice: dict[str, Dice] = field(default_factory=dict)
     _last_turn: int = -1
 
@@ -137,7 +139,22 @@ class GameSession:
         if self.state.turn != self._last_turn:
             self._last_turn = self.state.turn
             if self.autosave_dir is not None:
-                autosave(self.state, self.autosave_dir)
+                self.write_autosave()
+
+    def write_autosave(self) -> bool:
+        """Write the autosave. A failure (a full disk, the folder replaced by a file)
+        is kept in ``autosave_problem`` for the screen to report; the game goes on."""
+        if self.autosave_dir is None:
+            return False
+        try:
+            autosave(self.state, self.autosave_dir)
+        except OSError as exc:
+            self.autosave_problem = (
+                f"Autosave failed in {self.autosave_dir} ({exc.strerror or exc}); "
+                "the game goes on, Ctrl+S saves it"
+            )
+            return False
+        return True
 
     @property
     def over(self) -> bool:
