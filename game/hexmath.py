@@ -201,11 +201,21 @@ def _line_point(a: Hex, b: Hex, n: int, i: int) -> Hex:
     """The ``i``-th hex of the line from a to b, ``n`` hexes apart."""
     ax, az = a.q, a.r
     ay = -ax - az
-    bx, bz = b.q, b.r
-    by = -bx - bz
-    nums = (ax * (n - i) + bx * i, ay * (n - i) + by * i, az * (n - i) + bz * i)
-    rx, ry, rz = (_round_component(nums[k], n, _NUDGE[k]) for k in range(3))
-    ex, ey, ez = (_round_error((rx, ry, rz)[k], nums[k], n, _NUDGE[k]) for k in range(3))
+    dx, dz = b.q - ax, b.r - az
+    # _round_component inlined (this runs for every hex of every line): a tie
+    # goes up for x and y (nudges +1, +2), down for z (nudge -3).
+    numx, numy, numz = ax * n + dx * i, ay * n - (dx + dz) * i, az * n + dz * i
+    rx, remx = divmod(numx, n)
+    ry, remy = divmod(numy, n)
+    rz, remz = divmod(numz, n)
+    rx += 2 * remx >= n
+    ry += 2 * remy >= n
+    rz += 2 * remz > n
+    if rx + ry + rz == 0:
+        return Hex(rx, rz)
+    ex = _round_error(rx, numx, n, _NUDGE[0])
+    ey = _round_error(ry, numy, n, _NUDGE[1])
+    ez = _round_error(rz, numz, n, _NUDGE[2])
     if ex > ey and ex > ez:
         rx = -ry - rz
     elif ey > ez:

@@ -9,7 +9,14 @@ from hypothesis import strategies as st
 
 from game.board import los
 from game.board.area import PlayArea, sheet_hex
-from game.board.los import Sight, line_of_sight, line_steps, visible_from, visible_hexes
+from game.board.los import (
+    Sight,
+    in_sight,
+    line_of_sight,
+    line_steps,
+    visible_from,
+    visible_hexes,
+)
 from game.board.sheet import SHEET_COLS, SHEET_ROWS, Sheet, format_xxyy
 from game.hexmath import Hex, distance, line
 from tests.sheet_factory import make_sheet
@@ -271,6 +278,35 @@ def test_MAP_5_visible_from_agrees_within_a_range(seed: int, pick: int, max_rang
     )
     viewer = area.hexes()[pick % len(area)]
     _agree(area, viewer, 2, 1, max_range)
+
+
+@settings(max_examples=8, deadline=None)
+@given(_SEEDS, st.integers(0, 10_000), st.integers(1, 4), st.integers(0, 3))
+def test_MAP_5_in_sight_agrees_with_line_of_sight(seed: int, pick: int, vh: int, th: int) -> None:
+    """MAP-5: the yes/no answer read from the table equals line_of_sight, from every
+    hex to a sample of hexes (the off-area notch and a viewer outside included)."""
+    area = PlayArea.from_layout(
+        {(0, 0): random_sheet(seed, "a"), (1, 0): random_sheet(seed + 1, "b")}
+    )
+    hexes = area.hexes()
+    viewer = hexes[pick % len(hexes)]
+    visible_from(area, viewer)  # the table is built: lines are read from it
+    outside = [Hex(-3, 2), sheet_hex((0, 1), 4, 4)]
+    for target in [*hexes[::7], *outside]:
+        for a, b in ((viewer, target), (target, viewer)):
+            assert in_sight(area, a, b, vh, th) == line_of_sight(area, a, b, vh, th).visible
+
+
+def test_MAP_5_visible_from_among_some_hexes_answers_those_alone() -> None:
+    """MAP-5: asked about some hexes only, the mask is the full one on those, False
+    elsewhere, for a viewer inside the grid and one outside it; a wrong mask is refused."""
+    area = PlayArea.from_layout({(0, 0): random_sheet(41, "a"), (1, 0): random_sheet(42, "b")})
+    among = area.sheet_i == 1
+    for viewer in (area.hex_at((0, 0), "0305"), Hex(-3, 2)):
+        full = visible_from(area, viewer)
+        assert np.array_equal(visible_from(area, viewer, among=among), full & among)
+    with pytest.raises(ValueError, match="among must be a mask of the 510 area hexes"):
+        visible_from(area, area.hexes()[0], among=np.ones(3, dtype=bool))
 
 
 def test_MAP_5_visible_from_a_viewer_outside_the_area_agrees() -> None:

@@ -63,17 +63,20 @@ def _expected(
     kernel: np.ndarray, tq: np.ndarray, tr: np.ndarray, points: list[tuple[Hex, float]]
 ) -> np.ndarray:
     """Expected weighted damage at every aimed hex (tq, tr) over weighted points."""
-    total = np.zeros(tq.shape[0], dtype=np.float64)
-    for h, w in points:
-        dq = h.q - tq
-        dr = h.r - tr
-        ok = (np.abs(dq) <= KERNEL_RADIUS) & (np.abs(dr) <= KERNEL_RADIUS)
-        vals = kernel[
-            np.clip(dq, -KERNEL_RADIUS, KERNEL_RADIUS) + KERNEL_RADIUS,
-            np.clip(dr, -KERNEL_RADIUS, KERNEL_RADIUS) + KERNEL_RADIUS,
-        ]
-        total += w * np.where(ok, vals, 0.0)
-    return total
+    if not points:
+        return np.zeros(tq.shape[0], dtype=np.float64)
+    hq = np.array([h.q for h, _ in points], dtype=np.int64)[:, None]
+    hr = np.array([h.r for h, _ in points], dtype=np.int64)[:, None]
+    w = np.array([w for _, w in points], dtype=np.float64)[:, None]
+    dq = hq - tq[None, :]
+    dr = hr - tr[None, :]
+    ok = (np.abs(dq) <= KERNEL_RADIUS) & (np.abs(dr) <= KERNEL_RADIUS)
+    vals = kernel[
+        np.clip(dq, -KERNEL_RADIUS, KERNEL_RADIUS) + KERNEL_RADIUS,
+        np.clip(dr, -KERNEL_RADIUS, KERNEL_RADIUS) + KERNEL_RADIUS,
+    ]
+    # Added point after point (a running sum): the same figures whatever the count.
+    return np.cumsum(w * np.where(ok, vals, 0.0), axis=0)[-1]
 
 
 def targeting_candidates(board: Board, legal: list[Command]) -> list[Candidate]:

@@ -19,12 +19,13 @@ prior weight (near positions likelier: guns must reach their targets). Then:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from game.ai.memory import Memory, SheetPosition, as_hex
 from game.artillery.flight import flight_time, sheet_distance
-from game.artillery.weapons import WEAPONS
+from game.artillery.weapons import WEAPONS, Weapon
 from game.board.area import FLANKS
 from game.hexmath import Hex, side_toward
 from game.scenario.model import battery_position
@@ -69,6 +70,11 @@ def candidate_positions(view: PlayerView, memory: Memory) -> dict[SheetPosition,
     its prior weight."""
     start = list(memory.start_positions or view.area.positions)
     home_edges = view.area.home_edges
+    # The answer depends only on the starting sheets and the sides: kept.
+    key = ("candidates", tuple(start), home_edges, view.enemy, view.area.half_line)
+    known = memory.notes.get(key)
+    if known is not None:
+        return dict(known)
     i_values = sorted({p[0] for p in start})
     j_values = sorted({p[1] for p in start})
     out: dict[SheetPosition, float] = {}
@@ -84,6 +90,7 @@ def candidate_positions(view: PlayerView, memory: Memory) -> dict[SheetPosition,
                 if pos in start or view.area.side_of_position(pos) != view.enemy:
                     continue
                 out[pos] = max(out.get(pos, 0.0), prior_weight(d, direction == view.enemy))
+    memory.notes[key] = dict(out)
     return out
 
 
@@ -138,8 +145,7 @@ def _belief(
             flight = shell.arrival_turn - shell.fired_turn
             target_pos = view.area.position_of(shell.aimed)
             for pos in list(weights):
-                dist = sheet_distance(pos, target_pos)
-                if dist > weapon.max_range_sheets or flight_time(weapon, dist) != flight:
+                if not _flight_fits(weapon, flight, sheet_distance(pos, target_pos)):
                     del weights[pos]
     sides_cache: dict[tuple[Hex, SheetPosition], int] = memory.notes.setdefault("sides", {})
     for a in announcements:
@@ -165,9 +171,16 @@ def _belief(
     return Belief(UNKNOWN, {p: w / total for p, w in sorted(weights.items())})
 
 
+@lru_cache(maxsize=1024)
+def _flight_fits(weapon: Weapon, flight: int, dist: int) -> bool:
+    """ART-6: guns ``dist`` sheets from the aimed sheet reach it in ``flight`` turns."""
+    return dist <= weapon.max_range_sheets and flight_time(weapon, dist) == flight
+
+
 def searched_mask(view: PlayerView, memory: Memory) -> np.ndarray:
     """Area hexes where hidden enemy guns are known not to stand (ART-4): next to an
-    own unit at the end of a move, or seen by one in a turn enemy guns fired."""
+    own unit at the end of a move, or, on the sheets the guns may stand on, seen
+    by one in a turn enemy guns fired."""
     key = (view.turn, view.area.revision, len(memory.enemy_shells), len(memory.searched))
     hit = memory.notes.get("searched_mask")
     if hit is not None and hit[0] == key:
@@ -185,13 +198,21 @@ def searched_mask(view: PlayerView, memory: Memory) -> np.ndarray:
         sight_key = ("fire-sight", turn, area.revision)
         seen = memory.notes.get(sight_key)
         if seen is None:
-            seen = np.zeros(len(area), dtype=bool)
-            for h, height in own.values():
-                seen |= memory.sight(area, h, viewer_height=height, target_height=1)
-            in_play = set(memory.area_after_movement.get(turn, ()))
+            # The mask is read only on the sheets the guns may stand on (the
+            # beliefs' positions): sight is worked out there alone, on those
+            # that were in play that turn.
+            in_play = set(memory.area_after_movement.get(turn, ())) & set(
+                candidate_positions(view, memory)
+            )
             codes = area.sheet_i.astype(np.int64) * 4096 + area.sheet_j
             on_sheets = np.isin(codes, [i * 4096 + j for i, j in in_play])
-            seen &= on_sheets
+            seen = np.zeros(len(area), dtype=bool)
+            if on_sheets.any():
+                name = ("gun sheets in play", turn)
+                for h, height in own.values():
+                    seen |= memory.sight(
+                        area, h, viewer_height=height, target_height=1, among=(on_sheets, name)
+                    )
             memory.notes[sight_key] = seen
         mask |= seen
     memory.notes["searched_mask"] = (key, mask)

@@ -24,7 +24,7 @@ import numpy as np
 from game.ai.candidates import Board, Candidate
 from game.ai.hunt import beliefs, goal_position, search_hexes
 from game.ai.memory import as_hex
-from game.board.los import line_of_sight
+from game.board.los import in_sight
 from game.hexmath import Hex, distance, distances
 from game.state.commands import Command, Hold, Move
 
@@ -157,7 +157,7 @@ def _close_in(
         h = _destination(out[k].command, here)
         if not view.area.contains(h):
             continue
-        if line_of_sight(view.area, h, guns, height, 1):
+        if in_sight(view.area, h, guns, height, 1):
             c = out[k]
             out[k] = Candidate(c.command, c.score + 4.0, c.reason + "; in sight of them")
     return out

@@ -113,16 +113,20 @@ class Memory:
         max_range: int | None = None,
         viewer_height: int = 2,
         target_height: int = 1,
+        among: tuple[np.ndarray, object] | None = None,
     ) -> np.ndarray:
-        """``visible_from`` (MAP-5), remembered until the play area changes."""
+        """``visible_from`` (MAP-5), remembered until the play area changes.
+        ``among`` is ``(mask, name)``: only the hexes of the mask are worked out,
+        remembered under that name."""
         cache = self.notes.get("sight")
         if cache is None or cache[0] is not area or cache[1] != area.revision:
             cache = (area, area.revision, {})
             self.notes["sight"] = cache
-        key = (viewer, max_range, viewer_height, target_height)
+        key = (viewer, max_range, viewer_height, target_height, among and among[1])
         mask = cache[2].get(key)
         if mask is None:
-            mask = visible_from(area, viewer, max_range, viewer_height, target_height)
+            subset = None if among is None else among[0]
+            mask = visible_from(area, viewer, max_range, viewer_height, target_height, subset)
             cache[2][key] = mask
         return mask
 

@@ -126,6 +126,13 @@ def locate(h: Hex) -> tuple[SheetPosition, int, int]:
     return (i, j), c, r
 
 
+def locate_positions(q: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Vectorized ``locate(h)[0]``: the sheet positions ``(i, j)`` of arrays of hexes."""
+    gc, gr = axial_to_offsets(np.asarray(q, dtype=np.int64), np.asarray(r, dtype=np.int64))
+    i, c = np.divmod(gc, SHEET_COLS)
+    return i, (gr - (c & 1) * (i & 1)) // SHEET_ROWS
+
+
 def sheet_bounds(positions: Iterable[SheetPosition]) -> tuple[int, int, int, int]:
     """``(i_min, i_max, j_min, j_max)`` of some sheet positions (at least one)."""
     listed = list(positions)
@@ -515,7 +522,24 @@ class PlayArea:
 
     def hexes(self) -> list[Hex]:
         """Every hex of the area, in array order."""
-        return [Hex(int(a), int(b)) for a, b in zip(self.q.tolist(), self.r.tolist(), strict=True)]
+        return list(self._hex_tuple())
+
+    def sheet_hexes(self) -> dict[SheetPosition, list[Hex]]:
+        """Every hex of the area by sheet position, sheets in placing order, hexes
+        in array order (the arrays hold each sheet's hexes together)."""
+        every = self._hex_tuple()
+        return {
+            pos: list(every[k * SHEET_HEXES : (k + 1) * SHEET_HEXES])
+            for k, pos in enumerate(self._sheets)
+        }
+
+    def _hex_tuple(self) -> tuple[Hex, ...]:
+        # Kept until the area changes: callers ask for every hex many times a turn.
+        cached = self.__dict__.get("_hexes_at")
+        if cached is None or cached[0] != self.revision:
+            every = tuple(Hex(a, b) for a, b in zip(self.q.tolist(), self.r.tolist(), strict=True))
+            cached = self._hexes_at = (self.revision, every)
+        return cached[1]
 
     # --- edges ---------------------------------------------------------------------------
 

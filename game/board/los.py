@@ -365,12 +365,15 @@ def visible_from(
     max_range: int | None = None,
     viewer_height: int = DEFAULT_VIEWER_HEIGHT,
     target_height: int = DEFAULT_TARGET_HEIGHT,
+    among: np.ndarray | None = None,
 ) -> np.ndarray:
     """MAP-5: boolean mask over the area arrays (``area.q``, ``area.r``) of the hexes
     ``viewer`` sees; exactly ``line_of_sight(area, viewer, h, ...).visible`` for each.
 
-    ``max_range`` (hexes) leaves farther hexes False. The viewer may stand
-    outside the area (its ground is then level 0).
+    ``max_range`` (hexes) leaves farther hexes False, and so does ``among`` (a
+    boolean mask over the area arrays) for the hexes it leaves out: only the
+    hexes asked about are worked out. The viewer may stand outside the area
+    (its ground is then level 0).
     """
     _check_heights(viewer_height, target_height)
     if max_range is not None and (
@@ -385,12 +388,19 @@ def visible_from(
     # Every line from a viewer inside the grid's margin to an area hex stays in
     # the grid (``_deltas``); a taller grid than the padding allows is answered
     # line by line.
+    if among is not None:
+        among = np.asarray(among, dtype=bool)
+        if among.shape != (len(area),):
+            raise ValueError(
+                f"among must be a mask of the {len(area)} area hexes, not of shape {among.shape}"
+            )
     if not (1 <= x < g.width - 1 and 1 <= y < g.height - 1 and g.height <= _PAD):
-        return _visible_from_lines(area, viewer, max_range, viewer_height, target_height)
+        seen = _visible_from_lines(area, viewer, max_range, viewer_height, target_height)
+        return seen if among is None else seen & among
 
     dq, dr = area.q - viewer.q, area.r - viewer.r
     dist = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
-    seen = np.ones(len(area), dtype=bool)
+    seen = np.ones(len(area), dtype=bool) if among is None else among.copy()
     if max_range is not None:
         seen &= dist <= max_range
     # Hexes next to the viewer (or its own) have nothing between: always seen.
@@ -493,8 +503,32 @@ def in_sight(
     viewer_height: int = DEFAULT_VIEWER_HEIGHT,
     target_height: int = DEFAULT_TARGET_HEIGHT,
 ) -> bool:
-    """``bool(line_of_sight(...))``: the yes/no answer without the explanation."""
-    return line_of_sight(area, a, b, viewer_height, target_height).visible
+    """``bool(line_of_sight(...))``: the yes/no answer without the explanation,
+    read from the relative-line table and the sight grid like ``visible_from``."""
+    _check_heights(viewer_height, target_height)
+    a = Hex(int(a[0]), int(a[1]))
+    b = Hex(int(b[0]), int(b[1]))
+    g = _grids(area)
+    x, y = a.q - g.q0, a.r - g.r0
+    tx, ty = b.q - g.q0, b.r - g.r0
+    inside = 1 <= x < g.width - 1 and 1 <= y < g.height - 1 and g.height <= _PAD
+    if not (inside and 1 <= tx < g.width - 1 and 1 <= ty < g.height - 1):
+        return line_of_sight(area, a, b, viewer_height, target_height).visible
+    dq, dr = b.q - a.q, b.r - a.r
+    n = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+    if n <= 1:
+        return True
+    if n <= _LINES.radius:
+        side = 2 * _LINES.limit + 1
+        row = int(_LINES.row_of[(dq + _LINES.limit) * side + dr + _LINES.limit])
+        chunks = -(-(n - 1) // CHUNK_STEPS)
+        deltas = np.concatenate([_LINES.chunks[c][row - _chunk_start(c)] for c in range(chunks)])
+    else:
+        deltas = _deltas(np.array([dq]), np.array([dr]), 1, n - 1)[0]
+    packed = g.code.take(deltas + np.int32(x * _STRIDE + y))
+    threshold = max(int(g.level[x, y]) + viewer_height, int(g.level[tx, ty]) + target_height)
+    woods = int(packed.sum(dtype=np.int64)) % _PACK
+    return int(packed.max()) // _PACK <= threshold and woods < WOODS_COUNT_BLOCKS
 
 
 __all__ = [

@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from game.board.area import PlayArea, SheetPosition
+from game.board.area import PlayArea, SheetPosition, locate_positions
 from game.board.los import unit_height
 from game.board.terrain import (
     BUILDING,
@@ -437,11 +437,12 @@ def _build_tables(area: PlayArea) -> _Tables:
     # MAP-6: a unit leaves across an edge of its sheet into the free position
     # beyond it; a step across a sheet corner into a diagonal position is no exit.
     exit_ok = np.zeros((n, 6), dtype=bool)
-    for i, d in zip(*np.nonzero(neighbours < 0), strict=True):
-        pos = area.position_of(Hex(int(nq[i, d]), int(nr[i, d])))
-        di = abs(pos[0] - int(area.sheet_i[i]))
-        dj = abs(pos[1] - int(area.sheet_j[i]))
-        exit_ok[i, d] = di + dj == 1 and area.may_grow_to(pos)
+    off = np.nonzero(neighbours < 0)
+    pi, pj = locate_positions(nq[off], nr[off])
+    beside = np.abs(pi - area.sheet_i[off[0]]) + np.abs(pj - area.sheet_j[off[0]]) == 1
+    held = zip(pi.tolist(), pj.tolist(), strict=True)
+    free = np.array([area.may_grow_to(pos) for pos in held], dtype=bool)
+    exit_ok[off] = beside & free.reshape(beside.shape)
     neighbours.flags.writeable = False
     exit_ok.flags.writeable = False
     return _Tables(
@@ -505,17 +506,24 @@ def _build_graph(area: PlayArea, t: _Tables, movement_class: str) -> _Graph:
             weight[j[ok], d] = enter[ok, d]
             ex = t.exit_ok[:, d]
             exits.append((j[ex], d, False, q[ex] + _DQ[d], r[ex] + _DR[d], d))
-    exit_hexes: list[Hex] = []
-    exit_ids: dict[Hex, int] = {}
-    columns: list[list[int]] = [[], [], [], [], []]
-    for src, action, walk_only, eq, er, f in exits:
-        for s, hq, hr in zip(src.tolist(), eq.tolist(), er.tolist(), strict=True):
-            h = Hex(hq, hr)
-            if h not in exit_ids:
-                exit_ids[h] = len(exit_hexes)
-                exit_hexes.append(h)
-            for col, value in zip(columns, (s, action, walk_only, exit_ids[h], f + 1), strict=True):
-                col.append(int(value))
+    # The exits in the order listed; each off-area hex numbered by its first exit.
+    counts = [src.size for src, *_ in exits]
+    exit_src = np.concatenate([e[0] for e in exits]).astype(np.int64)
+    exit_action = np.repeat([e[1] for e in exits], counts).astype(np.int64)
+    exit_walk = np.repeat([e[2] for e in exits], counts).astype(bool)
+    exit_facing = np.repeat([e[5] + 1 for e in exits], counts).astype(np.int64)
+    eq = np.concatenate([e[3] for e in exits]).astype(np.int64)
+    er = np.concatenate([e[4] for e in exits]).astype(np.int64)
+    _, first, inverse = np.unique(
+        (eq << 32) + (er & 0xFFFFFFFF), return_index=True, return_inverse=True
+    )
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    exit_hex = rank[inverse.ravel()].astype(np.int64)
+    exit_hexes = [
+        Hex(a, b) for a, b in zip(eq[first[order]].tolist(), er[first[order]].tolist(), strict=True)
+    ]
     if size >= _MAX_STATES or out.shape[1] * n >= _POS_MASK:
         raise MovementError(
             f"a play area of {n} hexes is too large for the movement search "
@@ -529,11 +537,11 @@ def _build_graph(area: PlayArea, t: _Tables, movement_class: str) -> _Graph:
         layered=movement_class in FACING_CLASSES,
         out=out,
         weight=weight,
-        exit_src=np.array(columns[0], dtype=np.int64),
-        exit_action=np.array(columns[1], dtype=np.int64),
-        exit_walk=np.array(columns[2], dtype=bool),
-        exit_hex=np.array(columns[3], dtype=np.int64),
-        exit_facing=np.array(columns[4], dtype=np.int64),
+        exit_src=exit_src,
+        exit_action=exit_action,
+        exit_walk=exit_walk,
+        exit_hex=exit_hex,
+        exit_facing=exit_facing,
         exit_hexes=exit_hexes,
     )
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from game.board.los import line_of_sight
+from game.board.los import in_sight
 from game.hexmath import Hex
 from game.state.model import Event, GameState, Unit
 
@@ -26,7 +26,7 @@ def seeing_units(state: GameState, side: str, target: Hex) -> list[Unit]:
     return [
         u
         for u in state.living(side)
-        if u.hex is not None and line_of_sight(state.area, u.hex, target, u.height)
+        if u.hex is not None and in_sight(state.area, u.hex, target, u.height)
     ]
 
 

@@ -11,6 +11,8 @@ beyond the play area is legal too and checked by ``apply``.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from game.artillery.counter_battery import announced_positions
 from game.artillery.flight import range_refusal
 from game.artillery.predesignated import predesignation_refusal
@@ -89,12 +91,9 @@ def _setup(state: GameState, side: str) -> list[Command]:
         out += [Predesignate(side, h, remove=True) for h in chosen]
         batteries = sum(1 for u in state.living(side) if u.battery is not None)
         base = [state.area.position_of(h) for h in chosen]
-        for h in state.area.hexes():
-            if h in chosen:
-                continue
-            pos = state.area.position_of(h)
+        for pos, group in state.area.sheet_hexes().items():
             if predesignation_refusal([*base, pos], batteries, state.area.sheet_count) is None:
-                out.append(Predesignate(side, h))
+                out += [Predesignate(side, h) for h in group if h not in chosen]
     return out
 
 
@@ -115,10 +114,7 @@ def _movement(state: GameState, side: str) -> list[Command]:
 
 def _targeting(state: GameState, side: str) -> list[Command]:
     out: list[Command] = [EndPhase(side)]
-    hexes = state.area.hexes()
-    by_position: dict[tuple[int, int], list] = {}
-    for h in hexes:
-        by_position.setdefault(state.area.position_of(h), []).append(h)
+    by_position = state.area.sheet_hexes()
     for unit in state.living(side):
         battery = unit.battery
         if battery is None:
@@ -139,11 +135,19 @@ def _targeting(state: GameState, side: str) -> list[Command]:
             for pos, group in by_position.items():
                 if range_refusal(battery.weapon, origin, pos) is not None:
                     continue
-                for h in group:
-                    out += [PlotFire(side, unit.id, piece, h, a) for a in ammo]
+                out += _sheet_plots(side, unit.id, piece, pos, tuple(ammo), tuple(group))
             for h in far:
                 out += [PlotFire(side, unit.id, piece, h, a) for a in ammo]
     return out
+
+
+@lru_cache(maxsize=512)
+def _sheet_plots(
+    side: str, battery: str, piece: int, pos: tuple[int, int], ammo: tuple[str, ...], group: tuple
+) -> tuple[PlotFire, ...]:
+    """The plots of one piece at every hex of one sheet, kept: a sheet position
+    always holds the same hexes (MAP-2), so the same question recurs every turn."""
+    return tuple(PlotFire(side, battery, piece, h, a) for h in group for a in ammo)
 
 
 def _counter_battery_hexes(state: GameState, side: str, unit: Unit) -> list[Hex]:
