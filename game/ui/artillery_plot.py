@@ -7,7 +7,10 @@ ART-16 .. ART-18), "automatic hit" on an auto-hit or pre-designated hex
 (ART-19, ART-21), the scatter diagram 1-6 around the hex (ART-12) and the
 exact forecast: the probability of every landing hex and the expected damage
 in the rings around it (ART-25). A click confirms with the ammunition choice
-(ART-10) and sends ``PlotFire``.
+(ART-10) and sends ``PlotFire``. A hex beyond the map is counter-battery fire
+(ART-37): the card gives the plain number and, for every sheet position the
+side believes may hold an enemy gun, the belief and the chance of a hit; those
+positions are outlined on the sheet grid beyond the map.
 
 The to-hit number of a plotted shot is decided when it arrives (ART-16: the
 spotters then). ``plot_preview`` computes it as the engine would now, from
@@ -36,14 +39,18 @@ from typing import Any
 
 import pygame
 
+from game.ai.hunt import beliefs
+from game.ai.memory import Memory
+from game.artillery.counter_battery import CandidateOdds, forecast_positions, ring_chance
 from game.artillery.flight import flight_time, range_refusal, sheet_distance
 from game.artillery.forecast import Forecast, forecast
 from game.artillery.tohit import artillery_target_number, spotter_modifier
 from game.artillery.weapons import Weapon
 from game.artillery.weapons import weapon as weapon_spec
+from game.board.area import locate, sheet_hex
 from game.board.los import line_of_sight
 from game.hexmath import DIRECTIONS, Hex, distance, hex_to_pixel, neighbor
-from game.rules.core import TargetNumber
+from game.rules.core import TargetNumber, probability_at_least
 from game.state import PlayerView, PlotFire
 from game.ui import dialogs as ui
 from game.ui.context import PLOT, SELECT, UiContext
@@ -188,9 +195,17 @@ class PlotPreview:
     landing_first: int
     to_hit: TargetNumber | None
     forecast: Forecast | None
+    # ART-37: a shot at an off-board position: every candidate position's odds.
+    candidates: tuple[CandidateOdds, ...] | None = None
+
+    @property
+    def counter_battery(self) -> bool:
+        return self.candidates is not None
 
     @property
     def hit_probability(self) -> float:
+        if self.forecast is None and self.counter_battery and self.to_hit is not None:
+            return float(probability_at_least(2, 6, self.to_hit.total))
         return 0.0 if self.forecast is None else self.forecast.hit_probability
 
     @property
@@ -221,6 +236,8 @@ class PlotPreview:
                 ui.ACCENT,
             )
         )
+        if self.candidates is not None:
+            return out + self._counter_battery_lines()
         if self.automatic:
             out.append((f"Automatic hit ({self.automatic})", ui.GOOD))
         elif self.to_hit is not None:
@@ -275,6 +292,86 @@ class PlotPreview:
             out.append(("Every piece of this battery already has a target this turn", ui.BAD))
         return out
 
+    def _counter_battery_lines(self) -> list[tuple[str, tuple[int, int, int]]]:
+        """ART-37: the number, the chance of coming down on a gun in the aimed hex, and
+        the odds of every candidate position (best first)."""
+        assert self.candidates is not None and self.to_hit is not None
+        rings = self.weapon.ring_radius
+        near = float(ring_chance(self.to_hit.total, self.weapon))
+        out: list[tuple[str, tuple[int, int, int]]] = [
+            (
+                f"Counter-battery (ART-37): to hit {self.to_hit.total}: "
+                f"{self.to_hit.breakdown()}  ->  {ui.percent(self.hit_probability)}; "
+                "no spotter, never adjusted",
+                ui.TEXT,
+            ),
+            (
+                f"Comes down within {rings} hexes (its rings "
+                f"{'/'.join(map(str, self.weapon.rings()))}) of the aimed hex: "
+                f"{ui.percent(near)}",
+                ui.TEXT,
+            ),
+        ]
+        if not self.candidates:
+            out.append(
+                (
+                    "No enemy gun detected yet: no announced side points anywhere (ART-24)",
+                    ui.MUTED,
+                )
+            )
+        else:
+            out.append(
+                ("Where the enemy guns may stand (announced sides, shell flights):", ui.ACCENT)
+            )
+            aimed = self.target_position
+            for row in self.candidates[:6]:
+                mark = "> " if row.position == aimed else "  "
+                reach = "out of range" if row.flight is None else f"flight {row.flight}"
+                out.append(
+                    (
+                        f"{mark}sheet ({row.position[0]},{row.position[1]}), {row.sheets} sheets, "
+                        f"{reach}: a gun there {ui.percent(row.belief)} -> "
+                        f"chance to hit it {ui.percent(row.chance)}",
+                        ui.GOOD if row.position == aimed else ui.TEXT,
+                    )
+                )
+        out.append(("You will learn only whether an enemy battery was hit.", ui.MUTED))
+        if self.piece is None:
+            out.append(("Every piece of this battery already has a target this turn", ui.BAD))
+        return out
+
+    @property
+    def target_position(self) -> SheetPosition:
+        return locate(self.target)[0]
+
+
+def counter_battery_odds(view: PlayerView, unit: dict[str, Any]) -> tuple[CandidateOdds, ...]:
+    """ART-37: the odds of every position the side believes may hold an enemy gun
+    (announced sides, flight times of landed enemy shells, the rules of deployment),
+    for this battery; empty before any gun is detected. Kept with the view."""
+    cache = view.extra.setdefault("counter_battery_odds", {})
+    found = cache.get(unit["id"])
+    if found is not None:
+        return found
+    weights: dict[SheetPosition, float] = {}
+    if view.announcements:
+        memory = Memory()
+        memory.observe(view)
+        for belief in beliefs(view, memory, True):
+            if belief.known_hex is None:
+                for pos, w in belief.weights.items():
+                    weights[pos] = max(weights.get(pos, 0.0), w)
+    found = tuple(
+        forecast_positions(
+            weights,
+            battery_position(view, unit),
+            unit["battery"]["weapon"],
+            int(unit["gunnery"]),
+        )
+    )
+    cache[unit["id"]] = found
+    return found
+
 
 def plot_preview(view: PlayerView, battery_id: str, target: Hex) -> PlotPreview:
     """The shot ``battery_id`` would make at ``target`` if plotted now, from the view."""
@@ -291,12 +388,18 @@ def plot_preview(view: PlayerView, battery_id: str, target: Hex) -> PlotPreview:
     sheets = flight = arrival = None
     if unit.get("destroyed"):
         refusal = f"{unit['name']} has been destroyed"
-    elif not area.contains(target):
-        refusal = "artillery fires at hexes in the play area (ART-8)"
     else:
         origin = battery_position(view, unit)
         target_pos = area.position_of(target)
-        refusal = range_refusal(w, origin, target_pos, area.name_of(target)[1])
+        if not area.contains(target):
+            label = label.removesuffix(", outside the play area")
+            refusal = (
+                f"{unit['name']} stands on that sheet position itself"
+                if target_pos == origin
+                else range_refusal(w, origin, target_pos, label)
+            )
+        else:
+            refusal = range_refusal(w, origin, target_pos, area.name_of(target)[1])
         if refusal is None:
             sheets = sheet_distance(origin, target_pos)
             flight = flight_time(w, sheets)
@@ -318,7 +421,12 @@ def plot_preview(view: PlayerView, battery_id: str, target: Hex) -> PlotPreview:
             spotter_attacking=spotter is not None and spotter.attacking,
         )
     fc = None
-    if refusal is None:
+    candidates = None
+    if not area.contains(target):
+        # ART-37: no spotter, no adjustment; the odds of every candidate position.
+        automatic, tn = None, artillery_target_number(int(unit["gunnery"]))
+        candidates = counter_battery_odds(view, unit)
+    elif refusal is None:
         fc = forecast(area, target, None if tn is None else tn.total, w)
     return PlotPreview(
         battery=battery_id,
@@ -339,6 +447,7 @@ def plot_preview(view: PlayerView, battery_id: str, target: Hex) -> PlotPreview:
         landing_first=landing_before_firing(view, battery_id, target),
         to_hit=tn,
         forecast=fc,
+        candidates=candidates,
     )
 
 
@@ -540,6 +649,7 @@ class PlotLayer:
     def keys(self) -> list[tuple[str, str]]:
         return [
             ("P", "plot mode: aim artillery (hover a hex for the forecast, click to fire)"),
+            ("P, beyond the map", "counter-battery fire at an off-board sheet position (ART-37)"),
             ("Tab", "plot mode: next battery"),
             ("Esc", "leave plot mode"),
         ]
@@ -698,6 +808,7 @@ class PlotLayer:
         self._sync(ctx)
         if ctx.mode == PLOT:
             self._draw_known_hexes(surface, ctx)
+            self._draw_candidates(surface, ctx)
             preview = self.preview(ctx)
             if preview is not None:
                 self._draw_preview(surface, ctx, preview)
@@ -775,6 +886,9 @@ class PlotLayer:
         camera = ctx.camera
         size = camera.size
         x, y = camera.hex_to_screen(p.target)
+        if p.refusal is None and p.counter_battery:
+            self._paint_counter_battery(surface, ctx, p)
+            return
         if p.refusal is not None or p.forecast is None:
             pygame.draw.polygon(surface, ui.BAD, hex_points(ctx, p.target), 3)
             r = size * 0.45
@@ -862,6 +976,53 @@ class PlotLayer:
             "center",
             halo=(120, 10, 0),
         )
+
+    def _paint_counter_battery(
+        self, surface: pygame.Surface, ctx: UiContext, p: PlotPreview
+    ) -> None:
+        """ART-37: the aimed hex off the map, its rings and the chance of coming down
+        within them (nobody will see where it lands)."""
+        x, y = ctx.camera.hex_to_screen(p.target)
+        size = ctx.camera.size
+        for radius in range(p.weapon.ring_radius + 1):
+            draw_disk_outline(surface, ctx, p.target, radius, (110, 8, 0), 2, dashed=True)
+        pygame.draw.polygon(surface, (255, 255, 255), hex_points(ctx, p.target), 3)
+        assert p.to_hit is not None
+        near = ui.percent(float(ring_chance(p.to_hit.total, p.weapon)))
+        ui.text(
+            surface,
+            near,
+            (x, y),
+            max(12, size // 2 - 2),
+            (255, 255, 255),
+            True,
+            "center",
+            halo=(120, 10, 0),
+        )
+
+    def _draw_candidates(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        """ART-37: the off-board positions that may hold an enemy gun, outlined on the
+        sheet grid beyond the map, each with the belief and the chance of a hit."""
+        unit = ctx.view.units.get(ctx.plot_battery or "")
+        if unit is None or not unit.get("battery"):
+            return
+        rows = [r for r in counter_battery_odds(ctx.view, unit) if r.belief > 0][:12]
+        if not rows:
+            return
+        top = max(r.chance for r in rows) or 1.0
+        for row in rows:
+            corners = [
+                ctx.camera.hex_to_screen(sheet_hex(row.position, col, line))
+                for col, line in ((0, 0), (14, 0), (14, 16), (0, 16))
+            ]
+            colour = heat(max(0.1, row.chance / top)) if row.flight is not None else ui.MUTED
+            pygame.draw.polygon(surface, colour, corners, 3)
+            # The labels along the top edge, clear of the aimed hex in the middle.
+            cx = sum(x for x, _ in corners) / 4
+            top_y = min(y for _, y in corners)
+            draw_badge(surface, f"gun? {ui.percent(row.belief)}", (cx, top_y + 16), colour, 12)
+            reach = "out of range" if row.flight is None else f"hit {ui.percent(row.chance)}"
+            draw_badge(surface, reach, (cx, top_y + 38), colour, 12)
 
     def _draw_incoming(self, surface: pygame.Surface, ctx: UiContext) -> None:
         """Own shells in flight: unmistakable markers on their target hexes."""
