@@ -295,15 +295,18 @@ def test_ART_17_preview_counts_spotted_arrivals_of_that_battery_at_that_hex():
     assert plot_preview(view, "n-long-tom", neighbor(seen, 4)).adjustments == 0
 
 
-def test_ART_3_ART_8_preview_refuses_hexes_off_the_play_area():
-    """ART-8: artillery fires at hexes in the play area; the card says why, no forecast."""
+def test_ART_3_ART_37_a_hex_off_the_play_area_is_counter_battery_fire():
+    """ART-37: a hex beyond the map is previewed as counter-battery fire, with no map
+    forecast; ART-3: beyond the gun's reach the card says why and nothing can fire."""
     state = long_tom_hunt()
     to_targeting(state, "north")
     view = player_view(state, "north")
     outside = Hex(-40, -40)
     preview = plot_preview(view, "n-long-tom", outside)
-    assert preview.refusal is not None and "play area" in preview.refusal
-    assert preview.forecast is None and not preview.can_fire
+    assert preview.counter_battery and preview.refusal is None and preview.forecast is None
+    too_far = plot_preview(view, "n-long-tom", Hex(-4000, -4000))
+    assert too_far.refusal is not None and "reaches 30 sheets" in too_far.refusal
+    assert not too_far.can_fire
     with pytest.raises(ValueError, match="not an artillery unit of north"):
         plot_preview(view, "s-long-tom", outside)
 
