@@ -39,9 +39,9 @@ def steps_shown(progress: str) -> list[int]:
 def short_scenario(tmp_path_factory: pytest.TempPathFactory) -> str:
     """The default scenario cut to four turns, so that a test game is quick."""
     text = Path(DEFAULT_SCENARIO).read_text(encoding="utf-8")
-    assert "turns = 20" in text
+    assert "turns = 40" in text
     path = tmp_path_factory.mktemp("scenario") / "short_hunt.toml"
-    path.write_text(text.replace("turns = 20", "turns = 4"), encoding="utf-8")
+    path.write_text(text.replace("turns = 40", "turns = 4"), encoding="utf-8")
     return str(path)
 
 

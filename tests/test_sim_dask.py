@@ -44,7 +44,7 @@ def cluster():
 def scenario(tmp_path_factory: pytest.TempPathFactory) -> str:
     text = Path(DEFAULT_SCENARIO).read_text(encoding="utf-8")
     path = tmp_path_factory.mktemp("scenario") / "short_hunt.toml"
-    path.write_text(text.replace("turns = 20", "turns = 4"), encoding="utf-8")
+    path.write_text(text.replace("turns = 40", "turns = 4"), encoding="utf-8")
     return str(path)
 
 

@@ -20,7 +20,7 @@ def short_scenario(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The default scenario cut to three turns, so that a test game is quick."""
     text = Path(DEFAULT_SCENARIO).read_text(encoding="utf-8")
     path = tmp_path_factory.mktemp("scenario") / "short_hunt.toml"
-    path.write_text(text.replace("turns = 20", "turns = 3"), encoding="utf-8")
+    path.write_text(text.replace("turns = 40", "turns = 3"), encoding="utf-8")
     return path
 
 

@@ -74,10 +74,10 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, GameState]:
     """A finished game of the default scenario cut to four turns, its log saved; the
     game has an artillery phase in which shells land."""
     text = Path(DEFAULT_SCENARIO).read_text(encoding="utf-8")
-    assert "turns = 20" in text
+    assert "turns = 40" in text
     folder = tmp_path_factory.mktemp("replay")
     scenario = folder / "short_hunt.toml"
-    scenario.write_text(text.replace("turns = 20", f"turns = {TURNS}"), encoding="utf-8")
+    scenario.write_text(text.replace("turns = 40", f"turns = {TURNS}"), encoding="utf-8")
     # The first seed whose game lands shells (the AI decides whether it fires at all).
     for seed in range(7, 15):
         state = play_game(str(scenario), seed)

@@ -21,9 +21,11 @@ from collections.abc import Callable
 
 import numpy as np
 
+from game.ai import objectives
 from game.ai.candidates import Board, Candidate
 from game.ai.hunt import beliefs, goal_position, search_hexes
 from game.ai.memory import as_hex
+from game.artillery.flight import sheet_distance
 from game.board.los import in_sight
 from game.hexmath import Hex, distance, distances
 from game.state.commands import Command, Hold, Move
@@ -36,7 +38,11 @@ def movement_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
             by_unit.setdefault(c.unit, []).append(c)
     if not by_unit:
         return [Candidate(c, 0.0, "the only choice") for c in legal]
-    order = [u for u in board.hunters if u in by_unit]
+    goals = objectives.read(board.view, board.level.reads_turn_limit)
+    hunters = [u for u in board.hunters if u in by_unit] if _hunting(board, goals) else []
+    free = [u for u in by_unit if u not in hunters and board.view.units[u]["battery"] is None]
+    jobs = objectives.assignments(goals, board.own, sorted(free))
+    order = hunters + sorted(u for u in jobs if u in by_unit)
     order += sorted((u for u in by_unit if u not in order), key=_spotter_order(board))
     uid = order[0]
     options = by_unit[uid]
@@ -46,9 +52,94 @@ def movement_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
             Candidate(c, 1.0 if isinstance(c, Hold) else 0.0, "guns stay put (ART-19)")
             for c in options
         ]
-    if uid in board.hunters:
+    if uid in hunters:
         return _hunter_moves(board, uid, options)
+    if uid in jobs:
+        return _objective_moves(board, uid, options, *jobs[uid])
+    if _fights(board, goals):
+        return _fighter_moves(board, uid, options, goals)
     return _spotter_moves(board, uid, options)
+
+
+def _hunting(board: Board, goals: objectives.Objectives) -> bool:
+    """Hunt the enemy guns when destroying them wins and the turns left can bring a
+    hunter there (about one sheet per turn with the exit rule, MAP-6)."""
+    if not goals.destroy_artillery:
+        return False
+    if goals.turns_left >= 99 or not board.hunters:
+        return True
+    here = board.area.position_of(board.hex_of(board.hunters[0]))
+    reach = []
+    for b in beliefs(board.view, board.memory, board.level.reads_intelligence):
+        pos = board.area.position_of(b.known_hex) if b.known_hex is not None else b.best()
+        if pos is not None:
+            reach.append(sheet_distance(pos, here))
+    return not reach or min(reach) <= goals.turns_left
+
+
+def _fights(board: Board, goals: objectives.Objectives) -> bool:
+    """Close with the enemy: an own destroy-units condition, a side to beat before
+    it survives the limit, or points behind in the last turns."""
+    if goals.fights:
+        return True
+    if goals.points and goals.turns_left <= objectives.ENDGAME_TURNS:
+        return objectives.lead(board.view) < 0
+    return False
+
+
+def _objective_moves(
+    board: Board, uid: str, options: list[Command], goal: Hex, why: str
+) -> list[Candidate]:
+    """To the hold hex and on it (or next to it when another own unit is there)."""
+    here = board.hex_of(uid)
+    danger = board.shell_danger()
+    taken = {as_hex(u["hex"]) for o, u in board.own.items() if o != uid}
+    out: list[Candidate] = []
+    for c in options:
+        h = _destination(c, here)
+        d = distance(h, goal)
+        score = -1.0 * d
+        if d == 0:
+            score += 6.0
+        elif d == 1 and goal in taken:
+            score += 3.0  # the hex is ours already: stand by to take over
+        score -= 0.5 * _common_penalty(board, uid, h, danger)
+        out.append(Candidate(c, score, why))
+    return out
+
+
+def _fighter_moves(
+    board: Board, uid: str, options: list[Command], goals: objectives.Objectives
+) -> list[Candidate]:
+    """Close with the nearest known enemy: within three hexes for units that shoot
+    (BattleTech), into contact for the others; with none in sight, toward the
+    enemy's objective hex or home edge."""
+    view = board.view
+    area = view.area
+    here = board.hex_of(uid)
+    danger = board.shell_danger()
+    exposed = board.enemy_sight(int(view.units[uid]["height"]))
+    ideal = 3 if view.units[uid]["system"] == "battletech" else 1
+    enemies = [as_hex(e["hex"]) for e in board.enemies.values() if not e.get("battery")]
+    if enemies:
+        target = min(enemies, key=lambda e: (distance(e, here), e))
+        why = f"close with the enemy at {area.label(target)}"
+    else:
+        marks = [g.hex for g in goals.guard] or [area.edge_centre(view.enemy)]
+        target, ideal = marks[0], 0
+        why = "advance toward the enemy"
+    out: list[Candidate] = []
+    for c in options:
+        h = _destination(c, here)
+        score = -1.0 * abs(distance(h, target) - ideal)
+        i = area.index_of(h)
+        if i < 0:
+            score -= 50.0
+        else:
+            score -= 0.1 * board.personality.exposure_weight * float(exposed[i])
+        score -= _common_penalty(board, uid, h, danger)
+        out.append(Candidate(c, score, why))
+    return out
 
 
 def _spotter_order(board: Board) -> Callable[[str], tuple[int, str]]:

@@ -47,6 +47,9 @@ class Level:
     lowest_hit_chance: float
     # Count the risk that enemies who see the aimed hex detect the guns (ART-23).
     weighs_detection: bool
+    # Plan by the turns left (holds that cannot be completed, hunts that cannot
+    # arrive, a lead to keep near the limit); otherwise the limit seems far away.
+    reads_turn_limit: bool = True
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,7 @@ LEVELS: dict[str, Level] = {
         blunder_per_mille=250,
         lowest_hit_chance=0.0,
         weighs_detection=False,
+        reads_turn_limit=False,
     ),
     "normal": Level(
         name="normal",

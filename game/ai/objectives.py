@@ -1,0 +1,131 @@
+"""What the scenario's victory conditions ask of each side, read from the view.
+
+The victory conditions are public (scenario data, in ``view.options["victory"]``),
+and so is the turn limit. A policy plays for them:
+
+- ``hold_hex`` (own): the nearest mobile units go to the hex and stay on it for
+  the turns it must be held; with fewer turns left than the hold needs, holding
+  is pointless and they fight instead;
+- ``hold_hex`` (enemy's): the nearest units stand on or next to it, since a hex
+  with a unit of each side is held by neither;
+- ``destroy_units`` (own): units close with the enemy for direct fire;
+- ``survive`` (own): units keep out of enemy sight and reach, except those
+  guarding an enemy hold hex;
+- ``destroy_artillery`` (own): the hunters (``game.ai.hunt``); when the turns
+  left cannot bring them to the likeliest gun position, they fight for points;
+- ``points`` (own): with the lead near the turn limit, units play safe; behind,
+  they close with the enemy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.ai.memory import as_hex
+from game.hexmath import Hex, distance
+from game.state.victory import BATTERY_POINTS, DEFAULT_POINTS, OTHER_POINTS
+from game.state.view import PlayerView
+
+# Units sent to take or guard one hold hex.
+HOLDERS = 2
+# Turns before the limit from which a side playing for points weighs its lead.
+ENDGAME_TURNS = 3
+
+
+@dataclass(frozen=True)
+class HoldHex:
+    """A hex to hold at the end of ``turns`` end phases in a row."""
+
+    hex: Hex
+    turns: int
+
+
+@dataclass
+class Objectives:
+    """One side's reading of the victory conditions and the turn limit."""
+
+    side: str
+    turns_left: int  # end phases still to come, this turn's included
+    take: list[HoldHex] = field(default_factory=list)  # own hold_hex conditions
+    guard: list[HoldHex] = field(default_factory=list)  # the enemy's
+    destroy_units: int = 0  # enemy units to destroy (0: not an own condition)
+    destroy_artillery: bool = False
+    survive: bool = False
+    points: bool = False
+    enemy_survives: bool = False  # the enemy wins at the limit if nothing else happens
+
+    @property
+    def fights(self) -> bool:
+        """Units should close with the enemy (destroy units, or a survive side to beat)."""
+        return self.destroy_units > 0 or (self.enemy_survives and not self.take)
+
+
+def read(view: PlayerView, reads_turn_limit: bool = True) -> Objectives:
+    """The side's objectives from the view (``options["victory"]``, ``turn_limit``).
+    Without ``reads_turn_limit`` (easy) the limit is taken as far away."""
+    turns_left = view.turn_limit - view.turn + 1 if reads_turn_limit else 99
+    out = Objectives(view.side, turns_left)
+    for cond in view.options.get("victory", []) or []:
+        kind = cond.get("type")
+        own = cond.get("side") == view.side
+        if kind == "hold_hex":
+            hold = HoldHex(
+                view.area.hex_at(tuple(cond["sheet"]), str(cond["hex"])),
+                int(cond.get("turns", 1)),
+            )
+            (out.take if own else out.guard).append(hold)
+        elif kind == "destroy_units" and own:
+            out.destroy_units = int(cond.get("count") or 0) or len(view.enemy_units())
+        elif kind == "destroy_artillery" and own:
+            out.destroy_artillery = True
+        elif kind == "survive":
+            if own:
+                out.survive = True
+            else:
+                out.enemy_survives = True
+        elif kind == "points" and own:
+            out.points = True
+    # A hold that cannot be completed before the limit is not worth walking to.
+    out.take = [h for h in out.take if h.turns <= out.turns_left]
+    return out
+
+
+def assignments(
+    objectives: Objectives, own: dict[str, dict[str, Any]], free: list[str]
+) -> dict[str, tuple[Hex, str]]:
+    """Units (among ``free``, mobile and not guns) given a hold hex to take or guard:
+    the nearest ``HOLDERS`` to each, takes first. Unit id -> (hex, why)."""
+    out: dict[str, tuple[Hex, str]] = {}
+    jobs = [(h, "take") for h in objectives.take] + [(h, "guard") for h in objectives.guard]
+    for hold, job in jobs:
+        left = [u for u in free if u not in out and own[u].get("hex") is not None]
+        left.sort(key=lambda u: (distance(as_hex(own[u]["hex"]), hold.hex), u))
+        for uid in left[:HOLDERS]:
+            why = (
+                f"hold the objective hex for {hold.turns} turn{'s' if hold.turns != 1 else ''}"
+                if job == "take"
+                else "stand on the enemy's objective hex: a shared hex is held by no one"
+            )
+            out[uid] = (hold.hex, why)
+    return out
+
+
+def lead(view: PlayerView) -> int:
+    """Own victory points minus the enemy's counted on destroyed units (their value,
+    as ``game.state.victory`` scores them); damage short of that is left out."""
+
+    def value(u: dict[str, Any]) -> int:
+        profile = u.get("profile") or {}
+        if "points" in profile:
+            return int(profile["points"])
+        if u.get("battery"):
+            return BATTERY_POINTS
+        if u.get("system") in ("battlesystem", "warhammer"):
+            return OTHER_POINTS
+        return DEFAULT_POINTS.get(str(u.get("kind")), 1)
+
+    def scored(against: list[dict[str, Any]]) -> int:
+        return sum(value(u) for u in against if u.get("destroyed"))
+
+    return scored(view.enemy_units()) - scored(view.own_units())

@@ -1,0 +1,82 @@
+"""The scripted opponents play for the scenario's victory conditions and read the
+turn limit (victory types of docs/scenarios.md)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from game.ai import make_policy
+from game.ai import objectives as obj
+from game.ai.candidates import Board
+from game.ai.manoeuvre import _fights, _hunting
+from game.ai.memory import Memory
+from game.ai.personality import level, personality
+from game.dice import Dice
+from game.hexmath import distance
+from game.state import DEFAULT_SCENARIO, acting_side, apply, legal_commands, new_game, player_view
+
+BRIDGE = "maps/burning_bridge.toml"
+
+
+def test_every_victory_type_is_read_with_the_turns_left() -> None:
+    """hold_hex (own and the enemy's), destroy_units, survive and points, and the
+    turns left from the view's turn limit; easy does not read the limit."""
+    state = new_game(BRIDGE, 3)
+    west = obj.read(player_view(state, "west"))
+    east = obj.read(player_view(state, "east"))
+    bridge_end = state.area.hex_at((1, 0), "0509")
+    assert [h.hex for h in west.take] == [bridge_end] and west.take[0].turns == 2
+    assert west.destroy_units == 3 and west.enemy_survives and not west.survive
+    assert [h.hex for h in east.guard] == [bridge_end] and east.survive and not east.take
+    assert west.turns_left == state.turn_limit - state.turn + 1
+    assert obj.read(player_view(state, "west"), reads_turn_limit=False).turns_left == 99
+    hunt = obj.read(player_view(new_game(DEFAULT_SCENARIO, 3), "north"))
+    assert hunt.destroy_artillery and hunt.points and not hunt.take
+
+
+def test_a_hold_that_cannot_be_completed_before_the_limit_is_dropped() -> None:
+    """hold_hex for two turns with one end phase left: not worth walking to."""
+    state = new_game(BRIDGE, 3)
+    view = player_view(state, "west")
+    last = replace(view, turn=view.turn_limit)
+    assert obj.read(last).take == [] and obj.read(view).take
+
+
+def test_holders_go_to_the_objective_hex() -> None:
+    """The nearest mobile units are sent to the hold hex, and their moves close on it."""
+    state = new_game(BRIDGE, 5)
+    policies = {s: make_policy("normal") for s in state.sides}
+    dice = {s: Dice(k) for k, s in enumerate(state.sides)}
+    goal = state.area.hex_at((1, 0), "0509")
+    closer = 0
+    for _ in range(400):
+        if state.result is not None:
+            break
+        side = acting_side(state)
+        before = {u.id: u.hex for u in state.living(side)}
+        legal = legal_commands(state, side)
+        cmd = policies[side].choose(player_view(state, side), legal, dice[side])
+        reason = policies[side].last.reason if policies[side].last else ""
+        apply(state, cmd)
+        if side == "west" and reason.startswith("hold the objective hex"):
+            unit = state.units[cmd.unit]
+            if unit.hex is not None and distance(unit.hex, goal) < distance(before[unit.id], goal):
+                closer += 1
+    assert closer >= 3
+
+
+def test_hunters_fight_when_the_turns_left_cannot_bring_them_to_the_guns() -> None:
+    """destroy_artillery is hunted while the likeliest gun sheet is within the turns
+    left (a sheet a turn at best, MAP-6); in the last turn the hunters fight for points,
+    and a side behind on points in the last turns closes with the enemy."""
+    state = new_game(DEFAULT_SCENARIO, 4)
+    view = player_view(state, "north")
+    board = Board.read(view, Memory(), level("normal"), personality("steady"))
+    board.memory.observe(view)
+    assert _hunting(board, obj.read(view))
+    last = replace(view, turn=view.turn_limit)
+    late = Board.read(last, board.memory, level("normal"), personality("steady"))
+    goals = obj.read(last)
+    assert goals.turns_left == 1 and not _hunting(late, goals)
+    assert not _fights(late, goals)  # level on points: no need to close in
+    assert obj.lead(last) == 0
