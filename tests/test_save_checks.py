@@ -184,3 +184,24 @@ def test_main_load_of_a_forged_save_is_a_message_not_a_traceback(save, tmp_path)
     assert done.returncode == 1
     assert done.stdout.startswith(f"cannot start: {save}: the save does not hold a game")
     assert "Traceback" not in done.stderr
+
+
+def test_replay_keeps_few_states_and_none_holds_the_event_log(played, monkeypatch) -> None:
+    """Replay memory grew with the square of the game: every kept state pickled the
+    whole event log (a 7,482-command game needed 3.7 GB). Kept states now hold no log
+    or commands, and a long game keeps about KEPT_STATES of them; every position still
+    gives the state of a plain replay."""
+    import pickle
+
+    from game.ui import replay as replay_ui
+
+    monkeypatch.setattr(replay_ui, "KEPT_STATES", 4)
+    log = game_log(played)
+    timeline = replay_ui.ReplayTimeline(log)
+    assert timeline.kept_states <= 2 * 4 + 1
+    for data in timeline._snapshots.values():
+        state = pickle.loads(data)
+        assert state["log"] == [] and state["commands"] == []
+    last = timeline.last
+    for k in (last, 0, last // 2, last // 2 + 1, 1, last - 1, last // 3):
+        assert state_hash(timeline.state_at(k)) == state_hash(replay(log, upto=k)), k

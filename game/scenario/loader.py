@@ -17,7 +17,15 @@ from game.artillery.deployment import along_refusal
 from game.artillery.flight import sheet_distance
 from game.artillery.predesignated import PER_SHEET_CAP as PREDESIGNATED_PER_SHEET
 from game.board.area import middle_line2, sheet_bounds
-from game.board.sheet import SHEETS_DIR, SheetError, parse_sheet, parse_xxyy, sheet_from_dict
+from game.board.sheet import (
+    SHEETS_DIR,
+    SheetError,
+    available_sheets,
+    load_sheet,
+    parse_sheet,
+    parse_xxyy,
+    sheet_from_dict,
+)
 from game.limits import (
     BATTERIES_LIMIT,
     TOML_FILE_BYTES,
@@ -207,6 +215,7 @@ class _ScenarioCheck:
         predesignated = self._predesignated(options)
         victory = self._victory()
         self._forces()
+        self._catalogue()
         if self.report or head is None or options is None:
             return None
         return Scenario(
@@ -634,6 +643,32 @@ class _ScenarioCheck:
                 )
             )
         return batteries
+
+    def _catalogue(self) -> None:
+        """MAP-7: sheets laid in play are drawn from the whole folder of sheets, so a
+        broken file or two files with one id there would stop a game midway (and
+        ``simulate`` with a traceback)."""
+        try:
+            available_sheets(self.sheets_dir)
+            return
+        except SheetError:
+            pass  # find every problem, not only the first
+        first: dict[str, Path] = {}
+        for path in sorted(self.sheets_dir.glob("*.toml")):
+            try:
+                sheet = load_sheet(path)
+            except SheetError as exc:
+                if path.stem not in self.checked_sheets:  # else reported where it is named
+                    self.report.add("", f"the sheets it draws from: {exc}")
+                continue
+            if sheet.id in first:
+                self.report.add(
+                    "",
+                    f"the sheets it draws from: {path}: sheet id {sheet.id!r} is already used "
+                    f"by {first[sheet.id]}; sheet ids must be unique",
+                )
+            else:
+                first[sheet.id] = path
 
     def _forces(self) -> None:
         """The limits on units and batteries, and something to play with: a scenario

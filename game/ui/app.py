@@ -48,6 +48,7 @@ THEME = ROOT / "assets" / "theme.json"
 SCENARIO_DIR = ROOT / "maps"
 DEFAULT_SIZE = (1280, 800)
 MIN_SIZE = (960, 600)
+MAX_SIZE = (16384, 16384)
 FPS = 60
 HOME_ENV = "BARRAGE_HOME"
 
@@ -531,6 +532,11 @@ def _size(text: str) -> tuple[int, int]:
         ) from None
     if w < 1 or h < 1:
         raise SystemExit(f"--size {text!r}: width and height must be positive")
+    if w > MAX_SIZE[0] or h > MAX_SIZE[1]:
+        # SDL cannot make a window (nor its surface) much larger than this.
+        raise SystemExit(
+            f"--size {text!r}: the window is at most {MAX_SIZE[0]}x{MAX_SIZE[1]} pixels"
+        )
     return w, h
 
 

@@ -11,10 +11,14 @@ every command and the final hash (a log that does not replay raises
 ``SaveError`` before any window opens), notes where every turn and phase
 begins, and keeps the state at each of those points (and every
 ``SNAPSHOT_EVERY`` commands within a long phase) as a pickled
-``GameState.to_dict``. A step forward applies the next commands to the state
-on screen; a step back restores the nearest kept state at or before the
-target and applies the few commands after it, so no step replays the game
-from its start.
+``GameState.to_dict`` without the event log and the commands: those only grow,
+so a kept state takes them back as the first part of the whole game's. A game
+of more than ``KEPT_STATES * SNAPSHOT_EVERY`` commands keeps its states farther
+apart (about ``KEPT_STATES`` of them), so a replay's memory grows with the
+game, not with its square (a 7,500-command game took 2.9 GB before). A step
+forward applies the next commands to the state on screen; a step back restores
+the nearest kept state at or before the target and applies the few commands
+after it, so no step replays the game from its start.
 
 Views: north's, south's (``player_view``, exactly what that side saw in the
 game), or both (``UMPIRE``): every unit, the hidden ones and the guns off the
@@ -90,6 +94,7 @@ if TYPE_CHECKING:
 UMPIRE = "both"  # the view of both sides at once (replays only)
 REPLAY_SEAT = "replay"  # the controller of every side in a replay: nobody plays
 SNAPSHOT_EVERY = 12  # commands between kept states inside one long phase
+KEPT_STATES = 200  # about the most kept states of a long game
 AUTOPLAY_SECONDS = 0.35  # between commands while the replay plays by itself
 UMPIRE_COLOUR = (214, 206, 190)
 PANEL_WIDTH = 380
@@ -155,6 +160,10 @@ class ReplayTimeline:
         self.turn_limit = state.turn_limit
         self.marks: list[Mark] = [_mark(state, None)]
         self._snapshots: dict[int, bytes] = {0: _snapshot(state)}
+        spacing = max(SNAPSHOT_EVERY, -(-len(self.commands) // KEPT_STATES))
+        # A phase start is kept when it is this far from the last kept state (always
+        # in games of up to KEPT_STATES * SNAPSHOT_EVERY commands).
+        phase_gap = spacing - SNAPSHOT_EVERY
         since = 0
         for n, raw in enumerate(self.commands):
             try:
@@ -165,11 +174,13 @@ class ReplayTimeline:
                 ) from None
             mark = _mark(state, raw.get("side"))
             since += 1
-            if mark.segment != self.marks[-1].segment or since >= SNAPSHOT_EVERY:
+            if (mark.segment != self.marks[-1].segment and since > phase_gap) or since >= spacing:
                 self._snapshots[n + 1] = _snapshot(state)
                 since = 0
             self.marks.append(mark)
         self.final_hash = state_hash(state)
+        # The whole game's events: a kept state's log is their first part.
+        self._events: tuple[Event, ...] = tuple(state.log)
         recorded = log.get("hash")
         if recorded is not None and recorded != self.final_hash:
             raise SaveError(
@@ -211,6 +222,8 @@ class ReplayTimeline:
         if not base <= self._position <= position:
             data = pickle.loads(self._snapshots[base])
             state = GameState.from_dict(data)
+            state.log = list(self._events[: self.marks[base].log_length])
+            state.commands = list(self.commands[:base])
             if self._state.area.to_dict() == data["area"]:
                 # The same sheets: the state left behind hands over its area, so the
                 # map keeps what it drew of it.
@@ -274,7 +287,10 @@ def _mark(state: GameState, by: object) -> Mark:
 
 
 def _snapshot(state: GameState) -> bytes:
-    return pickle.dumps(state.to_dict(), protocol=pickle.HIGHEST_PROTOCOL)
+    """The state without its log and commands (``state_at`` puts them back)."""
+    data = state.to_dict()
+    data["log"], data["commands"] = [], []
+    return pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 # --- the umpire's view ---------------------------------------------------------------------
