@@ -324,7 +324,9 @@ def test_save_with_ctrl_s_and_load_with_ctrl_l(app, tmp_path):
     apply(state, EndPhase("north"))
     game = app.open_game(state, Seats(HOTSEAT))
     app.run_frames(2)
-    press(app, pygame.K_SPACE)  # the hand-over to the acting player
+    from tests.test_ui_hotseat import take_seat
+
+    take_seat(app)  # the hand-over to the acting player (set-up needs its secrets)
     assert app.top is game
     press(app, pygame.K_s, mod=pygame.KMOD_CTRL)
     dialog = app.top

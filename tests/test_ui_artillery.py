@@ -747,6 +747,7 @@ def test_watching_the_ai_the_screen_offers_no_command_for_an_ai_side():
     state = attack_duel()
     h = Harness(state, "north", ais)
     h.session.watch = "north"
+    h.ctx.refresh()
     h.ctx.selected = "n-close"
     assert h.key(pygame.K_f)
     h.frame()
@@ -759,6 +760,7 @@ def test_watching_the_ai_the_screen_offers_no_command_for_an_ai_side():
     to_targeting(state, "north")
     h = Harness(state, "north", ais)
     h.session.watch = "north"
+    h.ctx.refresh()
     assert plotting_now(h.ctx) == "north is played by the AI"
     assert Harness(state, "north").ctx.may_act()
 

@@ -55,6 +55,7 @@ from game.ui.setup_layer import (
     predesignation_check,
     reach_to_area,
 )
+from tests.test_ui_hotseat import take_seat
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZE = (1280, 800)
@@ -510,7 +511,7 @@ def test_ART_4_hot_seat_each_side_sets_up_after_its_hand_over_and_sees_only_its_
     app.run_frames(2)
     assert isinstance(app.top, HandOverScreen) and app.top.side == "north"
     layer = setup_layer(screen)
-    press(app, pygame.K_SPACE)
+    take_seat(app)
     app.run_frames(2)
     ctx = screen.ctx
     assert layer.rect.w > 0
@@ -527,7 +528,7 @@ def test_ART_4_hot_seat_each_side_sets_up_after_its_hand_over_and_sees_only_its_
     assert state.predesignated["north"] == mine
     click(app, button_named(screen.ui_manager, "Accept deployment").rect.center, frames=3)
     assert isinstance(app.top, HandOverScreen) and app.top.side == "south"
-    press(app, pygame.K_SPACE)
+    take_seat(app)
     app.run_frames(2)
     assert ctx.view.side == "south" and ctx.mode == SELECT and layer.refusal is None
     assert [u["id"] for u in ctx.view.own_units() if u.get("battery")] == ["s-long-tom"]

@@ -34,6 +34,15 @@ def _enemy_unit(unit: Unit) -> dict[str, Any]:
     return data
 
 
+def _table_unit(unit: Unit) -> dict[str, Any]:
+    """A unit on the open table: what its moves and attacks told both sides (MP
+    spent, weapons fired), but no ammunition or auto-hit hexes."""
+    data = unit.to_dict()
+    if unit.battery is not None:
+        data["battery"] = {"weapon": unit.battery.weapon, "pieces": unit.battery.pieces}
+    return data
+
+
 @dataclass
 class PlayerView:
     """Everything one side may know, as plain data plus the (public) play area."""
@@ -105,11 +114,37 @@ def player_view(state: GameState, side: str) -> PlayerView:
     return _gate(state, side)
 
 
-def table_view(state: GameState) -> PlayerView:
+def table_view(state: GameState, seat: str | None = None) -> PlayerView:
     """What both sides know: the open board, the public events and what was
-    announced; no side's secrets (its ``side`` is ``PUBLIC``). Hot-seat shows it
-    while the acting side needs none of its secrets; watch mode shows it."""
-    return _gate(state, PUBLIC)
+    announced; no side's secrets. Hot-seat shows it while the acting side needs
+    none of its secrets, and watch mode shows it.
+
+    ``seat``: the side that acts from the table (hot-seat): the view is labelled
+    with it, so the screen offers it its commands, and holds nothing more."""
+    view = _gate(state, PUBLIC)
+    view.extra["table"] = True
+    if seat is not None:
+        view.side, view.enemy = seat, state.other(seat)
+        # The new sheet's choices, when they hide no battery of the picker (MAP-9).
+        pending = view.pending_sheet
+        if pending is not None and pending["picker"] == seat and not sheet_pick_is_secret(state):
+            pending["allowed"] = allowed_sheets(state)
+    return view
+
+
+def sheet_pick_is_secret(state: GameState) -> bool:
+    """MAP-7, MAP-8, MAP-10: the picker's choice of the new sheet shows a secret: a
+    pile, or one of its batteries stands at that position (its declared sheet)."""
+    pending = state.pending_sheet
+    if pending is None or pending.picker is None:
+        return False
+    if state.options.get("sheet_table") == "pile":
+        return True
+    for unit in state.living(pending.picker):
+        off = unit.battery.offboard if unit.battery is not None else None
+        if off is not None and off.position == pending.position:
+            return True
+    return False
 
 
 def _gate(state: GameState, side: str) -> PlayerView:
@@ -121,7 +156,7 @@ def _gate(state: GameState, side: str) -> PlayerView:
         if unit.side == side:
             units[unit.id] = _own_unit(unit)
         elif knows_unit(state, side, unit):
-            units[unit.id] = _enemy_unit(unit)
+            units[unit.id] = _table_unit(unit) if public else _enemy_unit(unit)
     arrived = {a.plot_id: a for a in state.queue.arrivals}
     plots_by_id = {p.id: p for p in state.queue.plots}
     numbers: dict[int, int] = {}  # own plots numbered among own plots only (ART-9)

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import pygame
+import pygame_gui
 
 from game.dice import DiceBase
 from game.hexmath import Hex, hex_to_pixel
@@ -62,8 +63,30 @@ from game.ui.camera import DEFAULT_ZOOM, Camera
 from game.ui.context import UiContext
 from game.ui.map_layer import MapLayer
 from game.ui.panels import BAR_HEIGHT, LogPanel, PhaseBar, Tooltip, UnitPanel
-from game.ui.session import HUMAN, GameSession
+from game.ui.session import HUMAN, TABLE, GameSession
 from game.ui.units_layer import UnitsLayer, unit_hex
+
+# Hot-seat: seconds the table takes no input after the acting side changes, so a
+# click meant for one side cannot act for the other.
+SEAT_GUARD = 0.5
+INPUT_EVENTS = (
+    pygame.MOUSEBUTTONDOWN,
+    pygame.MOUSEBUTTONUP,
+    pygame.KEYDOWN,
+    pygame.KEYUP,
+    pygame.MOUSEWHEEL,
+    pygame.TEXTINPUT,
+    # A click on a button arrives a frame later as the button's own event.
+    pygame_gui.UI_BUTTON_START_PRESS,
+    pygame_gui.UI_BUTTON_PRESSED,
+    pygame_gui.UI_BUTTON_DOUBLE_CLICKED,
+)
+
+
+def drop_queued_input() -> None:
+    """Forget every input event still queued: it was meant for the screen before."""
+    pygame.event.clear(INPUT_EVENTS)
+
 
 # Modules of further layers, each with ``make_layers(ctx)``, in drawing order.
 OTHER_LAYERS = ("game.ui.setup_layer", "game.ui.artillery_layers")
@@ -195,9 +218,10 @@ class GameScreen(Screen):
         self._terrain_offset: tuple[int, int] | None = None
         self._composed_offset: tuple[int, int] | None = None
         self._map_key: tuple[Any, ...] | None = None
-        self._cameras: dict[str, tuple[float, float, int]] = {}
-        # Hot-seat: the first player takes the seat through a hand-over too.
-        self._handover_due = session.hot_seat
+        # Hot-seat: no hand-over is owed yet (the session says when one is wanted).
+        self._handover_due = False
+        self._seat_guard = 0.0  # seconds the table still drops input after a change of side
+        self._last_acting = session.acting()
         self.frame_seconds: list[float] = []
         # False: paint every visible hex each frame (the benchmark's baseline).
         self.map_cached = True
@@ -239,20 +263,14 @@ class GameScreen(Screen):
     # --- hot-seat -------------------------------------------------------------------------
 
     def accept_handover(self, side: str) -> None:
-        """The next player has the seat: show that side's view, with its own camera."""
-        old = self.ctx.view.side
-        self._cameras[old] = (self.camera.cx, self.camera.cy, self.camera.zoom_index)
+        """The next player has the seat: show that side's view (the camera stays
+        where the table left it)."""
         self.session.accept_handover()
         if self.session.shown != side and side in self.session.state.sides:
             self.session.shown = side
         self._handover_due = False
+        self._last_acting = self.session.acting()
         self._reset_for_new_side()
-        saved = self._cameras.get(self.session.viewer())
-        if saved is not None:
-            self.camera.set_zoom(saved[2])
-            self.camera.centre_on_world(saved[0], saved[1])
-        else:
-            self._initial_camera()
 
     def _reset_for_new_side(self) -> None:
         ctx = self.ctx
@@ -285,6 +303,56 @@ class GameScreen(Screen):
         if self._handover_due or self.session.needs_handover():
             return acting
         return None
+
+    def _watch_seat(self) -> bool:
+        """Hot-seat, after every input and every frame: when the acting side has
+        changed, nothing queued before reaches the screen; a hand-over comes at
+        once when the next side needs its secrets, else the table shows whose
+        move it is and takes no input for a moment (``SEAT_GUARD``). True when a
+        hand-over was pushed."""
+        session = self.session
+        if not session.hot_seat:
+            return False
+        acting = session.acting()
+        changed = acting != self._last_acting
+        self._last_acting = acting
+        if changed:
+            drop_queued_input()
+            self._press = None
+            self._dragging = False
+            self._keys.clear()
+        if session.settle_table() or (changed and session.reader() == TABLE):
+            self._reset_for_new_side()  # nothing of one side's choices follows the seat
+        if changed and not session.needs_handover():
+            self._seat_guard = SEAT_GUARD
+        side = self._needs_handover()
+        if side is not None and self.app.top is self:
+            self._push_handover(side)
+            return True
+        return False
+
+    def _toggle_own_view(self) -> None:
+        """V in hot-seat: the acting player's own view (behind a hand-over), or back
+        to the table."""
+        session = self.session
+        if session.shown == session.acting() and not session.needs_secret():
+            return
+        if session.shown != session.acting():
+            session.ask_own_view()
+        else:
+            session.asked = None
+        self._watch_seat()
+
+    def seat_banner(self) -> str | None:
+        """Hot-seat at the table: whose move it is, large and clear."""
+        session = self.session
+        side = session.acting()
+        if not session.hot_seat or session.reader() != TABLE or side is None:
+            return None
+        phase = {"movement": "move", "attack": "attacks"}.get(session.state.phase, "turn")
+        if session.state.pending_sheet is not None:
+            phase = "new sheet"
+        return f"{side.capitalize()}'s {phase}"
 
     # --- screens over this one ------------------------------------------------------------
 
@@ -329,6 +397,7 @@ class GameScreen(Screen):
                     ("Ctrl+S / Ctrl+L", "save / load a game"),
                     ("F12", "save a screenshot"),
                     ("Space (hand-over)", "the next player takes the seat"),
+                    ("V (hot-seat)", "your own view, behind a hand-over; again: the table"),
                 ],
             ),
         ]
@@ -348,6 +417,21 @@ class GameScreen(Screen):
     # --- events -----------------------------------------------------------------------------
 
     def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type in INPUT_EVENTS and self._holds_input():
+            return
+        self._handle(event)
+        if event.type in INPUT_EVENTS:
+            self._watch_seat()
+
+    def _holds_input(self) -> bool:
+        """Input is dropped while the table shows a change of side, and while a
+        hand-over is owed (it may wait for arriving shells to finish)."""
+        session = self.session
+        if not session.hot_seat:
+            return False
+        return self._seat_guard > 0 or session.needs_handover()
+
+    def _handle(self, event: pygame.event.Event) -> None:
         ctx = self.ctx
         if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             ctx.extra["mouse"] = event.pos
@@ -413,6 +497,8 @@ class GameScreen(Screen):
             self.camera.zoom_at(-1)
         elif key == pygame.K_HOME:
             self.camera.fit(self.map_layer.world_bounds())
+        elif key == pygame.K_v and self.session.hot_seat:
+            self._toggle_own_view()
         elif key == pygame.K_SPACE and self.seats.mode == WATCH:
             self._ai_paused = not self._ai_paused
             self.ctx.notify("AIs paused" if self._ai_paused else "AIs resumed")
@@ -456,10 +542,9 @@ class GameScreen(Screen):
             "down" in self._keys,
             dt,
         )
+        self._seat_guard = max(0.0, self._seat_guard - dt)
         self._auto_hold()
-        side = self._needs_handover()
-        if side is not None:
-            self._push_handover(side)
+        if self._watch_seat():
             return
         if not self.session.over:
             self._step_ai(dt)
@@ -582,6 +667,24 @@ class GameScreen(Screen):
         self._draw_toasts(surface)
         self.tooltip.draw_hud(surface, ctx)
         self.ui_manager.draw_ui(surface)
+        self._draw_banner(surface)
+
+    def _draw_banner(self, surface: pygame.Surface) -> None:
+        """Hot-seat at the table: whose move it is, large, in the side's colour."""
+        text = self.seat_banner()
+        if text is None:
+            return
+        side = self.session.acting() or ""
+        colour = pal.SIDE_COLOURS.get(side, TEXT)
+        title = fonts.text(text, 34, TEXT, bold=True)
+        note = fonts.text("The table: both players may look. V: your own view", 14, TEXT)
+        w = max(title.get_width(), note.get_width()) + 48
+        box = pygame.Surface((w, title.get_height() + note.get_height() + 22), pygame.SRCALPHA)
+        pygame.draw.rect(box, (18, 20, 24, 225), box.get_rect(), 0, 10)
+        pygame.draw.rect(box, colour, box.get_rect(), 3, 10)
+        box.blit(title, title.get_rect(midtop=(w // 2, 8)))
+        box.blit(note, note.get_rect(midtop=(w // 2, 12 + title.get_height())))
+        surface.blit(box, box.get_rect(midtop=(surface.get_width() // 2, BAR_HEIGHT + 8)))
 
     def _draw_map(self, surface: pygame.Surface) -> None:
         """Terrain and sides, composed once while the camera stands still.

@@ -248,7 +248,9 @@ class PhaseBar:
         surf.blit(sub, (x, 26))
         x += max(title.get_width(), sub.get_width()) + 26
         you = f"You: {side_label(session, view.side)} ({view.side})"
-        if not session.humans:
+        if view.extra.get("table"):
+            you = "The table: what both sides know"
+        elif not session.humans:
             you = f"Watching: {view.side}'s view"
         surf.blit(fonts.text(you, 14, pal.mix(colour, (255, 255, 255), 0.45), bold=True), (x, 4))
         if view.result is not None:
@@ -270,7 +272,7 @@ class PhaseBar:
         initiative = view.initiative
         if initiative.get("winner"):
             text = "Initiative: " + ", ".join(
-                f"{s} {initiative[s]}" for s in (view.side, view.enemy) if s in initiative
+                f"{s} {initiative[s]}" for s in (initiative["winner"], initiative["loser"])
             )
             text += f"; {initiative['loser']} moves first"
             image = fonts.text(text, 13, DIM)

@@ -376,13 +376,16 @@ class ReplaySession(GameSession):
     def viewer(self) -> str:
         return self.shown or UMPIRE
 
+    def reader(self) -> str:
+        return self.viewer()
+
     def view(self) -> PlayerView:
         side = self.viewer()
         return umpire_view(self.state) if side == UMPIRE else player_view(self.state, side)
 
     def visible(self, events: list[Event]) -> list[Event]:
         if self.viewer() == UMPIRE:
-            return list(events)
+            return [e.whole() for e in events]
         return super().visible(events)
 
     def acting(self) -> str | None:

@@ -111,28 +111,81 @@ class _Overlay(Screen):
 
 
 class HandOverScreen(Screen):
-    """Hot-seat: "South to play: press Space", on a blank screen."""
+    """Hot-seat: "South to play: press Space", on a blank screen.
+
+    No input crosses it: every input event queued before it appeared is
+    dropped, it takes none for ``GUARD`` seconds, and then only a deliberate
+    action takes the seat: a press and release of Space begun after the guard
+    (a key held from before, repeating, does not count), or its own button. A
+    click anywhere else does nothing."""
 
     opaque = True
+    GUARD = 0.5  # seconds
 
     def __init__(self, app: App, game: GameScreen, side: str) -> None:
+        from game.ui.game_screen import drop_queued_input
+
         super().__init__(app)
         self.game = game
         self.side = side
+        self.guard = self.GUARD
+        self._space = "idle"  # idle / held (from before, or in the guard) / armed
         self._backdrop: pygame.Surface | None = None
+        drop_queued_input()
+        self.manager = app.ui_manager()
+        self.take = pygame_gui.elements.UIButton(
+            self._button_rect(app.size),
+            f"Take the seat ({side.capitalize()})",
+            self.manager,
+            object_id=pygame_gui.core.ObjectID(object_id="#primary"),
+        )
+
+    @staticmethod
+    def _button_rect(size: tuple[int, int]) -> pygame.Rect:
+        rect = pygame.Rect(0, 0, 260, 42)
+        rect.center = (size[0] // 2, size[1] // 2 + 190)
+        return rect
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.manager.set_window_resolution(size)
+        self.take.set_relative_position(self._button_rect(size).topleft)
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN:
-            if event.key in (pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
-                self.accept()
-            elif event.key == pygame.K_ESCAPE:
-                self.app.push(PauseMenu(self.app, self.game))
-        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+        from game.ui.game_screen import INPUT_EVENTS
+
+        space = event.type in (pygame.KEYDOWN, pygame.KEYUP) and event.key == pygame.K_SPACE
+        if event.type in INPUT_EVENTS and self.guard > 0:
+            if space:
+                self._space = "held" if event.type == pygame.KEYDOWN else "idle"
+            return
+        if space:
+            if event.type == pygame.KEYDOWN:
+                self._space = "armed" if self._space == "idle" else self._space
+            else:
+                armed = self._space == "armed"
+                self._space = "idle"
+                if armed:
+                    self.accept()
+            return
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.app.push(PauseMenu(self.app, self.game))
+            return
+        self.manager.process_events(event)
+        if event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element is self.take:
             self.accept()
 
+    def update(self, dt: float) -> None:
+        self.guard = max(0.0, self.guard - dt)
+        self.manager.update(dt)
+
     def accept(self) -> None:
+        if self not in self.app.screens:
+            return
         self.app.pop(self)
         self.game.accept_handover(self.side)
+
+    def close(self) -> None:
+        self.manager.clear_and_reset()
 
     def draw(self, surface: pygame.Surface) -> None:
         from game.ui.menu import backdrop
@@ -163,6 +216,7 @@ class HandOverScreen(Screen):
         surface.blit(prompt, prompt.get_rect(center=(card.centerx, card.y + 220)))
         note = fonts.text(f"Only {name}'s player should see the next screen", 15, DIM)
         surface.blit(note, note.get_rect(center=(card.centerx, card.y + 258)))
+        self.manager.draw_ui(surface)
 
 
 # --- pause, help ----------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Protocol
 
 from game.dice import Dice
+from game.secrecy import PUBLIC
 from game.state import (
     Command,
     Event,
@@ -23,8 +24,11 @@ from game.state import (
     legal_commands,
     player_view,
 )
+from game.state.model import SETUP, TARGETING
+from game.state.view import sheet_pick_is_secret, table_view
 
 HUMAN = "human"
+TABLE = PUBLIC  # ``shown``: the table both players share is on screen
 
 
 class Controller(Protocol):
@@ -38,10 +42,11 @@ class GameSession:
     """One game at one screen.
 
     ``controllers`` maps each side to ``HUMAN`` or a ``Controller``. With two
-    human sides (hot-seat) the screen shows the acting side's view, and a
-    hand-over screen stands between the sides whenever the acting human
-    changes. With none (watching AI against AI) ``watch`` picks the view:
-    a side name, or ``None`` for the acting side.
+    human sides (hot-seat) the screen shows the table view (what both sides
+    know) while the acting side needs none of its secrets, and its own view
+    behind a hand-over screen when it does (``needs_secret``). With none
+    (watching AI against AI) ``watch`` picks the view: a side name, or ``None``
+    for the table view.
     """
 
     state: GameState
@@ -49,7 +54,9 @@ class GameSession:
     autosave_dir: Path | None = None
     watch: str | None = None
     ai_seed: int = 0
-    shown: str | None = None  # the side whose view is on screen now
+    shown: str | None = None  # the side whose view is on screen now, or TABLE
+    asked: tuple[str, int, str] | None = None  # (side, turn, phase) that asked for its view
+    handovers: list[tuple[int, str]] = field(default_factory=list)  # (turn, side) taken
     # The last autosave that could not be written, until the screen has shown it.
     autosave_problem: str | None = None
     _ai_dice: dict[str, Dice] = field(default_factory=dict)
@@ -60,7 +67,9 @@ class GameSession:
             self.controllers.setdefault(side, HUMAN)
             self._ai_dice[side] = Dice(self.ai_seed * 7919 + self.state.sides.index(side) + 1)
         if self.shown is None:
-            self.shown = self.humans[0] if self.humans else (self.watch or self.state.sides[0])
+            # Solo: the player's side; hot-seat and watching with no side: the table.
+            solo = len(self.humans) == 1
+            self.shown = self.humans[0] if solo else (self.watch or TABLE)
         self._last_turn = self.state.turn
 
     # --- who is who ---------------------------------------------------------------
@@ -80,33 +89,84 @@ class GameSession:
         side = self.acting()
         return side is not None and self.controllers.get(side) == HUMAN
 
-    def needs_handover(self) -> bool:
-        """Hot-seat: the acting human is not the side whose view is on screen."""
+    def needs_secret(self) -> bool:
+        """Hot-seat: the acting side must see its own secrets now: set-up, targeting,
+        a sheet pick that shows its battery or its pile (MAP-7, MAP-8, MAP-10), or
+        its player asked for its own view (``ask_own_view``). Moving units that are
+        not hidden (hidden units hold, ART-4), attacks and watching the arrivals'
+        public results need none: the table view serves."""
         side = self.acting()
-        return self.hot_seat and side is not None and side != self.shown
+        state = self.state
+        if side is None:
+            return False
+        if state.pending_sheet is not None:
+            return sheet_pick_is_secret(state)
+        return state.phase in (SETUP, TARGETING) or self.asked == (side, state.turn, state.phase)
+
+    def wanted(self) -> str | None:
+        """What the screen should show now: the acting side's own view (a side),
+        the table (``TABLE``), or None when no change is needed."""
+        if not self.hot_seat:
+            return None
+        if self.acting() is None:
+            return TABLE
+        return self.acting() if self.needs_secret() else TABLE
+
+    def needs_handover(self) -> bool:
+        """Hot-seat: a side's own view is wanted and another is on screen."""
+        want = self.wanted()
+        return want is not None and want != TABLE and want != self.shown
 
     def accept_handover(self) -> None:
-        """The next player has taken the seat: show the acting side's view."""
+        """The next player has taken the seat: show the acting side's own view."""
         side = self.acting()
         if side is not None:
             self.shown = side
+            self.handovers.append((self.state.turn, side))
+
+    def settle_table(self) -> bool:
+        """Hot-seat: show the table when no secret is wanted (no hand-over: the
+        table holds nothing of either side). True when the screen changed."""
+        if self.wanted() == TABLE and self.shown != TABLE:
+            self.shown = TABLE
+            self.asked = None
+            return True
+        return False
+
+    def ask_own_view(self) -> None:
+        """The acting player wants its own view (its plots, guns, private details),
+        until the acting side or the phase changes; behind a hand-over."""
+        side = self.acting()
+        if side is not None:
+            self.asked = (side, self.state.turn, self.state.phase)
 
     def viewer(self) -> str:
-        """The side whose view the screen may draw now."""
+        """The side the screen acts for: in hot-seat at the table, the acting side."""
         if not self.humans and self.watch is None:
-            return self.acting() or self.shown or self.state.sides[0]
+            return self.acting() or self.state.sides[0]
+        if self.shown == TABLE:
+            return self.acting() or self.state.sides[0]
         assert self.shown is not None
         return self.shown
 
+    def reader(self) -> str:
+        """Who reads the screen: a side, or ``TABLE`` (both players; watch mode)."""
+        if (not self.humans and self.watch is None) or self.shown == TABLE:
+            return TABLE
+        return self.viewer()
+
     def view(self) -> PlayerView:
+        if self.reader() == TABLE:
+            seat = self.acting() if self.hot_seat else None
+            return table_view(self.state, seat)
         return player_view(self.state, self.viewer())
 
     # --- acting ---------------------------------------------------------------------
 
     def visible(self, events: list[Event]) -> list[Event]:
-        """The events as the side on screen may see them."""
-        side = self.viewer()
-        return [seen for e in events if (seen := e.visible_to(side)) is not None]
+        """The events as the screen's reader may see them."""
+        reader = self.reader()
+        return [seen for e in events if (seen := e.visible_to(reader)) is not None]
 
     def legal(self) -> list[Command]:
         side = self.acting()
