@@ -588,6 +588,13 @@ def _volley(state: GameState, unit: Unit, target: Unit, *, magical: bool = False
             "target": target.id,
             "weapon": MAGICAL if magical else MISSILE,
             "dice": plan.dice_count,
+            # What the rolls were read against, so each volley can be checked again.
+            "groups": [
+                {"dice": s.dice_count, "sides": list(s.roll.sides), "ar": s.check.armor_rating}
+                for s in result.strikes
+            ],
+            "hits_per_figure": aimed.hits_per_figure,
+            "carried": aimed.carried_hits,
             "hits": sum(s.roll.hits for s in result.strikes),
             "standing": sum(s.standing for s in result.strikes),
             "in_sight": len(in_sight),
@@ -726,7 +733,8 @@ def _melee(state: GameState, unit: Unit, target: Unit) -> None:
     plan = melee_plan(state, unit, target)
     if isinstance(plan, str):
         raise IllegalCommand(plan)
-    before = {unit.id: plan.attacker.unit.figures, target.id: plan.defender.unit.figures}
+    regiments = {unit.id: plan.attacker.unit, target.id: plan.defender.unit}
+    before = {k: v.figures for k, v in regiments.items()}
     result = bs.resolve_melee(state.dice, plan.attacker, plan.defender, advantage=plan.advantage)
     systems.store_damage(unit, result.a)
     systems.store_damage(target, result.b)
@@ -757,10 +765,30 @@ def _melee(state: GameState, unit: Unit, target: Unit) -> None:
             "target": target.id,
             "weapon": MELEE,
             "advantage": plan.advantage,
+            "strikes": [_strike_data(s, regiments[s.defender_id]) for s in result.strikes],
             "destroyed": gone,
         },
         rolls=state.dice.take_records(),
     )
+
+
+def _strike_data(strike: bs.Strike, struck: bs.BattleUnit) -> dict[str, Any]:
+    """One melee strike as plain data: what its rolls were read against and what they
+    did, so each strike can be checked again from the recorded rolls."""
+    assert strike.casualties is not None
+    return {
+        "attacker": strike.attacker_id,
+        "defender": strike.defender_id,
+        "dice": strike.dice_count,
+        "sides": list(strike.roll.sides),
+        "ar": strike.check.armor_rating,
+        "hits": strike.roll.hits,
+        "standing": strike.standing,
+        "hits_per_figure": struck.hits_per_figure,
+        "carried": struck.carried_hits,
+        "figures": struck.figures,
+        "removed": len(strike.casualties.removed),
+    }
 
 
 def _battlesystem_opening(state: GameState) -> None:
@@ -909,6 +937,19 @@ def shooting_plan(
     return plan
 
 
+def _rolled(result: wh.ShootingResult, target: Unit) -> dict[str, Any]:
+    """A volley's or a side's blows' rolls and what they were read against (WH-2 ..
+    WH-9), and the target's models before, as plain data."""
+    before = troops(target)
+    return {
+        **{k: v for k, v in result.to_dict().items() if k != "account"},
+        "save_profile": _hit_profile(target),
+        "models": before.models,
+        "wounds_per_model": before.wounds_per_model,
+        "carried_wounds": before.carried_wounds,
+    }
+
+
 def _wound_models(target: Unit, unsaved: int) -> tuple[WarhammerTroops, int, int]:
     """Unsaved wounds remove whole models, the rest carried (the ART-35 decision)."""
     before = troops(target)
@@ -962,6 +1003,8 @@ def _shoot(state: GameState, unit: Unit, target: Unit, *, stand_and_shoot: bool 
             "hits": result.hits,
             "unsaved": result.unsaved,
             "removed": removed,
+            # What the rolls were read against, so each volley can be checked again.
+            "rolled": _rolled(result, target),
             "destroyed": gone,
         },
         rolls=state.dice.take_records(),
@@ -1024,7 +1067,7 @@ def combat_plan(state: GameState, unit: Unit, target: Unit) -> CombatPlan | str:
 
 def _strikes(
     state: GameState, striker: Unit, struck: Unit, attacks: int, needed: int
-) -> tuple[int, wh.ShootingResult, str]:
+) -> tuple[dict[str, Any], wh.ShootingResult, str]:
     """One side's blows: to hit, then to wound and saves (WH-7 .. WH-9)."""
     ws, enemy_ws = _stat(striker, "ws", DEFAULT_WS), _stat(struck, "ws", DEFAULT_WS)
     rolls: tuple[int, ...] = ()
@@ -1047,7 +1090,15 @@ def _strikes(
         f"{striker.name}: {_plural(attacks, 'attack')}, WS {ws} vs {enemy_ws} hits on "
         f"{needed}+: {shown} -> {_plural(hits, 'hit')}"
     )
-    return hits, wounds, text
+    blows = {
+        "attacks": attacks,
+        "ws": [ws, enemy_ws],
+        "needed": needed,
+        "rolls": list(rolls),
+        "hits": hits,
+        **_rolled(wounds, struck),
+    }
+    return blows, wounds, text
 
 
 def _fall_back(state: GameState, loser: Unit, winner: Unit) -> Hex | None:
@@ -1070,8 +1121,8 @@ def _close_combat(state: GameState, unit: Unit, target: Unit) -> None:
         raise IllegalCommand(plan)
     # Both strike at once with the models they had before the round; casualties
     # come off after both have struck.
-    _, by_a, text_a = _strikes(state, unit, target, plan.attacks[0], plan.to_hit[0])
-    _, by_b, text_b = _strikes(state, target, unit, plan.attacks[1], plan.to_hit[1])
+    blows_a, by_a, text_a = _strikes(state, unit, target, plan.attacks[0], plan.to_hit[0])
+    blows_b, by_b, text_b = _strikes(state, target, unit, plan.attacks[1], plan.to_hit[1])
     a_before, b_before = troops(unit).models, troops(target).models
     b_after, b_removed, _ = _wound_models(target, by_a.unsaved)
     a_after, a_removed, _ = _wound_models(unit, by_b.unsaved)
@@ -1109,6 +1160,7 @@ def _close_combat(state: GameState, unit: Unit, target: Unit) -> None:
         "target": target.id,
         "weapon": CLOSE_COMBAT,
         "result": result.to_dict(),
+        "blows": [blows_a, blows_b],
     }
     if len(result.losers) == 1:
         loser, winner = (unit, target) if result.losers[0] == name_a else (target, unit)
