@@ -621,3 +621,37 @@ def test_TS_13_a_unit_that_fired_after_its_manoeuvre_may_not_fight_for_a_gun() -
     rifles_unit.weapons_fired.append(cs.NO_MELEE)
     found = cs.capture_plan(state, rifles_unit, state.units["s-gun"])
     assert isinstance(found, str) and "may not go into melee this turn" in found
+
+
+# --- the window speaks each system's own terms -------------------------------------------
+
+
+def test_the_unit_panel_shows_each_systems_own_terms() -> None:
+    """No "gunnery" on a BATTLESYSTEM, Warhammer or toy-soldier unit: its attack dice
+    and armour rating (BS-6, BS-3), its characteristics and command (WHC-1), its
+    shooter profile with every code in words (TS-3, TS-5)."""
+    from game.state import player_view
+    from game.ui.panels import unit_facts
+    from tests.test_engine_systems import gun
+
+    state = game(
+        [
+            unit("bows", "north", "0503", 4, BOWMEN),
+            unit("orcs", "north", "0506", 4, {**ORCS, "standard": True, "musician": True}),
+            unit("guns", "north", "0509", 4, gun("cannon", "6/5 - 1 ББ")),
+            unit("foot", "south", "0512", 1, FOOT),
+        ]
+    )
+    view = player_view(state, "north")
+    facts = {
+        uid: dict(unit_facts(view.units[uid], True, (1.0, ""))) for uid in ("bows", "orcs", "guns")
+    }
+    assert all("Skills" not in f and "gunnery" not in " ".join(f.values()) for f in facts.values())
+    assert facts["bows"]["Attack dice"] == "6*4: d6 shooting, d4 in melee"
+    assert facts["bows"]["Armour rating"] == "AR 8: a d10 of 8+ saves a hit"
+    assert facts["orcs"]["Profile"] == "BS 3, T 4, W 1, Ld 7"
+    assert facts["orcs"]["Command"] == "standard +1, musician (wins ties)"
+    assert facts["guns"]["Shooter"] == (
+        "6/5 - 1 ББ: range 6 steps, hit chance 5, 1 shot a turn; "
+        "ББ armour piercing: the target's armour -1, can disable guns"
+    )

@@ -105,6 +105,24 @@ class AttackDice:
             return self.first_round
         return self.melee
 
+    def describe(self) -> str:
+        """The notation in words (BS-6), e.g. ``6*4``: "d6 shooting, d4 in melee"."""
+
+        def dice(sides: tuple[int, ...]) -> str:
+            if len(sides) == 1:
+                return f"d{sides[0]}"
+            return " and ".join(f"a d{s}" for s in sides) + " (hits added)"
+
+        if self.first_round is None and self.missile == self.melee:
+            return f"{dice(self.melee)} per attacking figure"
+        melee = f"{dice(self.melee)} in melee"
+        if self.first_round is not None:
+            melee = (
+                f"{dice(self.first_round)} in the first melee round against a unit, "
+                f"then {dice(self.melee)}"
+            )
+        return f"{dice(self.missile)} shooting, {melee}"
+
     def __str__(self) -> str:
         return self.text
 

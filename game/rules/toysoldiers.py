@@ -91,6 +91,18 @@ class ShooterProfile:
         tail = " " + " ".join(flags) if flags else ""
         return f"{self.range}/{self.chance} - {self.shots}{tail}"
 
+    def describe(self) -> str:
+        """The profile in words, each code explained (TS-3, TS-5, TS-6)."""
+        shots = "1 shot" if self.shots == 1 else f"{self.shots} shots"
+        words = [f"range {self.range} steps, hit chance {self.chance}, {shots} a turn"]
+        if self.indirect:
+            words.append("Н indirect: fires over obstacles up to 2 steps high")
+        if self.close_range:
+            words.append("Б close-range weapon: fires with an enemy within 1 step")
+        if self.armour_piercing:
+            words.append("ББ armour piercing: the target's armour -1, can disable guns")
+        return "; ".join(words)
+
     def to_dict(self) -> dict[str, Any]:
         return {"profile": str(self)}
 

@@ -1182,6 +1182,19 @@ def _combat_unit(unit: Unit, name: str, after: WarhammerTroops, face: str) -> wh
     return wh.CombatUnit(name, after.models // RANK_WIDTH, attacking=face, **command)
 
 
+def standing_scores(unit: Unit, target: Unit, plan: CombatPlan) -> tuple[wh.SideScore, ...]:
+    """WHC-1: each side's combat result before any blow lands (charge, ranks, command,
+    flank or rear): what the wounds of the round will be added to."""
+    return tuple(
+        wh.side_score(
+            wh.CombatSide(
+                u.name, (_combat_unit(u, u.name, troops(u), face),), wounds_caused=0, charge=charge
+            )
+        )
+        for u, face, charge in zip((unit, target), plan.faces, plan.charges, strict=True)
+    )
+
+
 def _break_test(
     state: GameState, loser: Unit, winner: Unit, margin: int, data: dict[str, Any]
 ) -> list[str]:

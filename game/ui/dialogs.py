@@ -954,9 +954,13 @@ def _figures_odds(board: GameState, unit: Unit, target: Unit, weapon: str) -> At
             None,
             [
                 f"attacks {plan.attacks[0]} vs {plan.attacks[1]}, to hit "
-                f"{plan.to_hit[0]}+ vs {plan.to_hit[1]}+; charge: {plan.charges[0]} vs "
-                f"{plan.charges[1]}",
-                "the combat result decides who breaks (WHC-1)",
+                f"{plan.to_hit[0]}+ vs {plan.to_hit[1]}+",
+                *(
+                    f"before the blows, {score.describe()}"
+                    + (" (musician: wins a tie)" if score.musician else "")
+                    for score in cs.standing_scores(unit, target, plan)
+                ),
+                "each unsaved wound adds 1; the loser tests to break (WHC-1)",
             ],
         )
     if weapon == "shot":
@@ -1050,7 +1054,12 @@ class AttackDialog(Dialog):
         self.options = attack_odds(ctx.view, self.attacker_id, self.target_id)
         legal = set(self._legal(ctx))
         self.buttons = [
-            Button(pygame.Rect(0, 0, 0, 0), "Fire", enabled=o.weapon in legal, danger=True)
+            Button(
+                pygame.Rect(0, 0, 0, 0),
+                "Take" if o.weapon == CAPTURE else "Fire",
+                enabled=o.weapon in legal,
+                danger=True,
+            )
             for o in self.options
         ]
         attacker = ctx.view.units[self.attacker_id]["name"]

@@ -27,6 +27,8 @@ import pygame_gui
 
 from game.board.movement import mover_for
 from game.hexmath import DIRECTION_NAMES, Hex
+from game.rules import battlesystem as bs
+from game.rules import toysoldiers as ts
 from game.state import Answer, EndPhase, PlaceSheet
 from game.ui import fonts
 from game.ui import palette as pal
@@ -270,7 +272,8 @@ class PhaseBar:
             status = f"{who}{kind} is acting"
         surf.blit(fonts.text(status, 13, TEXT), (x, 26))
         initiative = view.initiative
-        if initiative.get("winner"):
+        # An open question's words take the line; the initiative waits until it is answered.
+        if initiative.get("winner") and view.question is None:
             text = "Initiative: " + ", ".join(
                 f"{s} {initiative[s]}" for s in (initiative["winner"], initiative["loser"])
             )
@@ -314,25 +317,22 @@ def unit_facts(
         facts.append(("Move", mover.allowance_text()))
     except (ValueError, KeyError):
         facts.append(("Move", "cannot move"))
-    skills = [f"gunnery {data.get('gunnery')}"]
-    if "piloting" in profile:
-        skills.append(f"piloting {profile['piloting']}")
-    facts.append(("Skills", ", ".join(skills)))
-    stats = profile_stats(profile)
-    if stats:
-        facts.append(("Profile", stats))
+    facts += system_facts(data)
     h = unit_hex(data)
     facing = DIRECTION_NAMES.get(int(data.get("facing", 1)), "?")
     facts.append(("Facing", f"{facing}, height {data.get('height', 1)}" if h else "off the board"))
     if own and not data.get("destroyed"):
         if data.get("moved"):
             mode = data.get("movement_mode", "stood")
-            facts.append(
-                (
-                    "This turn",
-                    f"{mode}, {data.get('mp_spent', 0)} MP, {data.get('hexes_moved', 0)} hexes",
-                )
+            hexes = data.get("hexes_moved", 0)
+            moved = (
+                f"{mode}, {data.get('mp_spent', 0)} MP, {hexes} hexes"
+                if data.get("system") == "battletech"
+                else f"moved {hexes} hexes" + (", turned" if data.get("turned") else "")
+                if hexes or data.get("turned")
+                else "held"
             )
+            facts.append(("This turn", moved))
         else:
             facts.append(("This turn", "not moved yet"))
     weapons = profile.get("weapons")
@@ -363,6 +363,121 @@ def unit_facts(
     facts.append(("Strength", strength[1]))
     if data.get("hidden"):
         facts.append(("Hidden", "the enemy does not see this unit"))
+    return facts
+
+
+def system_facts(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """The unit's numbers in its own system's terms: gunnery and piloting for
+    BattleTech-style units and batteries; attack dice and armour rating for a
+    BATTLESYSTEM regiment; the characteristics and command of a Warhammer unit; the
+    shooter profile of a toy soldier with its codes in words."""
+    profile = data.get("profile", {})
+    system = data.get("system")
+    damage = data.get("damage", {})
+    if system == "battlesystem" and damage.get("kind") == "battlesystem":
+        return _regiment_facts(profile, damage["unit"])
+    if system == "warhammer" and damage.get("kind") == "warhammer":
+        return _warhammer_facts(profile, damage["troops"])
+    if system == "toysoldiers":
+        return _toy_facts(profile, damage)
+    skills = [f"gunnery {data.get('gunnery')}"]
+    if "piloting" in profile:
+        skills.append(f"piloting {profile['piloting']}")
+    facts = [("Skills", ", ".join(skills))]
+    stats = profile_stats(profile)
+    if stats:
+        facts.append(("Profile", stats))
+    return facts
+
+
+def _regiment_facts(profile: dict[str, Any], regiment: dict[str, Any]) -> list[tuple[str, str]]:
+    figures = sum(ch in "OF" for rank in regiment["ranks"] for ch in rank)
+    carried = regiment.get("carried_hits", 0)
+    facts = [
+        (
+            "Figures",
+            f"{figures} of {profile.get('figures', figures)}, {profile['hits_per_figure']} hits "
+            f"each" + (f", {carried} carried" if carried else ""),
+        ),
+        ("Attack dice", f"{profile['ad']}: {bs.parse_attack_dice(str(profile['ad'])).describe()}"),
+        ("Armour rating", f"AR {profile['ar']}: a d10 of {profile['ar']}+ saves a hit"),
+        (
+            "Formation",
+            f"{regiment.get('formation', 'regular')}, {len(regiment['ranks'][0])} wide, "
+            f"{_words(str(regiment.get('weapon', 'other')))}, {regiment.get('size', 'man')}-sized",
+        ),
+    ]
+    ranges = profile.get("missile_ranges")
+    if ranges:
+        text = f"short {ranges[0]}, medium {ranges[1]}, long {ranges[2]} hexes"
+        if profile.get("magical_volleys"):
+            text += f"; {regiment.get('magical_volleys', 0)} magical volleys left"
+        facts.append(("Missiles", text))
+    if profile.get("preferred_terrain"):
+        facts.append(("Prefers", ", ".join(profile["preferred_terrain"]) + " (AR -2 there)"))
+    return facts
+
+
+_WH_CHARACTERISTICS = (("ws", "WS"), ("bs", "BS"), ("s", "S"), ("t", "T"), ("w", "W"))
+_WH_MORE = (("i", "I"), ("a", "A"), ("ld", "Ld"))
+
+
+def _warhammer_facts(profile: dict[str, Any], troops: dict[str, Any]) -> list[tuple[str, str]]:
+    stats = [
+        f"{label} {profile[key]}"
+        for key, label in (*_WH_CHARACTERISTICS, *_WH_MORE)
+        if key in profile
+    ]
+    armour = [f"{troops['armour']} armour"] if troops.get("armour", "none") != "none" else []
+    armour += [w for w in ("shield", "mount") if troops.get(w)]
+    if troops.get("ward"):
+        armour.append(f"ward save {troops['ward']}+")
+    facts = [
+        ("Models", f"{troops['models']} of {profile.get('models', troops['models'])}"),
+        ("Profile", ", ".join(stats)),
+        ("Armour", ", ".join(armour) or "none"),
+    ]
+    if "weapon_range" in profile:
+        strength = profile.get("weapon_strength", profile.get("s", 3))
+        shots = profile.get("shots", 1)
+        facts.append(
+            (
+                "Missiles",
+                f"range {profile['weapon_range']}, S {strength}, "
+                f"{shots} shot{'s' if shots != 1 else ''} a model",
+            )
+        )
+    command = [
+        words
+        for key, words in (
+            ("standard", "standard +1"),
+            ("battle_standard", "army battle standard +1"),
+            ("musician", "musician (wins ties)"),
+        )
+        if profile.get(key)
+    ]
+    facts.append(("Command", ", ".join(command) or "none"))
+    return facts
+
+
+def _toy_facts(profile: dict[str, Any], damage: dict[str, Any]) -> list[tuple[str, str]]:
+    facts = []
+    if damage.get("kind") == "gun":
+        gun = damage["gun"]
+        crew = gun.get("crew") or "no crew"
+        facts.append(("Gun", f"{_words(str(gun['gun_type']))}, {gun['status']}, {crew}"))
+    else:
+        warriors = damage.get("warriors", [])
+        standing = sum(w["status"] in ("fighting", "light_wound") for w in warriors)
+        facts.append(("Warriors", f"{standing} of {len(warriors)} on the board"))
+    shooter = profile.get("shooter")
+    if shooter:
+        parsed = ts.parse_profile(str(shooter))
+        facts.append(("Shooter", f"{parsed}: {parsed.describe()}"))
+    armour = int(profile.get("armour", 0))
+    facts.append(("Armour", f"{armour}: hit chance -{armour} against it" if armour else "0"))
+    if profile.get("qualified"):
+        facts.append(("Qualified", ", ".join(profile["qualified"])))
     return facts
 
 
