@@ -981,6 +981,7 @@ def _shoot(state: GameState, unit: Unit, target: Unit, *, stand_and_shoot: bool 
         shooter=unit.name,
         target=target.name,
     )
+    rolled = _rolled(result, target)  # the target as the rolls found it
     after, removed, _ = _wound_models(target, result.unsaved)
     systems.store_damage(target, after)
     unit.attacked = True  # ART-18
@@ -1004,7 +1005,7 @@ def _shoot(state: GameState, unit: Unit, target: Unit, *, stand_and_shoot: bool 
             "unsaved": result.unsaved,
             "removed": removed,
             # What the rolls were read against, so each volley can be checked again.
-            "rolled": _rolled(result, target),
+            "rolled": rolled,
             "destroyed": gone,
         },
         rolls=state.dice.take_records(),
