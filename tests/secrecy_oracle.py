@@ -68,6 +68,10 @@ class Secret:
     # Searched only in the copies of the events a command just caused: a roll
     # belongs to the side of the unit when it rolled (a gun may change sides, TS-9).
     fresh: bool = False
+    # A sheet position a side may aim at by its own choice (counter-battery fire,
+    # ART-37): in a side's own copies it may be its own words, so it is searched
+    # there only outside the log (the table's copies are searched for it always).
+    aimable: bool = False
 
 
 def _label(state: GameState, h: Any) -> str:
@@ -94,19 +98,24 @@ def secrets_of(state: GameState, side: str) -> list[Secret]:
                 f"{name}, hex {off.xxyy}",
                 f"{name} {off.xxyy}",
             ]
-            positions: tuple[tuple[int, int], ...] = ()
-            if off.position not in public_positions:
-                words.append(f"({i},{j})")
-                positions = ((i, j),)
             found.append(
                 Secret(
                     side,
                     f"{unit.id}'s off-board position",
                     tuple(words),
                     ((off.hex.q, off.hex.r),),
-                    positions,
                 )
             )
+            if off.position not in public_positions:
+                found.append(
+                    Secret(
+                        side,
+                        f"{unit.id}'s sheet position",
+                        (f"({i},{j})",),
+                        positions=((i, j),),
+                        aimable=True,
+                    )
+                )
         if unit.hidden or unit.hex is None:
             hexes = () if unit.hex is None else ((unit.hex.q, unit.hex.r),)
             words = [unit.id, unit.name]
@@ -271,9 +280,12 @@ class Oracle:
             secrets = secrets_of(state, owner)
             everyone += secrets
             self.secrets += len(secrets)
-            docs = [("view", _view_doc(player_view(state, reader), full_log))]
-            docs += self._copies(events, reader)
-            self._search(docs, secrets, f"{reader} reads {owner}'s", where)
+            view = _view_doc(player_view(state, reader), full_log)
+            log = {"log": view.pop("log")}
+            docs = [("view", view), ("view's log", log), *self._copies(events, reader)]
+            mine = [s for s in secrets if not s.aimable]
+            self._search(docs[:1], secrets, f"{reader} reads {owner}'s", where)
+            self._search(docs[1:], mine, f"{reader} reads {owner}'s", where)
             self._dice(docs, state, reader, where)
             own = player_view(state, reader)
             if own.pile != list(state.piles.get(reader, [])):
