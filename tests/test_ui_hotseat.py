@@ -14,6 +14,7 @@ pixel, while revealing the hidden unit does change them at its hex.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pygame
@@ -62,6 +63,15 @@ def click(app: App, pos: tuple[int, int], frames: int = 3, times: int = 1) -> No
         for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             pygame.event.post(pygame.event.Event(kind, pos=pos, button=1))
     app.run_frames(frames)
+
+
+def doc_shot(app: App, name: str) -> None:
+    """A screenshot for the tests' folder, and for ``BARRAGE_SCREENSHOTS`` when set
+    (``BARRAGE_SCREENSHOTS=docs/screenshots`` renews the README's pictures)."""
+    app.screenshot(SHOTS / name)
+    folder = os.environ.get("BARRAGE_SCREENSHOTS")
+    if folder:
+        app.screenshot(Path(folder) / name)
 
 
 def take_seat(app: App) -> None:
@@ -162,7 +172,8 @@ def test_hand_over_screen_comes_when_a_side_must_see_its_secrets(app):
     assert state.phase == "setup" and acting_side(state) == "south"
     top = app.top
     assert isinstance(top, HandOverScreen) and top.side == "south"
-    app.screenshot(SHOTS / "handover.png")
+    app.run_frames(int(HandOverScreen.GUARD * 60) + 2)
+    doc_shot(app, "handover.png")
     # Nothing but the hand-over is drawn: the window is the hand-over alone.
     shown = pixels(app)
     alone = pygame.Surface(app.size)
@@ -178,6 +189,10 @@ def test_hand_over_screen_comes_when_a_side_must_see_its_secrets(app):
     assert app.top is game and game.session.reader() == TABLE
     assert game.ctx.view.side == acting_side(state)
     assert game.seat_banner() == f"{acting_side(state).capitalize()}'s move"  # type: ignore[union-attr]
+    settle(app)
+    press(app, pygame.K_HOME)
+    app.run_frames(3)
+    doc_shot(app, "hotseat_table.png")
 
 
 def test_hand_over_screen_shows_nothing_of_either_sides_secrets(app):
@@ -206,7 +221,7 @@ def test_the_table_is_the_same_whatever_either_side_keeps_secret(app):
     game_b, screen_b = table_screen(app, "b")
     assert sorted(drawn_a) == sorted(game_b.units.drawn)
     assert screen_a == screen_b, "south's secrets changed the table"
-    app.screenshot(SHOTS / "hotseat_table.png")
+    app.screenshot(SHOTS / "hotseat_table_identity.png")
 
 
 def test_north_screen_is_the_same_whatever_south_keeps_secret(app):

@@ -266,6 +266,8 @@ class PhaseBar:
             status = view.question["text"]
         elif view.acting == view.side and session.human_to_act():
             status = "Your move" if view.phase == "movement" else "Your turn"
+            if view.extra.get("table"):
+                status = f"{side_name(view.acting)} to act, at the table"
         else:
             who = side_name(view.acting)
             kind = "" if session.controllers.get(view.acting) == "human" else " (AI)"
