@@ -25,6 +25,7 @@ from game.state.legal import legal_commands
 from game.state.model import Event, GameState, Unit, state_hash
 from game.state.saves import (
     SaveError,
+    SealedSaveError,
     autosave,
     game_log,
     load_game,
@@ -33,6 +34,7 @@ from game.state.saves import (
     save_game,
     save_log,
 )
+from game.state.sealing import Seal
 from game.state.setup import DEFAULT_SCENARIO, new_game
 from game.state.view import PlayerView, player_view
 
@@ -54,6 +56,8 @@ __all__ = [
     "PlotFire",
     "Predesignate",
     "SaveError",
+    "Seal",
+    "SealedSaveError",
     "Unit",
     "acting_side",
     "apply",

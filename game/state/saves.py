@@ -16,6 +16,7 @@ import json
 import os
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from game.scenario import ScenarioError, scenario_from_dict
 from game.state.commands import IllegalCommand, command_from_dict
 from game.state.engine import apply
 from game.state.model import SAVE_VERSION, GameState, canonical_json, state_hash
+from game.state.sealing import Seal, SealError, open_box, sealed_sides
 from game.state.setup import new_game
 
 SAVE_FORMAT = "barrage-save"
@@ -32,6 +34,14 @@ LOG_FORMAT = "barrage-log"
 
 class SaveError(ValueError):
     """A save or log file cannot be loaded; the message names the file and the problem."""
+
+
+class SealedSaveError(SaveError):
+    """A hot-seat save or log needs its sides' passphrases (``sides``), or one is wrong."""
+
+    def __init__(self, message: str, sides: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.sides = tuple(sides)
 
 
 def _write_atomically(path: str | Path, text: str) -> None:
@@ -74,15 +84,24 @@ def clean_stale_temp_files(folder: str | Path) -> list[Path]:
     return removed
 
 
-def save_game(state: GameState, path: str | Path) -> None:
-    """Write the whole game to ``path`` atomically."""
+def _sealed_text(data: dict[str, Any], fmt: str, seal: Seal | None) -> str:
+    text = canonical_json(data)
+    if seal is None:
+        return text
+    box = seal.seal(text.encode("utf-8"))
+    return canonical_json({"format": fmt, "version": SAVE_VERSION, "sealed": box})
+
+
+def save_game(state: GameState, path: str | Path, seal: Seal | None = None) -> None:
+    """Write the whole game to ``path`` atomically; with ``seal`` (a hot-seat game)
+    sealed with both sides' passphrases."""
     data = {
         "format": SAVE_FORMAT,
         "version": SAVE_VERSION,
         "hash": state_hash(state),
         "state": state.to_dict(),
     }
-    _write_atomically(path, canonical_json(data))
+    _write_atomically(path, _sealed_text(data, SAVE_FORMAT, seal))
 
 
 def _no_constant(name: str) -> float:
@@ -101,6 +120,10 @@ def _read_json(path: str | Path, what: str) -> dict[str, Any]:
         raise SaveError(f"{p}: cannot read the {what}: {exc}") from None
     except ValueError as exc:
         raise SaveError(f"{p}: cannot read the {what}: {exc}") from None
+    return _parse_json(p, text, what)
+
+
+def _parse_json(p: Path | str, text: str, what: str) -> dict[str, Any]:
     if not text.strip():
         raise SaveError(f"{p}: the {what} file is empty")
     try:
@@ -129,6 +152,33 @@ def _read_json(path: str | Path, what: str) -> dict[str, Any]:
     return data
 
 
+def _unsealed(
+    p: Path | str, data: dict[str, Any], what: str, passphrases: Mapping[str, str] | None
+) -> dict[str, Any]:
+    """A hot-seat save or log opened with both sides' passphrases (game/state/sealing.py);
+    a plain one as it is."""
+    if "sealed" not in data:
+        return data
+    try:
+        sides = sealed_sides(data["sealed"])
+    except SealError as exc:
+        raise SaveError(f"{p}: the {what} is damaged: {exc}") from None
+    try:
+        plain = open_box(data["sealed"], passphrases)
+    except SealError as exc:
+        raise SealedSaveError(
+            f"{p}: the {what} of a hot-seat game is sealed with each side's passphrase: {exc}",
+            sides=sides,
+        ) from None
+    try:
+        inner = _parse_json(p, plain.decode("utf-8"), what)
+    except UnicodeDecodeError:
+        raise SaveError(f"{p}: the sealed {what} is damaged") from None
+    if "sealed" in inner:
+        raise SaveError(f"{p}: the sealed {what} is damaged: it is sealed twice")
+    return inner
+
+
 def _check_header(p: Path, data: dict[str, Any], fmt: str, what: str) -> None:
     if data.get("format") != fmt:
         raise SaveError(f"{p}: not a Barrage {what} (format {data.get('format')!r})")
@@ -144,16 +194,19 @@ def _check_header(p: Path, data: dict[str, Any], fmt: str, what: str) -> None:
         raise SaveError(f"{p}: the {what} has an impossible version {version}")
 
 
-def load_game(path: str | Path) -> GameState:
+def load_game(path: str | Path, passphrases: Mapping[str, str] | None = None) -> GameState:
     """Read a save; SaveError (and nothing loaded) for any problem.
 
     The save is checked as a game, not only as bytes: its commands are replayed
     from its scenario and seed, and the game they reach must be the one saved
     (its hash). So every loaded game is one the engine itself played; an edited
-    save, even with its checksum written anew, is refused.
+    save, even with its checksum written anew, is refused. A sealed hot-seat save
+    needs ``passphrases`` (side -> passphrase): ``SealedSaveError`` without them.
     """
     p = Path(path)
     data = _read_json(p, "save")
+    _check_header(p, data, SAVE_FORMAT, "save")
+    data = _unsealed(p, data, "save", passphrases)
     _check_header(p, data, SAVE_FORMAT, "save")
     saved = data.get("state")
     if not isinstance(saved, dict):
@@ -192,9 +245,10 @@ def game_log(state: GameState) -> dict[str, Any]:
     }
 
 
-def save_log(state: GameState, path: str | Path) -> None:
-    """Write the game log atomically (autosave writes this every turn)."""
-    _write_atomically(path, canonical_json(game_log(state)))
+def save_log(state: GameState, path: str | Path, seal: Seal | None = None) -> None:
+    """Write the game log atomically (autosave writes this every turn); sealed like
+    ``save_game`` with ``seal``."""
+    _write_atomically(path, _sealed_text(game_log(state), LOG_FORMAT, seal))
 
 
 def _check_log(p: Path | str, data: dict[str, Any]) -> None:
@@ -219,21 +273,27 @@ def _check_log(p: Path | str, data: dict[str, Any]) -> None:
         raise SaveError(f"{p}: the game log's hash must be text")
 
 
-def load_log(path: str | Path) -> dict[str, Any]:
+def load_log(path: str | Path, passphrases: Mapping[str, str] | None = None) -> dict[str, Any]:
     p = Path(path)
     data = _read_json(p, "game log")
+    _check_header(p, data, LOG_FORMAT, "game log")
+    data = _unsealed(p, data, "game log", passphrases)
     _check_log(p, data)
     return data
 
 
-def replay(log: dict[str, Any] | str | Path, upto: int | None = None) -> GameState:
+def replay(
+    log: dict[str, Any] | str | Path,
+    upto: int | None = None,
+    passphrases: Mapping[str, str] | None = None,
+) -> GameState:
     """Rebuild a game from its log (a dict or a log file); ``upto`` stops after
     that many commands. SaveError when the log does not replay, or when a whole
     replay does not reach the state hash the log recorded (an altered log)."""
     source = "game log"
     if not isinstance(log, dict):
         source = str(log)
-        log = load_log(log)
+        log = load_log(log, passphrases)
     else:
         _check_log(source, log)
     # The scenario's id is its file's stem: name the source after it so the replayed
@@ -262,9 +322,10 @@ def replay(log: dict[str, Any] | str | Path, upto: int | None = None) -> GameSta
     return state
 
 
-def autosave(state: GameState, folder: str | Path) -> Path:
-    """Write the game log and a full save into ``folder`` (called every turn)."""
+def autosave(state: GameState, folder: str | Path, seal: Seal | None = None) -> Path:
+    """Write the game log and a full save into ``folder`` (called every turn); a
+    hot-seat game gives its ``seal``, and both files are sealed."""
     folder = Path(folder)
-    save_game(state, folder / "autosave.json")
-    save_log(state, folder / "autosave.log.json")
+    save_game(state, folder / "autosave.json", seal)
+    save_log(state, folder / "autosave.log.json", seal)
     return folder / "autosave.json"

@@ -404,7 +404,7 @@ class App:
         from game.state import autosave
 
         try:
-            return autosave(game.session.state, autosave_dir())
+            return autosave(game.session.state, autosave_dir(), game.session.seal)
         except OSError as exc:
             print(f"could not write the autosave into {autosave_dir()}: {exc}")
             return None

@@ -557,7 +557,7 @@ class SaveDialog(_Overlay):
             return None
         path = saves_dir() / f"{name}.json"
         try:
-            save_game(self.game.session.state, path)
+            save_game(self.game.session.state, path, self.game.session.seal)
             write_seats(path, self.game.seats)
         except OSError as exc:
             self.message, self.error = f"Could not save to {path}: {exc.strerror or exc}", True

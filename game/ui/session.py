@@ -18,6 +18,7 @@ from game.state import (
     Event,
     GameState,
     PlayerView,
+    Seal,
     acting_side,
     apply,
     autosave,
@@ -57,6 +58,8 @@ class GameSession:
     shown: str | None = None  # the side whose view is on screen now, or TABLE
     asked: tuple[str, int, str] | None = None  # (side, turn, phase) that asked for its view
     handovers: list[tuple[int, str]] = field(default_factory=list)  # (turn, side) taken
+    # Hot-seat: the key made from both sides' passphrases; saves are sealed with it.
+    seal: Seal | None = None
     # The last autosave that could not be written, until the screen has shown it.
     autosave_problem: str | None = None
     _ai_dice: dict[str, Dice] = field(default_factory=dict)
@@ -207,7 +210,7 @@ class GameSession:
         if self.autosave_dir is None:
             return False
         try:
-            autosave(self.state, self.autosave_dir)
+            autosave(self.state, self.autosave_dir, self.seal)
         except OSError as exc:
             self.autosave_problem = (
                 f"Autosave failed in {self.autosave_dir} ({exc.strerror or exc}); "
