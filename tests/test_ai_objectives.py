@@ -9,7 +9,7 @@ from game.ai import make_policy
 from game.ai import objectives as obj
 from game.ai.candidates import Board
 from game.ai.manoeuvre import _fights, _hunting
-from game.ai.memory import Memory
+from game.ai.memory import Memory, as_hex
 from game.ai.personality import level, personality
 from game.dice import Dice
 from game.hexmath import distance
@@ -80,3 +80,43 @@ def test_hunters_fight_when_the_turns_left_cannot_bring_them_to_the_guns() -> No
     assert goals.turns_left == 1 and not _hunting(late, goals)
     assert not _fights(late, goals)  # level on points: no need to close in
     assert obj.lead(last) == 0
+
+
+def test_hard_hunts_by_the_posterior_per_sheet_of_travel_ART_6_ART_24() -> None:
+    """Hard heads for the most belief per sheet of travel; normal for the nearest of
+    the likely sheets (within 35% of the best)."""
+    from game.ai.hunt import Belief, goal_position
+
+    belief = Belief("?", {(0, 3): 0.3, (0, 6): 0.7})
+    assert goal_position(belief, (0, 1)) == (0, 3)
+    assert goal_position(belief, (0, 1), by_posterior=True) == (0, 6)
+
+
+def test_hard_reads_ahead_over_the_hexes_an_enemy_can_reach_ART_6() -> None:
+    """Hard spreads an enemy unit over the area hexes it can reach by the shell's
+    arrival (weights adding up to 1, nearest its course heaviest); normal keeps one
+    extrapolated step and its ring."""
+    state = new_game(DEFAULT_SCENARIO, 4)
+    view = player_view(state, "north")
+    enemy = next(u for u in view.enemy_units() if u["hex"] is not None and not u["battery"])
+    from game.ai.manoeuvre import predicted_hexes
+
+    for name, turns in (("hard", 2), ("normal", 2)):
+        board = Board.read(view, Memory(), level(name), personality("steady"))
+        spread = predicted_hexes(board, enemy["id"], turns)
+        assert abs(sum(p for _, p in spread) - 1.0) < 1e-9
+        if name == "hard":
+            assert len(spread) > 7 and all(view.area.contains(h) for h, _ in spread)
+            assert spread[0][0] == as_hex(enemy["hex"]) and spread[0][1] > spread[-1][1]
+        else:
+            assert len(spread) == 7
+
+
+def test_levels_differ_in_play_not_only_in_set_up() -> None:
+    """Hard reads ahead, hunts by the posterior, spots both ends of a flight and checks
+    more aim points with the exact forecast; easy does not read the turn limit."""
+    hard, normal, easy = level("hard"), level("normal"), level("easy")
+    assert hard.reach_ahead and hard.posterior_hunt and hard.spots_both_ends
+    assert hard.forecast_checks > normal.forecast_checks
+    assert not (normal.reach_ahead or normal.posterior_hunt or normal.spots_both_ends)
+    assert normal.reads_turn_limit and not easy.reads_turn_limit

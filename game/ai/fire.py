@@ -218,7 +218,7 @@ def _score_targets(board: Board, battery_id: str, targets: dict[Hex, PlotFire]) 
                 scored.append((float(gain[k]) - cost, float(risk[k]), h, tn, flight))
     scored.sort(key=lambda s: (-s[0], s[2]))
     out: list[Candidate] = []
-    for value, _, h, tn, flight in scored[:3]:
+    for value, _, h, tn, flight in scored[: board.level.forecast_checks]:
         if board.level.exact_forecast:
             value = _exact_value(board, weapon_id, h, tn, flight, hidden)
             if value is None:

@@ -226,11 +226,20 @@ def searched_share(view: PlayerView, memory: Memory, pos: SheetPosition) -> floa
     return float(searched_mask(view, memory)[idx].mean())
 
 
-def goal_position(belief: Belief, origin: SheetPosition) -> SheetPosition | None:
+def goal_position(
+    belief: Belief, origin: SheetPosition, by_posterior: bool = False
+) -> SheetPosition | None:
     """The candidate to head for: the nearest among the likely ones, so that hunters
-    sweep outward along the announced bearing instead of overshooting."""
+    sweep outward along the announced bearing instead of overshooting. By the
+    posterior (hard): the most belief per sheet of travel, so a near sheet that
+    is barely possible does not hold the hunt up while a likelier one waits."""
     if not belief.weights:
         return None
+    if by_posterior:
+        return max(
+            belief.weights,
+            key=lambda p: (belief.weights[p] / (1 + sheet_distance(p, origin)), -p[0], -p[1]),
+        )
     top = max(belief.weights.values())
     likely = [p for p, w in belief.weights.items() if w >= 0.35 * top]
     return min(

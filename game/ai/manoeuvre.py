@@ -22,12 +22,12 @@ from collections.abc import Callable
 import numpy as np
 
 from game.ai import objectives
-from game.ai.candidates import Board, Candidate
+from game.ai.candidates import Board, Candidate, run_mp
 from game.ai.hunt import beliefs, goal_position, search_hexes
 from game.ai.memory import as_hex
 from game.artillery.flight import sheet_distance
 from game.board.los import in_sight
-from game.hexmath import Hex, distance, distances
+from game.hexmath import Hex, distance, distances, line
 from game.state.commands import Command, Hold, Move
 
 
@@ -180,7 +180,7 @@ def hunt_goal(board: Board, uid: str) -> tuple[Hex | None, list[Hex], str]:
             return b.known_hex, [], f"close in on the revealed guns {b.battery}"
     origin = view.area.position_of(here)
     belief = min(known, key=lambda b: (b.spread(), b.battery))
-    pos = goal_position(belief, origin)
+    pos = goal_position(belief, origin, board.level.posterior_hunt)
     if pos is None:
         return None, [], "no candidate position left"
     if view.area.has_sheet(pos):
@@ -286,6 +286,8 @@ def predicted_hexes(board: Board, uid: str, turns: int = 1) -> list[tuple[Hex, f
     h = as_hex(u["hex"])
     if not board.level.leads_targets or turns <= 0:
         return [(h, 1.0)]
+    if board.level.reach_ahead:
+        return _reach_ahead(board, uid, turns)
     dq, dr = board.memory.velocity(uid)
     if (dq, dr) == (0, 0):
         return [(h, 0.6), *((n, 0.4 / 6) for n in _disk(h, 1) if n != h)]
@@ -295,6 +297,49 @@ def predicted_hexes(board: Board, uid: str, turns: int = 1) -> list[tuple[Hex, f
     out = [(h, 0.3), (centre, 0.4)]
     out += [(n, 0.3 / 6) for n in _disk(centre, 1) if n != centre]
     return out
+
+
+# Farthest an enemy unit is assumed to go in one turn (hexes), and the spread
+# kept around its course (hexes) when reading ahead.
+_AHEAD_STEP = 6
+_AHEAD_SPREAD = 2
+
+
+def _reach_ahead(board: Board, uid: str, turns: int) -> list[tuple[Hex, float]]:
+    """Look-ahead (hard): the hexes an enemy unit can stand in after ``turns``
+    movement phases, weighted toward its observed course and staying put: every
+    hex within its reach at most ``_AHEAD_SPREAD`` from the line between where it
+    stands and where its course leads, nearer the course weighing more."""
+    u = board.enemies[uid]
+    h = as_hex(u["hex"])
+    area = board.area
+    step = min(_AHEAD_STEP, max(1, run_mp(u)))
+    dq, dr = board.memory.velocity(uid)
+    centre = Hex(h.q + dq * turns, h.r + dr * turns)
+    if distance(h, centre) > step * turns or not area.contains(centre):
+        centre = h
+    out: dict[Hex, float] = {}
+    for k, point in enumerate(line(h, centre)):
+        for n in _disk(point, _AHEAD_SPREAD):
+            if not area.contains(n) or distance(n, h) > step * turns:
+                continue
+            weight = (1.0 + k) / (1.0 + distance(n, point))
+            out[n] = max(out.get(n, 0.0), weight)
+    total = sum(out.values())
+    return sorted(((n, w / total) for n, w in out.items()), key=lambda t: (-t[1], t[0]))
+
+
+def _watch_arrival(board: Board, aimed: Hex, turns: int, height: int) -> np.ndarray:
+    """Hexes that see where enemy units near an aimed hex can be when the shell lands."""
+    area = board.area
+    watch = np.zeros(len(area), dtype=np.float64)
+    for eid in sorted(board.enemies):
+        if distance(as_hex(board.enemies[eid]["hex"]), aimed) > 8:
+            continue
+        for h, p in predicted_hexes(board, eid, turns)[:3]:
+            if area.contains(h):
+                watch += p * board.memory.sight(area, h, 30, 1, height)
+    return watch
 
 
 def _spotter_moves(board: Board, uid: str, options: list[Command]) -> list[Candidate]:
@@ -317,6 +362,11 @@ def _spotter_moves(board: Board, uid: str, options: list[Command]) -> list[Candi
             t = as_hex(plot["target"])
             if area.contains(t):
                 watch += 0.8 * board.memory.sight(area, t, 30, 1, height)
+                if board.level.spots_both_ends:
+                    # Both ends of the flight: the aimed hex when the shell lands
+                    # (ART-16) and where the enemy can be by then.
+                    ahead = max(1, int(plot["arrival_turn"]) - view.turn)
+                    watch += _watch_arrival(board, t, ahead, height)
     exposed = board.enemy_sight(height)
     near = np.zeros(len(area), dtype=np.float64)
     for e in board.enemies.values():

@@ -50,6 +50,17 @@ class Level:
     # Plan by the turns left (holds that cannot be completed, hunts that cannot
     # arrive, a lead to keep near the limit); otherwise the limit seems far away.
     reads_turn_limit: bool = True
+    # Look-ahead (hard): spread each enemy unit over the hexes it can reach by the
+    # time the shell lands, not one extrapolated step; check this many of the
+    # best aim points with the exact forecast.
+    reach_ahead: bool = False
+    forecast_checks: int = 3
+    # Hunt the sheet with the most belief per sheet of travel, and search it in
+    # that order (hard); otherwise the nearest of the likely sheets.
+    posterior_hunt: bool = False
+    # Spotters keep sight of own shells' targets at arrival and of where the
+    # enemy can be by then (both ends of a flight).
+    spots_both_ends: bool = False
 
 
 @dataclass(frozen=True)
@@ -105,8 +116,17 @@ LEVELS: dict[str, Level] = {
         weighs_detection=True,
     ),
 }
-# Hard plays as normal with its guns a sheet deeper, where the hunt takes longer.
-LEVELS["hard"] = replace(LEVELS["normal"], name="hard", deploy_distance=7)
+# Hard: normal with look-ahead where it pays. Its guns stand where normal's do:
+# a sheet deeper puts most targets two turns of flight away (ART-6), which cost
+# more than the longer hunt it imposes (docs/ai.md).
+LEVELS["hard"] = replace(
+    LEVELS["normal"],
+    name="hard",
+    reach_ahead=True,
+    forecast_checks=8,
+    posterior_hunt=True,
+    spots_both_ends=True,
+)
 PERSONALITIES: dict[str, Personality] = {
     "steady": Personality(
         name="steady",
