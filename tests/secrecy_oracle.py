@@ -24,7 +24,6 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from game.board.sheet import available_sheets
@@ -49,6 +48,7 @@ from game.state import (
     state_hash,
 )
 from game.state.view import table_view
+from tests.engine_fixtures import _strings, shipped_scenarios
 
 # Keys under which a data tree names a hex or a sheet position.
 HEX_KEYS = ("hex", "from", "battery_hex", "origin")
@@ -202,18 +202,6 @@ def _records(node: Any) -> Iterable[dict[str, Any]]:
     elif isinstance(node, list):
         for v in node:
             yield from _records(v)
-
-
-def _strings(node: Any) -> Iterable[str]:
-    if isinstance(node, str):
-        yield node
-    elif isinstance(node, dict):
-        for k, v in node.items():
-            yield str(k)
-            yield from _strings(v)
-    elif isinstance(node, list):
-        for v in node:
-            yield from _strings(v)
 
 
 def search(doc: dict[str, Any], secrets: list[Secret], *, fresh: bool = True) -> list[str]:
@@ -483,10 +471,6 @@ def play(
             oracle.refuse(state)
         phase = now
     return played
-
-
-def shipped_scenarios() -> list[Path]:
-    return sorted((Path(__file__).resolve().parents[1] / "maps").glob("*.toml"))
 
 
 def run(

@@ -24,10 +24,14 @@ at a hot-seat hand-over (drop everything of the side that left the seat);
 something the player should watch, such as arriving shells) holds the AI and
 the hot-seat hand-over until it is done.
 
-Hidden information: ``ctx.view`` is always ``session.view()``, the view of
-the side on screen. In hot-seat play the hand-over screen is pushed whenever
-the acting side differs from the side on screen; it is opaque, and the view
-only changes to the next side once that player presses Space.
+Hidden information: ``ctx.view`` is always ``session.view()``: the view of
+the side on screen, or the table view (what both sides know) in hot-seat while
+the acting side needs none of its secrets, and in watch mode with no side. In
+hot-seat the hand-over screen is pushed, in the very event that made it due,
+when a side must see its secrets; it is opaque, drops the input queued before
+it, and the view changes to that side only once its player takes the seat.
+A change of the acting side at the table drops queued input too and takes no
+input for ``SEAT_GUARD`` seconds.
 
 The AI's commands are stepped in ``update``: one per frame (more when they are
 quick), with ``App.ai_delay`` seconds between visible ones, so the window
@@ -218,8 +222,6 @@ class GameScreen(Screen):
         self._terrain_offset: tuple[int, int] | None = None
         self._composed_offset: tuple[int, int] | None = None
         self._map_key: tuple[Any, ...] | None = None
-        # Hot-seat: no hand-over is owed yet (the session says when one is wanted).
-        self._handover_due = False
         self._seat_guard = 0.0  # seconds the table still drops input after a change of side
         self._last_acting = session.acting()
         self.frame_seconds: list[float] = []
@@ -268,7 +270,6 @@ class GameScreen(Screen):
         self.session.accept_handover()
         if self.session.shown != side and side in self.session.state.sides:
             self.session.shown = side
-        self._handover_due = False
         self._last_acting = self.session.acting()
         self._reset_for_new_side()
 
@@ -295,14 +296,9 @@ class GameScreen(Screen):
     def _needs_handover(self) -> str | None:
         if not self.session.hot_seat or self.session.over:
             return None
-        if not self._handover_due and self.layers_busy():
-            return None
-        acting = self.session.acting()
-        if acting is None:
-            return None
-        if self._handover_due or self.session.needs_handover():
-            return acting
-        return None
+        if self.layers_busy():
+            return None  # the arriving shells are watched to the end first
+        return self.session.acting() if self.session.needs_handover() else None
 
     def _watch_seat(self) -> bool:
         """Hot-seat, after every input and every frame: when the acting side has
@@ -335,8 +331,6 @@ class GameScreen(Screen):
         """V in hot-seat: the acting player's own view (behind a hand-over), or back
         to the table."""
         session = self.session
-        if session.shown == session.acting() and not session.needs_secret():
-            return
         if session.shown != session.acting():
             session.ask_own_view()
         else:
@@ -601,7 +595,6 @@ class GameScreen(Screen):
         self._dragging = False
         self._keys.clear()
         self.app.push(HandOverScreen(self.app, self, side))
-        self._handover_due = False
 
     def _step_ai(self, dt: float) -> None:
         """Let the AI act: as many commands as fit in the frame's budget, or one per

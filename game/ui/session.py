@@ -2,7 +2,8 @@
 shown, hot-seat hand-overs, AI turns and autosaves. No pygame here.
 
 Every command goes through ``game.state.apply``; the screen only ever gets
-``player_view(state, side)`` for the side whose view it shows (principle 6).
+``player_view(state, side)`` for the side whose view it shows, or
+``table_view(state)``, what both sides know (principle 6).
 """
 
 from __future__ import annotations
