@@ -212,7 +212,7 @@ def test_hand_over_screen_shows_nothing_of_either_sides_secrets(app):
     assert pictures[0] == pictures[1]
 
 
-def test_the_table_is_the_same_whatever_either_side_keeps_secret(app):
+def test_the_table_is_the_same_whatever_south_keeps_secret(app):
     """ART-4/ART-9/ART-20: the table view draws nothing of south's hidden unit, its
     guns' position or its pre-designated hexes: the same to the pixel."""
     game_a, screen_a = table_screen(app, "a")
