@@ -3,7 +3,8 @@ screen, and the save and load dialogs.
 
 The hand-over screen is opaque and draws nothing of either side's view: it
 stands between the players in hot-seat play whenever a side must see its
-secrets (principle 6), and no input crosses it. The others are overlays that dim the screen beneath them.
+secrets (principle 6), and no input crosses it. The others are overlays that
+dim the screen beneath them.
 """
 
 from __future__ import annotations
