@@ -655,3 +655,38 @@ def test_the_unit_panel_shows_each_systems_own_terms() -> None:
         "6/5 - 1 ББ: range 6 steps, hit chance 5, 1 shot a turn; "
         "ББ armour piercing: the target's armour -1, can disable guns"
     )
+
+
+# --- toy soldiers: armour-piercing fire (TS-5) ---------------------------------------------
+
+
+def test_TS_5_armour_piercing_fire_disables_a_gun_and_plain_fire_cannot() -> None:
+    """TS-5: "способны выводить из строя стреляющие орудия" — grenadiers 4/3 - 1 ББ at a
+    cannon 3 steps away: C' = 3 (the gun's armour is 0, which ББ cannot lower); a 2
+    hits and the gun is disabled (TS-9). Riflemen 6/3 - 1 without ББ cannot shoot at
+    the gun at all."""
+    from tests.test_engine_systems import gun, rifles
+
+    state = game(
+        [
+            unit("grenadiers", "north", "0505", 4, rifles(1, shooter="4/3 - 1 ББ")),
+            unit("riflemen", "north", "0605", 4, rifles(1)),
+            unit("s-gun", "south", "0508", 1, gun("cannon", "7/3 - 1")),
+        ]
+    )
+    grenadiers = state.units["grenadiers"]
+    place(state, "s-gun", step(grenadiers.hex, 4, 3))
+    place(state, "riflemen", neighbor(grenadiers.hex, 1))
+    to_attack_phase(state)
+    acting_first(state, "north")
+    gun_unit = state.units["s-gun"]
+    refusal = cs.shot_plan(state, state.units["riflemen"], gun_unit)
+    assert (
+        isinstance(refusal, str) and "only armour-piercing (ББ) fire can disable a gun" in refusal
+    )
+    plan = cs.shot_plan(state, grenadiers, gun_unit)
+    assert not isinstance(plan, str) and plan.aim.chance == 3
+    state.dice = ScriptedDice([2])
+    events = apply(state, Attack("north", "grenadiers", "s-gun", cs.SHOT))
+    assert "hit: the gun is disabled" in events[-1].text
+    assert systems.damage_state(gun_unit).status == "disabled"
