@@ -577,11 +577,8 @@ def test_TS_10_the_odds_of_the_melee_for_a_gun() -> None:
     assert ts.gun_fight_odds(1, 4) == ts.Fraction(3, 36)
 
 
-def test_TS_10_the_attack_dialog_shows_the_odds_of_taking_a_guarded_gun() -> None:
-    """TS-10: the attack dialog of a warrior unit against an enemy gun lists the capture
-    with the melee's odds, like every other attack (four against four: 42%)."""
-    from game.state import player_view
-    from game.ui.dialogs import attack_odds
+def guarded_gun() -> GameState:
+    """Four north rifles; a south cannon with four south rifles next to it."""
     from tests.test_engine_systems import gun, rifles
 
     state = game(
@@ -591,9 +588,18 @@ def test_TS_10_the_attack_dialog_shows_the_odds_of_taking_a_guarded_gun() -> Non
             unit("s-gun", "south", "1008", 1, gun("cannon", "7/3 - 1")),
         ]
     )
-    gun_hex = state.units["s-gun"].hex
-    place(state, "n-rifles", neighbor(gun_hex, 1))
-    place(state, "s-rifles", neighbor(gun_hex, 4))
+    place(state, "s-rifles", neighbor(state.units["s-gun"].hex, 4))
+    return state
+
+
+def test_TS_10_the_attack_dialog_shows_the_odds_of_taking_a_guarded_gun() -> None:
+    """TS-10: the attack dialog of a warrior unit against an enemy gun lists the capture
+    with the melee's odds, like every other attack (four against four: 42%)."""
+    from game.state import player_view
+    from game.ui.dialogs import attack_odds
+
+    state = guarded_gun()
+    place(state, "n-rifles", neighbor(state.units["s-gun"].hex, 1))
     to_attack_phase(state)
     odds = {o.weapon: o for o in attack_odds(player_view(state, "north"), "n-rifles", "s-gun")}
     capture = odds["capture"]
@@ -604,20 +610,10 @@ def test_TS_10_the_attack_dialog_shows_the_odds_of_taking_a_guarded_gun() -> Non
 def test_TS_13_a_unit_that_fired_after_its_manoeuvre_may_not_fight_for_a_gun() -> None:
     """TS-13: "стрелок не может объявить рукопашный бой" — the rifles fired right after
     moving, so the melee for a guarded gun is refused this turn."""
-    from tests.test_engine_systems import gun, rifles
-
-    state = game(
-        [
-            unit("n-rifles", "north", "0505", 4, rifles()),
-            unit("s-rifles", "south", "0508", 1, rifles()),
-            unit("s-gun", "south", "1008", 1, gun("cannon", "7/3 - 1")),
-        ]
-    )
-    gun_hex = state.units["s-gun"].hex
-    place(state, "s-rifles", neighbor(gun_hex, 4))
+    state = guarded_gun()
     to_attack_phase(state)
     rifles_unit = state.units["n-rifles"]
-    place(state, "n-rifles", neighbor(gun_hex, 1))
+    place(state, "n-rifles", neighbor(state.units["s-gun"].hex, 1))
     rifles_unit.weapons_fired.append(cs.NO_MELEE)
     found = cs.capture_plan(state, rifles_unit, state.units["s-gun"])
     assert isinstance(found, str) and "may not go into melee this turn" in found

@@ -1482,20 +1482,9 @@ def resolve_missile_fire(
     removal: RemovalPreference = "rear",
 ) -> VolleyResult:
     """Roll a planned volley: AD, armour checks, casualties (BS-13..BS-19)."""
-    if plan.shooter_id != shooter.unit_id or plan.target_id != target.unit_id:
-        raise ValueError(
-            f"the plan is {plan.shooter_id!r} at {plan.target_id!r}, not "
-            f"{shooter.unit_id!r} at {target.unit_id!r}"
-        )
-    if not plan.allowed:
-        raise ValueError(str(plan))
-    assert plan.armor is not None
-    strike = _strike(dice, shooter, target, plan.dice_count, plan.sides, plan.armor)
-    casualties = take_hits(target, strike.standing, removal, (), plan.figures_in_sight)
-    fired = shooter.with_cells((*plan.direct, *plan.indirect), FIRED)
-    if plan.magical:
-        fired = spend_magical_volley(fired)
-    return VolleyResult(fired, casualties.unit, replace(strike, casualties=casualties))
+    grouped = resolve_grouped_fire(dice, (plan,), shooter, target, removal=removal)
+    strike = replace(grouped.strikes[0], casualties=grouped.casualties)
+    return VolleyResult(grouped.shooter, grouped.target, strike)
 
 
 @dataclass(frozen=True)
@@ -1515,7 +1504,7 @@ def resolve_grouped_fire(
     target: BattleUnit,
     *,
     in_sight: Sequence[Cell] | None = None,
-    removal: str = "rear",
+    removal: RemovalPreference = "rear",
 ) -> GroupedVolley:
     """BS-13 .. BS-19 for one volley whose figures fire in groups: each group rolls
     its AD against its own AR (BS-3 and BS-19: a modifier touching some figures
@@ -1537,7 +1526,7 @@ def resolve_grouped_fire(
         strikes.append(_strike(dice, shooter, target, plan.dice_count, plan.sides, plan.armor))
     standing = sum(s.standing for s in strikes)
     if in_sight is None:
-        casualties = take_hits(target, standing, removal, ())
+        casualties = take_hits(target, standing, removal, (), plans[0].figures_in_sight)
     else:
         seen = set(in_sight)
         order = [c for c in _removal_order(target, removal, frozenset()) if c in seen]

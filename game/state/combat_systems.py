@@ -467,19 +467,27 @@ def missile_plan(
         return lines(shooter.cell_hex(cell), front_ranks)
 
     in_woods = _terrain(state, target.hex) in (LIGHT_WOODS, HEAVY_WOODS)
+    height = _level(state, unit.hex) - _level(state, target.hex)
+    cover = "wall" if _terrain(state, target.hex) == BUILDING else None
+    in_melee = bool(_engaged(state, unit))
+    friends_fighting = any(u.side == unit.side for u in _engaged(state, target))
 
     def plan(sight: Callable[[bs.Cell], bs.SightLine]) -> bs.FirePlan:
         return bs.plan_missile_fire(
             shooter,
             aimed,
             sight_of=sight,
-            height_difference=_level(state, unit.hex) - _level(state, target.hex),  # type: ignore[arg-type]
-            shooter_in_melee=bool(_engaged(state, unit)),
-            target_in_melee_with_friend=any(u.side == unit.side for u in _engaged(state, target)),
+            height_difference=height,
+            shooter_in_melee=in_melee,
+            target_in_melee_with_friend=friends_fighting,
             screened=in_woods,
-            cover="wall" if _terrain(state, target.hex) == BUILDING else None,  # type: ignore[arg-type]
+            cover=cover,
             magical=magical,
         )
+
+    def only(group: set[bs.Cell]) -> Callable[[bs.Cell], bs.SightLine]:
+        """The lines of ``group``'s figures; the others' blocked (they fire apart)."""
+        return lambda cell: sight_of(cell) if cell in group else bs.SightLine(wall_between=True)
 
     whole = plan(sight_of)
     if not whole.allowed:
@@ -488,12 +496,8 @@ def missile_plan(
     screened = {c for c in firing if bs.sight(sight_of(c), shooter_size=shooter.size).screened}
     if in_woods or not screened or len(screened) == len(firing):
         return Volley((whole,))
-    blocked = bs.SightLine(wall_between=True)
-    groups = tuple(
-        plan(lambda c, g=group: sight_of(c) if c in g else blocked)  # type: ignore[misc]
-        for group in ({c for c in firing if c not in screened}, screened)
-    )
-    return Volley(groups)
+    clear = {c for c in firing if c not in screened}
+    return Volley((plan(only(clear)), plan(only(screened))))
 
 
 def _shooting_regiment(unit: Unit, magical: bool) -> bs.BattleUnit:
