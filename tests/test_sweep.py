@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -10,8 +11,9 @@ import pytest
 from game.scenario import validate_file
 from game.sim import simulate
 from game.sim.balance import balance_report, ending, nearest_even
+from game.sim.runner import play_game
 from game.sim.sweep import Step, SweepError, load_sweep, parse_key_path, sweep
-from game.state import DEFAULT_SCENARIO
+from game.state import DEFAULT_SCENARIO, replay
 from main import main
 
 
@@ -82,8 +84,33 @@ def test_ai_levels_and_personalities_are_swept_per_side(
     grid += "[set]\nscenario.turns = 2\n"  # a dotted key without quotes: the same path
     spec = load_sweep(write_spec(tmp_path, short_scenario, grid))
     assert [c.levels["south"] for c in spec.cells] == ["random", "easy"]
-    assert spec.cells[1].personalities == {"north": "cautious"}
+    assert spec.cells[1].setting("personality") == {"north": "cautious"}
     assert spec.cells[1].tables["scenario"]["turns"] == 2
+
+
+def test_ART_1_a_side_may_keep_its_guns_where_the_scenario_puts_them(
+    short_scenario: Path, tmp_path: Path
+) -> None:
+    """ART-1/ART-2: every AI level moves its guns in set-up to its own distance (normal:
+    6 sheets), so a sweep of a battery's distance needs ai.SIDE.deploy_distance = 0."""
+    grid = '[[grid]]\nkey = "artillery[n-long-tom].distance"\nvalues = [12]\n'
+    grid += '[[grid]]\nkey = "ai.north.deploy_distance"\nvalues = [0, 3]\n'
+    text = write_spec(tmp_path, short_scenario, grid).read_text(encoding="utf-8")
+    spec = tmp_path / "deploy.toml"
+    spec.write_text(text.replace('level = "random"', 'level = "normal"'), encoding="utf-8")
+    sweep_ = load_sweep(spec)
+    assert [c.setting("deploy_distance") for c in sweep_.cells] == [{"north": 0}, {"north": 3}]
+    kept, moved = (next(g for g in sweep_.game_specs() if g.cell == c.index) for c in sweep_.cells)
+    assert kept.deploy == (("north", 0),)
+    for game, distance in ((kept, 12), (moved, 3), (replace(kept, deploy=()), 6)):
+        state = replay(play_game(replace(game, keep_log=True)).log)
+        assert state.units["n-long-tom"].battery.offboard.distance == distance
+    random = text.replace(
+        '"artillery[n-long-tom].distance"\nvalues = [12]', '"scenario.turns"\nvalues = [2]'
+    )
+    spec.write_text(random, encoding="utf-8")
+    with pytest.raises(SweepError, match="the random level places its guns at random"):
+        load_sweep(spec)
 
 
 @pytest.mark.parametrize(

@@ -191,7 +191,7 @@ def _heatmap(report: dict[str, Any], out: Path) -> Path:
     fig = Figure(figsize=(6.4, 4.6))
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
-    image = ax.imshow(grid, cmap="RdBu_r", vmin=0, vmax=1, origin="lower", aspect="auto")
+    image = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1, origin="lower", aspect="auto")
     for i, row in enumerate(notes):
         for j, text in enumerate(row):
             ax.text(j, i, text, ha="center", va="center", fontsize=8)
@@ -231,6 +231,16 @@ class Block:
     image: Path | None = None
 
 
+def _ai_text(side: str, ai: dict[str, Any]) -> str:
+    """``north normal (cautious), its guns where the scenario puts them``."""
+    text = f"{side} {ai['level']}" + (f" ({ai['personality']})" if "personality" in ai else "")
+    if "deploy_distance" not in ai:
+        return text
+    if ai["deploy_distance"] == 0:
+        return f"{text}, its guns where the scenario puts them"
+    return f"{text}, its guns {ai['deploy_distance']} sheets behind its edge"
+
+
 def _pct(rate: dict[str, Any]) -> str:
     lo, hi = rate["ci95"]
     return f"{100 * rate['rate']:.0f}% ({100 * lo:.0f}-{100 * hi:.0f})"
@@ -245,10 +255,7 @@ def _blocks(report: dict[str, Any], images: list[Path]) -> list[Block]:
     st = report["settings"]
     sides = report["sides"]
     first, second = sides
-    ai = ", ".join(
-        f"{s} {a['level']}" + (f" ({a['personality']})" if a.get("personality") else "")
-        for s, a in st["ai"].items()
-    )
+    ai = ", ".join(_ai_text(side, a) for side, a in st["ai"].items())
     blocks = [
         Block(f"Sweep: {st['name']}", level=1),
         Block(

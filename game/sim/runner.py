@@ -12,11 +12,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from game.ai import make_policy
+from game.ai import Policy, RandomPolicy, make_policy
+from game.ai.personality import level
 from game.dice import Dice
 from game.scenario import scenario_from_dict
 from game.state import (
@@ -75,6 +76,9 @@ class GameSpec:
     max_commands: int = 20000
     scenario_data: dict[str, Any] | None = None
     cell: int | None = None  # the sweep cell the game belongs to
+    # Sheets behind its home edge a side's AI moves its guns to in set-up, instead of
+    # its level's distance; 0 keeps the scenario's position (``Level.deploy_distance``).
+    deploy: tuple[tuple[str, int], ...] = ()
 
     @property
     def seed(self) -> int:
@@ -107,6 +111,13 @@ def start_game(spec: GameSpec) -> GameState:
     return state
 
 
+def _policy(level_name: str, character: str | None, deploy: int | None) -> Policy | RandomPolicy:
+    """A side's policy; ``deploy`` changes where its level puts the guns (ART-1, ART-2)."""
+    if deploy is None or level_name == "random":
+        return make_policy(level_name, character)
+    return Policy(replace(level(level_name), deploy_distance=deploy), character)
+
+
 def play_game(spec: GameSpec) -> GameOutcome:
     """Play one game to the end; its record (deterministic) and timings (not)."""
     started = time.perf_counter()
@@ -116,7 +127,8 @@ def play_game(spec: GameSpec) -> GameOutcome:
     for side in state.sides:
         if side not in levels:
             raise ValueError(f"no level given for side {side!r} (sides: {', '.join(state.sides)})")
-    policies = {s: make_policy(levels[s], characters.get(s)) for s in state.sides}
+    deploy = dict(spec.deploy)
+    policies = {s: _policy(levels[s], characters.get(s), deploy.get(s)) for s in state.sides}
     dice = {s: Dice(derived_seed(spec.seed, "policy", s)) for s in state.sides}
     decisions: dict[str, list[float]] = {s: [] for s in state.sides}
     per_turn: dict[str, dict[int, float]] = {s: {} for s in state.sides}
@@ -232,6 +244,7 @@ def game_specs(
     logs: int = 0,
     scenario_data: dict[str, Any] | None = None,
     cell: int | None = None,
+    deploy: dict[str, int] | None = None,
 ) -> list[GameSpec]:
     """The games of a run; with ``swap_sides`` every odd game swaps the two levels.
 
@@ -259,6 +272,7 @@ def game_specs(
                 keep_log=i < logs,
                 scenario_data=scenario_data,
                 cell=cell,
+                deploy=tuple(sorted((deploy or {}).items())),
             )
         )
     return out

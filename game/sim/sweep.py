@@ -27,7 +27,7 @@ from typing import Any, TextIO
 
 from game.ai.personality import LEVEL_NAMES, PERSONALITIES
 from game.scenario.loader import ScenarioError, parse_toml, read_text, scenario_from_dict
-from game.scenario.schema import Report, nearest, show
+from game.scenario.schema import Report, is_whole, nearest, show
 from game.sim.balance import balance_report, report_html, report_markdown, write_balance_plots
 from game.sim.batch import (
     Cluster,
@@ -42,7 +42,8 @@ from game.sim.runner import GameSpec, code_fingerprint, game_specs
 
 SWEEP_FIELDS = ("name", "scenario", "games", "seed", "swap_sides", "logs")
 AXIS_FIELDS = ("key", "keys", "values", "label")
-AI_FIELDS = ("level", "personality")
+AI_FIELDS = ("level", "personality", "deploy_distance")
+MAX_DEPLOY = 200  # as a scenario's battery distance
 MAX_CELLS = 10_000  # a grid beyond this is a mistake in the file, not a study
 
 _SEGMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
@@ -165,13 +166,21 @@ class Axis:
 
 @dataclass(frozen=True)
 class Cell:
-    """One combination of the axes' values: its scenario tables and AI settings."""
+    """One combination of the axes' values: its scenario tables and each side's AI
+    (``level``, and ``personality`` and ``deploy_distance`` when given)."""
 
     index: int
     values: tuple[Any, ...]  # one per axis
     tables: dict[str, Any]
-    levels: dict[str, str]
-    personalities: dict[str, str]
+    ai: dict[str, dict[str, Any]]
+
+    @property
+    def levels(self) -> dict[str, str]:
+        return {side: str(a["level"]) for side, a in self.ai.items()}
+
+    def setting(self, key: str) -> dict[str, Any]:
+        """Each side's ``personality`` or ``deploy_distance``, for the sides that set it."""
+        return {side: a[key] for side, a in self.ai.items() if key in a}
 
 
 @dataclass(frozen=True)
@@ -187,8 +196,7 @@ class Sweep:
     seed: int
     swap_sides: bool
     logs: int
-    levels: dict[str, str]  # each side's AI as [ai] gives it, before the grid's changes
-    personalities: dict[str, str]
+    ai: dict[str, dict[str, Any]]  # each side's AI as [ai] gives it, before the grid's
     fixed: dict[str, Any]
     axes: tuple[Axis, ...]
     cells: tuple[Cell, ...]
@@ -203,11 +211,12 @@ class Sweep:
                 self.games,
                 self.seed,
                 cell.levels,
-                cell.personalities,
+                cell.setting("personality"),
                 self.swap_sides,
                 self.logs,
                 scenario_data=cell.tables,
                 cell=cell.index,
+                deploy=cell.setting("deploy_distance"),
             )
         ]
 
@@ -223,10 +232,7 @@ class Sweep:
             "seed": self.seed,
             "swap_sides": self.swap_sides,
             "logs_per_cell": self.logs,
-            "ai": {
-                s: {"level": self.levels[s], "personality": self.personalities.get(s, "")}
-                for s in self.sides
-            },
+            "ai": copy.deepcopy(self.ai),
             "fixed": dict(self.fixed),
             "axes": [
                 {"keys": list(a.keys), "values": list(a.values), "label": a.label}
@@ -286,7 +292,7 @@ def load_sweep(path: str | Path) -> Sweep:
         r.report.add_value("sweep.name", name, "must be text")
         name = ""
     base, scenario, scenario_name, sides = _base_scenario(r, head, Path(source))
-    levels, personalities = _ai(r, data.get("ai", {}), sides) if base else ({}, {})
+    ai = _ai(r, data.get("ai", {}), sides) if base else {}
     given = data.get("set", {})
     fixed = flatten(given) if isinstance(given, dict) else {}
     if not isinstance(given, dict):
@@ -313,7 +319,7 @@ def load_sweep(path: str | Path) -> Sweep:
         r.report.add("grid", f"makes {count} cells; a sweep holds at most {MAX_CELLS}")
     if r.report:
         raise SweepError(r.report.lines)
-    cells = _cells(r, base, scenario, sides, (levels, personalities), fixed, axes)
+    cells = _cells(r, base, scenario, sides, ai, fixed, axes)
     if r.report:
         raise SweepError(r.report.lines)
     return Sweep(
@@ -326,8 +332,7 @@ def load_sweep(path: str | Path) -> Sweep:
         seed=seed,
         swap_sides=swap,
         logs=min(logs, games),
-        levels=levels,
-        personalities=personalities,
+        ai=ai,
         fixed=dict(fixed),
         axes=tuple(axes),
         cells=tuple(cells),
@@ -356,30 +361,33 @@ def _base_scenario(
     return tables, path, loaded.name, loaded.side_names()
 
 
-def _ai(r: _Reader, table: Any, sides: tuple[str, str]) -> tuple[dict[str, str], dict[str, str]]:
-    """``[ai.SIDE]`` tables: each side's level (default normal) and personality."""
-    levels = {s: "normal" for s in sides if s}
-    personalities: dict[str, str] = {}
-    table = r.table(table, "ai", tuple(s for s in sides if s))
+def _ai(r: _Reader, table: Any, sides: tuple[str, str]) -> dict[str, dict[str, Any]]:
+    """``[ai.SIDE]`` tables: each side's level (default normal), personality and
+    deploy distance."""
+    ai: dict[str, dict[str, Any]] = {s: {"level": "normal"} for s in sides if s}
+    table = r.table(table, "ai", tuple(ai))
     for side, entry in table.items():
-        if side not in levels:
+        if side not in ai:
             continue
         entry = r.table(entry, f"ai.{side}", AI_FIELDS)
         for key, value in entry.items():
             problem = _ai_problem(key, value)
             if problem:
                 r.report.add_value(f"ai.{side}.{key}", value, problem)
-            elif key == "level":
-                levels[side] = value
-            elif key == "personality":
-                personalities[side] = value
-    return levels, personalities
+            else:
+                ai[side][key] = value
+    return ai
 
 
 def _ai_problem(key: str, value: Any) -> str | None:
-    known = LEVEL_NAMES if key == "level" else tuple(PERSONALITIES)
+    """What is wrong with one AI setting, or None."""
     if key not in AI_FIELDS:
-        return f"an AI setting is level or personality{nearest(key, AI_FIELDS)}"
+        return f"an AI setting is {', '.join(AI_FIELDS)}{nearest(key, AI_FIELDS)}"
+    if key == "deploy_distance":
+        if not is_whole(value) or not 0 <= value <= MAX_DEPLOY:
+            return f"must be a whole number of sheets, 0 to {MAX_DEPLOY}"
+        return None
+    known = LEVEL_NAMES if key == "level" else tuple(PERSONALITIES)
     if value not in known:
         return f"not a {key}{nearest(str(value), known)} (known: {', '.join(known)})"
     return None
@@ -451,7 +459,7 @@ def _check_keys(
         found: list[str] = []
         for value in values:
             try:
-                _apply(copy.deepcopy(base), {}, {}, sides, key, value)
+                _apply(copy.deepcopy(base), {s: {} for s in sides}, sides, key, value)
             except ValueError as exc:
                 if str(exc) not in found:
                     found.append(str(exc))
@@ -464,7 +472,7 @@ def _cells(
     base: dict[str, Any],
     scenario: str,
     sides: tuple[str, str],
-    ai: tuple[dict[str, str], dict[str, str]],
+    ai: dict[str, dict[str, Any]],
     fixed: dict[str, Any],
     axes: list[Axis],
 ) -> list[Cell]:
@@ -477,12 +485,12 @@ def _cells(
     problems: dict[str, list[str]] = {}  # problem -> the cells that have it
     for index, values in enumerate(itertools.product(*(a.values for a in axes))):
         tables = copy.deepcopy(base)
-        levels, personalities = dict(ai[0]), dict(ai[1])
+        cell_ai = copy.deepcopy(ai)
         changed = [(k, v) for axis, v in zip(axes, values, strict=True) for k in axis.keys]
         shown = "grid cell " + ", ".join(f"{k} = {show(v)}" for k, v in changed)
         for key, value in [*fixed.items(), *changed]:
             try:
-                _apply(tables, levels, personalities, sides, key, value)
+                _apply(tables, cell_ai, sides, key, value)
             except ValueError as exc:
                 where = f"set.{show(key)}" if key in fixed else shown
                 problems.setdefault(f"{key}: {exc}", []).append(where)
@@ -491,7 +499,11 @@ def _cells(
         except ScenarioError as exc:
             for line in exc.lines:
                 problems.setdefault(line, []).append(shown)
-        cells.append(Cell(index, tuple(values), tables, levels, personalities))
+        for side, a in cell_ai.items():
+            if a["level"] == "random" and "deploy_distance" in a:
+                problem = f"ai.{side}.deploy_distance: the random level places its guns at random"
+                problems.setdefault(problem, []).append(shown)
+        cells.append(Cell(index, tuple(values), tables, cell_ai))
     for problem, where in problems.items():
         also = f" (and {len(where) - 1} more cells)" if len(where) > 1 else ""
         r.report.add(f"{where[0]}{also}", problem)
@@ -500,13 +512,12 @@ def _cells(
 
 def _apply(
     tables: dict[str, Any],
-    levels: dict[str, str],
-    personalities: dict[str, str],
+    ai: dict[str, dict[str, Any]],
     sides: tuple[str, str],
     key: str,
     value: Any,
 ) -> None:
-    """One change of a cell: a scenario value, or ``ai.SIDE.level``/``ai.SIDE.personality``."""
+    """One change of a cell: a scenario value, or an AI setting ``ai.SIDE.KEY``."""
     path = parse_key_path(key)
     if path[0].name != "ai":
         set_key(tables, path, value)
@@ -514,12 +525,13 @@ def _apply(
     names = [str(step.name) for step in path]
     if len(path) != 3 or path[1].entry or names[1] not in sides or names[2] not in AI_FIELDS:
         raise ValueError(
-            f"an AI key is ai.SIDE.level or ai.SIDE.personality with SIDE {sides[0]} or {sides[1]}"
+            f"an AI key is ai.SIDE.KEY with SIDE {sides[0]} or {sides[1]} and KEY "
+            + ", ".join(AI_FIELDS)
         )
     problem = _ai_problem(names[2], value)
     if problem:
         raise ValueError(f"{show(value)}: {problem}")
-    (levels if names[2] == "level" else personalities)[names[1]] = value
+    ai[names[1]][names[2]] = value
 
 
 def sweep(
@@ -544,7 +556,7 @@ def sweep(
     run = {
         **settings,
         "command": "sweep",
-        "cells": tables_digest([(c.tables, c.levels, c.personalities) for c in spec.cells]),
+        "cells": tables_digest([(c.tables, c.ai) for c in spec.cells]),
         "code": code_fingerprint(),
     }
     work = WorkFolder(out)
@@ -575,8 +587,9 @@ def _cell_settings(spec: Sweep, cell: Cell) -> dict[str, Any]:
         "scenario_name": spec.scenario_name,
         "games": spec.games,
         "seed": spec.seed,
-        "levels": dict(cell.levels),
-        "personalities": dict(cell.personalities),
+        "levels": cell.levels,
+        "personalities": cell.setting("personality"),
+        "deploy_distance": cell.setting("deploy_distance"),
         "swap_sides": spec.swap_sides,
         "sweep": spec.path,
         "cell": cell.index,
