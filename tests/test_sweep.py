@@ -301,6 +301,7 @@ def test_shipped_sweep_file_is_valid() -> None:
     spec = load_sweep("maps/sweeps/long_tom_distance.toml")
     assert spec.scenario == "maps/long_tom_hunt.toml"
     assert len(spec.cells) == 9 and [a.label for a in spec.axes][1] == "turn limit"
+    assert spec.ai["north"]["deploy_distance"] == 0  # the swept distance reaches the game
 
 
 def test_sweep_function_returns_the_report(short_scenario: Path, tmp_path: Path) -> None:
@@ -308,3 +309,15 @@ def test_sweep_function_returns_the_report(short_scenario: Path, tmp_path: Path)
     report = sweep(write_spec(tmp_path, short_scenario, grid), tmp_path / "o", progress=None)
     assert report["settings"]["axes"][0]["keys"] == ["artillery[0].gunnery", "artillery[1].gunnery"]
     assert len(report["cells"]) == 1 and not (tmp_path / "o" / "heatmap.png").exists()
+
+
+def test_the_example_sweep_file_of_the_documentation_loads(tmp_path: Path) -> None:
+    text = Path("docs/simulate.md").read_text(encoding="utf-8")
+    example = text.split("### The sweep file\n\n```toml\n", 1)[1].split("```", 1)[0]
+    scenario = Path("maps/long_tom_hunt.toml").resolve()
+    spec = tmp_path / "example.toml"
+    spec.write_text(example.replace('"../long_tom_hunt.toml"', f'"{scenario}"'), encoding="utf-8")
+    loaded = load_sweep(spec)
+    assert len(loaded.cells) == 9 and loaded.fixed == {"options.sheet_table": "pile"}
+    assert loaded.ai["south"] == {"level": "hard", "personality": "cautious"}
+    assert loaded.cells[0].setting("deploy_distance") == {"north": 0}

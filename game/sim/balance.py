@@ -126,7 +126,7 @@ def write_balance_plots(report: dict[str, Any], out: Path) -> list[Path]:
     colours = {sides[0]: "#4c72b0", sides[1]: "#c44e52", "draws": "#8c8c8c"}
     written = []
     for n, axis in enumerate(report["axes"]):
-        fig = Figure(figsize=(6.4, 3.8))
+        fig = Figure(figsize=(7.4, 3.8))
         FigureCanvasAgg(fig)
         ax = fig.add_subplot()
         values = axis["values"]
@@ -148,7 +148,7 @@ def write_balance_plots(report: dict[str, Any], out: Path) -> list[Path]:
         others = [a["label"] for m, a in enumerate(report["axes"]) if m != n]
         pooled = f"\n(all values of {', '.join(others)} together)" if others else ""
         ax.set_title(f"Win rate against {axis['label']}{pooled}", fontsize=10)
-        ax.legend(fontsize=8, loc="best")
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
         ax.text(
             0.99, 0.01, "bands: Wilson 95% intervals", transform=ax.transAxes,
             ha="right", va="bottom", fontsize=7, color="#555555",
@@ -194,7 +194,9 @@ def _heatmap(report: dict[str, Any], out: Path) -> Path:
     image = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1, origin="lower", aspect="auto")
     for i, row in enumerate(notes):
         for j, text in enumerate(row):
-            ax.text(j, i, text, ha="center", va="center", fontsize=8)
+            dark = not np.isnan(grid[i, j]) and abs(grid[i, j] - EVEN) > 0.3
+            colour = "white" if dark else "black"  # readable on the deep ends of the scale
+            ax.text(j, i, text, ha="center", va="center", fontsize=8, color=colour)
     ax.set_xticks(range(len(cols_axis["values"])), [show(v) for v in cols_axis["values"]])
     ax.set_yticks(range(len(rows_axis["values"])), [show(v) for v in rows_axis["values"]])
     ax.set_xlabel(cols_axis["label"])
