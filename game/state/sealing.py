@@ -24,7 +24,7 @@ import hashlib
 import hmac
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 # scrypt cost: about 50 ms a passphrase, 16 MB.
@@ -39,7 +39,8 @@ class SealError(ValueError):
     """A sealed file cannot be opened: a passphrase is missing or wrong, or it is damaged."""
 
 
-def _side_key(side: str, passphrase: str, salt: bytes) -> bytes:
+def side_key(side: str, passphrase: str, salt: bytes) -> bytes:
+    """One side's passphrase stretched (scrypt): what is kept of it."""
     return hashlib.scrypt(
         f"{side}\0{passphrase}".encode(),
         salt=salt,
@@ -68,8 +69,15 @@ class Seal:
         if missing:
             raise SealError(f"the passphrase of {' and '.join(missing)} is needed")
         salt = os.urandom(SALT_BYTES) if salt is None else salt
-        parts = b"".join(_side_key(s, passphrases[s], salt) for s in sides)
-        return cls(tuple(sides), salt, hashlib.sha256(b"barrage seal\0" + parts).digest())  # type: ignore[arg-type]
+        return cls.from_side_keys(
+            sides, salt, {s: side_key(s, passphrases[s], salt) for s in sides}
+        )
+
+    @classmethod
+    def from_side_keys(cls, sides: tuple[str, str], salt: bytes, keys: Mapping[str, bytes]) -> Seal:
+        """The seal of both sides' stretched passphrases (``side_key``)."""
+        parts = b"".join(keys[s] for s in sides)
+        return cls((sides[0], sides[1]), salt, hashlib.sha256(b"barrage seal\0" + parts).digest())
 
     def _keys(self) -> tuple[bytes, bytes]:
         return (
@@ -99,6 +107,31 @@ class Seal:
         if not hmac.compare_digest(expected, tag):
             raise SealError("a passphrase is wrong, or the file was changed")
         return _xor(sealed, hashlib.shake_256(stream_key + nonce).digest(len(sealed)))
+
+
+@dataclass
+class Passphrases:
+    """Hot-seat: the passphrases given so far, each stretched at once (never kept as
+    typed). Each side gives its own at its first hand-over; an empty one means the
+    players chose plain saves."""
+
+    sides: tuple[str, str]
+    salt: bytes = field(default_factory=lambda: os.urandom(SALT_BYTES))
+    keys: dict[str, bytes] = field(default_factory=dict)
+    declined: bool = False
+
+    def asked(self, side: str) -> bool:
+        return self.declined or side in self.keys
+
+    def give(self, side: str, passphrase: str) -> Seal | None:
+        """Take a side's passphrase; the seal once both sides have given theirs."""
+        if not passphrase:
+            self.declined = True
+            return None
+        self.keys[side] = side_key(side, passphrase, self.salt)
+        if self.declined or any(s not in self.keys for s in self.sides):
+            return None
+        return Seal.from_side_keys(self.sides, self.salt, self.keys)
 
 
 def sealed_sides(box: object) -> tuple[str, str]:

@@ -94,6 +94,9 @@ class Seats:
     human: str | None = None
     level: str = "normal"
     watch: str | None = None
+    # Hot-seat: the game's saves are sealed with a passphrase per side, asked at each
+    # side's first hand-over (game/state/sealing.py).
+    sealed: bool = False
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -127,6 +130,7 @@ class Seats:
             human=data.get("human"),
             level=str(data.get("level", "normal")),
             watch=data.get("watch"),
+            sealed=data.get("sealed") is True,
         )
 
 
@@ -319,13 +323,18 @@ class App:
         self.replace_all(screen)
         return screen
 
-    def load_game(self, path: str | Path) -> GameScreen:
-        """Open a save (``SaveError`` with the reason when it cannot be read)."""
-        from game.state import load_game
+    def load_game(self, path: str | Path, passphrases: dict[str, str] | None = None) -> GameScreen:
+        """Open a save (``SaveError`` with the reason when it cannot be read); a sealed
+        hot-seat save with both sides' ``passphrases``, and its game goes on sealed."""
+        from game.state import Seal, load_game
 
         path = Path(path)
-        state = load_game(path)
-        return self.open_game(state, read_seats(path, state))
+        state = load_game(path, passphrases)
+        screen = self.open_game(state, read_seats(path, state))
+        if passphrases:
+            screen.session.seal = Seal.from_passphrases(state.sides, passphrases)
+            screen.passphrases = None
+        return screen
 
     def open_replay(
         self, source: str | Path | ReplayTimeline, side: str = "both", position: int = 0
@@ -499,6 +508,12 @@ def build_parser(prog: str = "main.py", epilog: str | None = None) -> argparse.A
     parser.add_argument(
         "--level", choices=LEVELS, default="normal", help="the AI's level (default normal)"
     )
+    parser.add_argument(
+        "--sealed",
+        action="store_true",
+        help="hot-seat: seal the saves with a passphrase per side, asked at each side's "
+        "first hand-over",
+    )
     parser.add_argument("--seed", type=int, help="dice seed of a new game (default: the clock)")
     parser.add_argument(
         "--size",
@@ -562,6 +577,7 @@ def run(argv: Sequence[str] | None = None, prog: str = "main.py", epilog: str | 
             human=args.side if args.mode == SOLO else None,
             level=args.level,
             watch=args.side if args.mode == WATCH else None,
+            sealed=args.sealed and args.mode == HOTSEAT,
         )
         if args.scenario:
             screen = app.start_game(args.scenario, seats, args.seed)

@@ -60,6 +60,7 @@ from game.state import (
     PlayerView,
     player_view,
 )
+from game.state.sealing import Passphrases
 from game.ui import fonts
 from game.ui import palette as pal
 from game.ui.app import ERROR, HOTSEAT, TEXT, WATCH, App, Screen, Seats, data_home
@@ -180,6 +181,9 @@ class GameScreen(Screen):
         super().__init__(app)
         self.session = session
         self.seats = seats
+        # Hot-seat: each side's passphrase for sealed saves, asked at its first hand-over.
+        wanted = seats.sealed and session.hot_seat and session.seal is None
+        self.passphrases = Passphrases(session.state.sides) if wanted else None
         view = session.view()
         self.map_layer = MapLayer(view.area)
         self.camera = Camera(app.size)
@@ -272,6 +276,10 @@ class GameScreen(Screen):
             self.session.shown = side
         self._last_acting = self.session.acting()
         self._reset_for_new_side()
+        if self.passphrases is not None and not self.passphrases.asked(side):
+            from game.ui.screens import PassphraseDialog
+
+            self.app.push(PassphraseDialog(self.app, self, side))
 
     def _reset_for_new_side(self) -> None:
         ctx = self.ctx

@@ -172,6 +172,7 @@ class MainMenu(Screen):
         self.side: str | None = None
         self.level = "normal"
         self.watch: str | None = None
+        self.sealed = "sealed"  # hot-seat saves: "sealed" with passphrases, or "plain"
         self.message = ""
         self._backdrop: pygame.Surface | None = None
         self.build()
@@ -254,6 +255,10 @@ class MainMenu(Screen):
             )
         if self.mode != HOTSEAT:
             rows.append(("level", [(lv, lv.capitalize()) for lv in LEVELS]))
+        else:
+            rows.append(
+                ("saves", [("sealed", "Saves sealed by passphrases"), ("plain", "Plain saves")])
+            )
         if self.side is None and sides:
             self.side = sides[0][0]
         for n, (row, options) in enumerate(rows):
@@ -269,9 +274,12 @@ class MainMenu(Screen):
                     self.manager,
                     object_id=pygame_gui.core.ObjectID(object_id="#choice"),
                 )
-                current = {"mode": self.mode, "side": self.side, "watch": self.watch}.get(
-                    row, self.level
-                )
+                current = {
+                    "mode": self.mode,
+                    "side": self.side,
+                    "watch": self.watch,
+                    "saves": self.sealed,
+                }.get(row, self.level)
                 if value == current:
                     button.select()
                 self.choices[button] = (row, value)
@@ -359,6 +367,8 @@ class MainMenu(Screen):
                 self.watch = value
             elif row == "level" and value is not None:
                 self.level = value
+            elif row == "saves" and value is not None:
+                self.sealed = value
             self._build_choices()
 
     def seats(self) -> Seats:
@@ -367,6 +377,7 @@ class MainMenu(Screen):
             human=self.side if self.mode == SOLO else None,
             level=self.level,
             watch=self.watch if self.mode == WATCH else None,
+            sealed=self.mode == HOTSEAT and self.sealed == "sealed",
         )
 
     def start(self) -> None:
@@ -389,10 +400,15 @@ class MainMenu(Screen):
             self._refresh_start()
 
     def continue_game(self) -> None:
-        from game.state import SaveError
+        from game.state import SaveError, SealedSaveError
 
+        path = autosave_dir() / "autosave.json"
         try:
-            self.app.load_game(autosave_dir() / "autosave.json")
+            self.app.load_game(path)
+        except SealedSaveError as exc:
+            from game.ui.screens import UnsealDialog
+
+            self.app.push(UnsealDialog(self.app, path, exc.sides))
         except (SaveError, ValueError, OSError) as exc:
             self.message = str(exc)
 
@@ -430,7 +446,13 @@ class MainMenu(Screen):
             label = fonts.text("drawing the map...", 14, DIM)
             surface.blit(label, label.get_rect(center=self.thumb_rect.center))
         pygame.draw.rect(surface, (77, 88, 98), self.thumb_rect, 1, 6)
-        titles = {"mode": "Mode", "side": "Your side", "watch": "Show", "level": "AI level"}
+        titles = {
+            "mode": "Mode",
+            "side": "Your side",
+            "watch": "Show",
+            "level": "AI level",
+            "saves": "Saves",
+        }
         for row, ry in self.row_titles:
             surface.blit(fonts.text(titles[row], 15, TEXT, bold=True), (inner.x, ry + 8))
         surface.blit(fonts.text("Seed", 15, TEXT, bold=True), self.seed_label_pos)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 import pygame_gui
 
-from game.state import SaveError, player_view, save_game
+from game.state import SaveError, SealedSaveError, player_view, save_game
 from game.ui import fonts
 from game.ui import palette as pal
 from game.ui.app import (
@@ -579,6 +579,120 @@ class SaveDialog(_Overlay):
                 surface.blit(image, (self.box.left + 30, self.box.top + 126 + 17 * k))
 
 
+class PassphraseDialog(_Overlay):
+    """Hot-seat, at a side's first hand-over: the passphrase that seals the game's
+    saves (game/state/sealing.py). Typed hidden; loading the game later needs both
+    sides' passphrases. Left empty, the game's saves stay plain."""
+
+    BOX = (520, 300)
+
+    def __init__(self, app: App, game: GameScreen, side: str) -> None:
+        self.game = game
+        self.side = side
+        super().__init__(app)
+
+    def build(self) -> None:
+        box = self.box
+        self.entry = pygame_gui.elements.UITextEntryLine(
+            pygame.Rect(box.left + 30, box.top + 130, box.width - 60, 38), self.manager
+        )
+        self.entry.set_text_hidden(True)
+        self.entry.focus()
+        self.ok_button = self.button("Seal my secrets", box.bottom - 60, primary=True, width=220)
+        self.ok_button.set_relative_position((box.left + 30, box.bottom - 60))
+        self.plain_button = pygame_gui.elements.UIButton(
+            pygame.Rect(box.right - 230, box.bottom - 60, 200, 40), "Plain saves", self.manager
+        )
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED:
+            self.done(self.entry.get_text())
+            return
+        super().handle_event(event)
+
+    def pressed(self, element: Any) -> None:
+        if element is self.ok_button:
+            self.done(self.entry.get_text())
+        elif element is self.plain_button:
+            self.done("")
+
+    def key(self, event: pygame.event.Event) -> None:
+        """Escape does not skip the question: a button answers it."""
+
+    def done(self, passphrase: str) -> None:
+        seal = self.game.passphrases.give(self.side, passphrase) if self.game.passphrases else None
+        if seal is not None:
+            self.game.session.seal = seal
+            self.game.ctx.notify("Both passphrases given: the game's saves are sealed")
+        self.app.pop(self)
+
+    def draw_content(self, surface: pygame.Surface) -> None:
+        left, top = self.box.left + 30, self.box.top
+        title = f"{self.side.capitalize()}: a passphrase for your secrets"
+        surface.blit(fonts.text(title, 20, ACCENT, bold=True), (left, top + 20))
+        text = (
+            "Saves of this game are sealed with both players' passphrases, so neither "
+            "can read the other's guns and plots in the files. Loading it needs both."
+        )
+        for k, line in enumerate(wrap(text, 13, self.box.width - 60)):
+            surface.blit(fonts.text(line, 13, TEXT), (left, top + 56 + 17 * k))
+
+
+class UnsealDialog(_Overlay):
+    """A sealed hot-seat save: each player types his side's passphrase to open it."""
+
+    BOX = (520, 360)
+
+    def __init__(self, app: App, path: Path, sides: tuple[str, ...]) -> None:
+        self.path = path
+        self.sides = sides
+        self.message = ""
+        super().__init__(app)
+
+    def build(self) -> None:
+        box = self.box
+        self.entries = {}
+        for k, side in enumerate(self.sides):
+            entry = pygame_gui.elements.UITextEntryLine(
+                pygame.Rect(box.left + 150, box.top + 80 + 56 * k, box.width - 180, 38),
+                self.manager,
+            )
+            entry.set_text_hidden(True)
+            self.entries[side] = entry
+        self.open_button = pygame_gui.elements.UIButton(
+            pygame.Rect(box.left + 30, box.bottom - 60, 200, 40),
+            "Open",
+            self.manager,
+            object_id=pygame_gui.core.ObjectID(object_id="#primary"),
+        )
+        self.cancel_button = pygame_gui.elements.UIButton(
+            pygame.Rect(box.right - 230, box.bottom - 60, 200, 40), "Cancel", self.manager
+        )
+
+    def pressed(self, element: Any) -> None:
+        if element is self.open_button:
+            self.open()
+        elif element is self.cancel_button:
+            self.app.pop(self)
+
+    def open(self) -> None:
+        words = {side: entry.get_text() for side, entry in self.entries.items()}
+        try:
+            self.app.load_game(self.path, words)
+        except (SaveError, ValueError, OSError) as exc:
+            self.message = str(exc)
+
+    def draw_content(self, surface: pygame.Surface) -> None:
+        left, top = self.box.left + 30, self.box.top
+        surface.blit(fonts.text("Sealed hot-seat game", 20, ACCENT, bold=True), (left, top + 20))
+        for k, side in enumerate(self.sides):
+            label = fonts.text(f"{side.capitalize()}:", 15, TEXT)
+            surface.blit(label, (left, top + 90 + 56 * k))
+        if self.message:
+            for k, line in enumerate(wrap(self.message, 13, self.box.width - 60)[:3]):
+                surface.blit(fonts.text(line, 13, ERROR), (left, self.box.bottom - 118 + 17 * k))
+
+
 class LoadDialog(_Overlay):
     """Ctrl+L (or Load game in the menu): pick a save, the autosave among them."""
 
@@ -629,6 +743,8 @@ class LoadDialog(_Overlay):
             return
         try:
             self.app.load_game(path)
+        except SealedSaveError as exc:
+            self.app.push(UnsealDialog(self.app, path, exc.sides))
         except (SaveError, ValueError, OSError) as exc:
             self.message = str(exc)
 
