@@ -956,8 +956,10 @@ def _figures_odds(board: GameState, unit: Unit, target: Unit, weapon: str) -> At
                 f"attacks {plan.attacks[0]} vs {plan.attacks[1]}, to hit "
                 f"{plan.to_hit[0]}+ vs {plan.to_hit[1]}+",
                 *(
-                    f"before the blows, {score.describe()}"
-                    + (" (musician: wins a tie)" if score.musician else "")
+                    f"before the blows, {score.name}: "
+                    + ", ".join(f"{label} {value:+d}" for label, value in score.items if value)
+                    + f" = {score.total}"
+                    + (", musician" if score.musician else "")
                     for score in cs.standing_scores(unit, target, plan)
                 ),
                 "each unsaved wound adds 1; the loser tests to break (WHC-1)",
@@ -1056,7 +1058,7 @@ class AttackDialog(Dialog):
         self.buttons = [
             Button(
                 pygame.Rect(0, 0, 0, 0),
-                "Take" if o.weapon == CAPTURE else "Fire",
+                {CAPTURE: "Take", "melee": "Fight", "close combat": "Fight"}.get(o.weapon, "Fire"),
                 enabled=o.weapon in legal,
                 danger=True,
             )
