@@ -8,6 +8,7 @@ Each test states its own numbers; the games are built and moved through ``apply`
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -686,3 +687,64 @@ def test_TS_5_armour_piercing_fire_disables_a_gun_and_plain_fire_cannot() -> Non
     events = apply(state, Attack("north", "grenadiers", "s-gun", cs.SHOT))
     assert "hit: the gun is disabled" in events[-1].text
     assert systems.damage_state(gun_unit).status == "disabled"
+
+
+def rifles(figures: int = 4, **extra: Any) -> dict[str, Any]:
+    from tests.test_engine_systems import rifles as profile
+
+    return profile(figures, **extra)
+
+
+TANKETTE = {"system": "toysoldiers", "type": "vehicle", "armour": 2, "move": 5}
+
+
+def test_TS_5_armour_piercing_fire_wears_down_a_battle_machine() -> None:
+    """TS-5: "способны поражать виртуальной стрельбой боевые машины и танки (снижают
+    остаток брони на 1)". A tankette of armour 2: plain rifles cannot shoot at it;
+    grenadiers 4/3 - 1 ББ have C' = 3 - 2 + 1 = 2: a 2 hits, armour 2 -> 1; next
+    turn C' = 3 - 1 + 1 = 3, a 3 hits and the last armour is gone: knocked out
+    (the decision where the source stops)."""
+    state = game(
+        [
+            unit("grenadiers", "north", "0505", 4, rifles(1, shooter="4/3 - 1 ББ")),
+            unit("riflemen", "north", "0605", 4, rifles(1)),
+            unit("tank", "south", "0508", 1, TANKETTE),
+        ]
+    )
+    grenadiers, tank = state.units["grenadiers"], state.units["tank"]
+    place(state, "tank", step(grenadiers.hex, 4, 3))
+    place(state, "riflemen", neighbor(grenadiers.hex, 1))
+    to_attack_phase(state)
+    acting_first(state, "north")
+    refusal = cs.shot_plan(state, state.units["riflemen"], tank)
+    assert isinstance(refusal, str) and "only armour-piercing (ББ) fire hurts" in refusal
+    plan = cs.shot_plan(state, grenadiers, tank)
+    assert not isinstance(plan, str) and plan.aim.chance == 2
+    state.dice = ScriptedDice([2])
+    events = apply(state, Attack("north", "grenadiers", "tank", cs.SHOT))
+    assert "hit: armour 2 -> 1" in events[-1].text
+    assert systems.damage_state(tank).armour == 1 and not tank.destroyed
+    state.dice = Dice(5)
+    while state.phase == ATTACK:
+        apply(state, EndPhase(acting_side(state)))  # type: ignore[arg-type]
+    to_attack_phase(state)
+    acting_first(state, "north")
+    assert cs.shot_plan(state, grenadiers, tank).aim.chance == 3
+    state.dice = ScriptedDice([3])
+    events = apply(state, Attack("north", "grenadiers", "tank", cs.SHOT))
+    assert "knocked out" in events[-1].text and tank.destroyed
+
+
+def test_ART_35_TS_5_a_shell_on_a_battle_machine_wears_its_armour() -> None:
+    """ART-35 for a toy-soldier battle machine (decision): a ring hits it as it hits a
+    figure, d6 <= ring_damage // 5 - armour, and a hit lowers its armour by 1 (TS-5).
+    A ring of 20 on armour 2: chance 2, a 1 hits: armour 1 left."""
+    from game.artillery.damage import Exposure, _toy_vehicle
+    from game.artillery.weapons import weapon
+
+    lines: list[str] = []
+    before = ts.Vehicle("tank", "Tankette", "south", 2)
+    exposure = Exposure(Hex(0, 0), 0, 20, 20, "hit hex")
+    after = _toy_vehicle(ScriptedDice([1]), weapon("thumper"), before, (exposure,), lines, None)
+    assert (after.armour, after.status) == (1, "running")
+    assert "needs 2 or less, d6 1: hit, armour 1 left (TS-5)" in lines[0]

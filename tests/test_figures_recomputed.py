@@ -214,7 +214,7 @@ def check_shot(state: GameState, event: Event, rolls: Rolls) -> None:
     assert roll == data["roll"] and data["chance"] >= 1
     if roll > data["chance"]:
         assert data["result"] == "miss"
-    elif state.units[data["target"]].kind != "gun":
+    elif state.units[data["target"]].kind not in ("gun", "vehicle"):
         assert data["result"] == ("killed" if roll <= data["chance"] // 2 else "wounded")
     else:
         assert data["result"] != "miss"

@@ -56,6 +56,7 @@ from game.rules.battletech import (
 from game.rules.conversions import (
     ConversionTables,
     artillery_on_battle_unit,
+    load_conversion_tables,
     toysoldier_ring_damage,
     warhammer_ring_damage,
 )
@@ -716,6 +717,8 @@ def _destroyed(state: Any) -> bool:
         return not state.on_board
     if isinstance(state, ts.Gun):
         return state.status == "lost"
+    if isinstance(state, ts.Vehicle):
+        return state.status == "knocked out"
     if isinstance(state, bs.BattleUnit):
         return state.figures == 0
     return bool(getattr(state, "destroyed", False))
@@ -815,6 +818,37 @@ def _check_state(t: DamageTarget, state: Any, kinds: tuple[type, ...]) -> None:
         )
 
 
+def _toy_vehicle(
+    dice: DiceBase,
+    w: Weapon,
+    vehicle: ts.Vehicle,
+    exposures: tuple[Exposure, ...],
+    lines: list[str],
+    tables: ConversionTables | None,
+) -> ts.Vehicle:
+    """ART-35 on a toy-soldier battle machine or tank (TS-5). Decision: a ring hits
+    it as it hits a figure (d6 <= ring_damage // 5 - its armour), and a hit lowers its
+    remaining armour by 1, as an armour-piercing virtual hit does."""
+    table = (tables or load_conversion_tables()).toysoldiers
+    for e in exposures:
+        if e.damage == 0 or vehicle.status != "running":
+            continue
+        chance = table.chance(e.damage, vehicle.armour)
+        if chance == 0:
+            lines.append(f"  {w.name} ring {e.damage}: the {vehicle.name} cannot be hurt")
+            continue
+        roll = dice.d6(f"{w.name} ring {e.damage} on {vehicle.name}")
+        told = "no hit"
+        if roll <= chance:
+            vehicle = vehicle.hit()
+            told = f"hit, armour {vehicle.armour} left" if vehicle.armour else "knocked out"
+        lines.append(
+            f"  {w.name} ring {e.damage} on the {vehicle.name}: needs {chance} or less, "
+            f"d6 {roll}: {told} (TS-5)"
+        )
+    return vehicle
+
+
 def _toy_soldiers(
     dice: DiceBase,
     w: Weapon,
@@ -824,6 +858,8 @@ def _toy_soldiers(
     lines: list[str],
     tables: ConversionTables | None,
 ) -> Any:
+    if isinstance(state, ts.Vehicle):
+        return _toy_vehicle(dice, w, state, exposures, lines, tables)
     single = not isinstance(state, tuple)
     pieces = (state,) if single else state
     for p in pieces:

@@ -464,6 +464,54 @@ class Gun:
 
 Shooter = Gun | Warrior
 
+VEHICLE_STATUSES = ("running", "knocked out")
+
+
+@dataclass(frozen=True)
+class Vehicle:
+    """TS-5: a battle machine or tank ("боевые машины и танки"). Only armour-piercing
+    virtual fire hurts it, and each hit lowers its remaining armour by 1 ("снижают
+    остаток брони на 1"). Decision (the source stops there): with no armour left it
+    is knocked out."""
+
+    vehicle_id: str
+    name: str
+    owner: str
+    armour: int
+    status: str = "running"
+
+    def __post_init__(self) -> None:
+        _check_status(self.status, VEHICLE_STATUSES, f"vehicle {self.name!r}")
+        if self.armour < 0:
+            raise ValueError(f"vehicle {self.name!r}: armour must be 0 or more, not {self.armour}")
+
+    def hit(self) -> Vehicle:
+        """One armour-piercing hit: a point of armour less, knocked out at none."""
+        left = max(0, self.armour - 1)
+        return replace(self, armour=left, status="running" if left else "knocked out")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "vehicle_id": self.vehicle_id,
+            "name": self.name,
+            "owner": self.owner,
+            "armour": self.armour,
+            "status": self.status,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Vehicle:
+        return cls(
+            str(data["vehicle_id"]),
+            str(data["name"]),
+            str(data["owner"]),
+            int(data["armour"]),
+            str(data.get("status", "running")),
+        )
+
+
+Target = Warrior | Gun | Vehicle
+
 
 def _shooter_id(shooter: Shooter) -> str:
     return shooter.gun_id if isinstance(shooter, Gun) else shooter.warrior_id
@@ -953,7 +1001,7 @@ class Aim:
     """A legal shot: who fires at whom, and the chance C' with its breakdown."""
 
     shooter: Shooter
-    target: Warrior | Gun
+    target: Target
     distance: int
     number: TargetNumber
 
@@ -964,7 +1012,7 @@ class Aim:
 
 def aim(
     shooter: Shooter,
-    target: Warrior | Gun,
+    target: Target,
     distance: int,
     *,
     crew: Warrior | None = None,
@@ -1014,6 +1062,14 @@ def aim(
     if isinstance(target, Warrior):
         if not target.on_board:
             raise IllegalAction(f"{target.name} is {target.status} and not on the board")
+    elif isinstance(target, Vehicle):
+        if not profile.armour_piercing:
+            raise IllegalAction(
+                f"only armour-piercing (ББ) fire hurts a battle machine or tank; "
+                f"{shooter.name} is {profile} (TS-5)"
+            )
+        if target.status != "running":
+            raise IllegalAction(f"the {target.name} is already {target.status}")
     else:
         if not profile.armour_piercing:
             raise IllegalAction(
@@ -1061,7 +1117,7 @@ class VirtualShot:
     aim: Aim
     roll: int
     result: VirtualResult
-    target_after: Warrior | Gun
+    target_after: Target
     account: str
 
 
@@ -1071,12 +1127,22 @@ def resolve_virtual_shot(aim_: Aim, dice: DiceBase, split: Split = "example") ->
     chance = aim_.chance
     roll = dice.d6(f"{shooter.name} fires at {target.name}")
     result = virtual_hit_result(chance, roll, split)
-    after: Warrior | Gun = target
+    after: Target = target
     if isinstance(target, Gun):
         # TS-5/TS-9: an armour-piercing hit disables the gun; halves do not apply.
         if result != "miss":
             after = disable_gun(target)
         told = "miss" if result == "miss" else "hit: the gun is disabled"
+    elif isinstance(target, Vehicle):
+        # TS-5: an armour-piercing hit lowers the remaining armour by 1.
+        told = "miss"
+        if result != "miss":
+            after = target.hit()
+            told = (
+                f"hit: armour {target.armour} -> {after.armour}"
+                if after.status == "running"
+                else "hit: its last armour gone, it is knocked out"
+            )
     else:
         if result != "miss":
             after = replace(target, status=result)
@@ -1096,7 +1162,7 @@ def resolve_virtual_shot(aim_: Aim, dice: DiceBase, split: Split = "example") ->
 def fire_virtual_shot(
     phase: ShootingPhase,
     shooter: Shooter,
-    target: Warrior | Gun,
+    target: Target,
     distance: int,
     dice: DiceBase,
     *,
@@ -1132,7 +1198,7 @@ def fire_virtual_shot(
 def fire_after_manoeuvre(
     turn_state: ShooterTurn,
     shooter: Shooter,
-    target: Warrior | Gun,
+    target: Target,
     distance: int,
     dice: DiceBase,
     *,

@@ -160,7 +160,7 @@ WEIGHT_CLASSES = ("light", "medium", "heavy", "assault")  # the resolver's stand
 BATTLESYSTEM_TROOPS = ("infantry", "cavalry")
 BATTLESYSTEM_WEAPONS = ("other", "spear", "pike", "polearm", "halberd", "lance")
 WARHAMMER_TYPES = ("infantry", "cavalry", "monster", "war_machine", "character")
-TOY_TYPES = ("warrior", "gun")
+TOY_TYPES = ("warrior", "gun", "vehicle")  # vehicle: a battle machine or tank (TS-5)
 GUN_TYPES = ("cannon", "howitzer", "mortar", "machine gun")
 
 
@@ -326,9 +326,11 @@ PROFILE_FIELDS: dict[str, dict[str, Field]] = {
         TOY_TYPES,
         {
             "figures": whole(1, 20, default=1),
-            "armour": whole(0, 6, default=0),
-            "move": whole(0, 20, required_for=("warrior",), hint="steps (hexes) per turn"),
-            "shooter": parsed(_shooter, "TS-3", required_for=("gun",)),
+            "armour": whole(0, 6, default=0, hint="a vehicle's is its remaining armour (TS-5)"),
+            "move": whole(
+                0, 20, required_for=("warrior", "vehicle"), hint="steps (hexes) per turn"
+            ),
+            "shooter": parsed(_shooter, "TS-3", types=("warrior", "gun"), required_for=("gun",)),
             "gun_type": choice(*GUN_TYPES, types=("gun",), required_for=("gun",)),
             "qualified": parsed(_gun_types, "TS-11", types=("warrior",)),
         },

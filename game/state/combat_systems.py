@@ -1276,10 +1276,13 @@ class ToyField:
         self.units = [u for u in state.living() if u.system == TOY_SOLDIERS and u.hex is not None]
         self.warriors: dict[str, tuple[ts.Warrior, ...]] = {}
         self.guns: dict[str, ts.Gun] = {}
+        self.vehicles: dict[str, ts.Vehicle] = {}
         for u in self.units:
             gun = _gun(u)
             if gun is not None:
                 self.guns[u.id] = gun
+            elif u.damage.get("kind") == "toy_vehicle":
+                self.vehicles[u.id] = ts.Vehicle.from_dict(u.damage["vehicle"])
             else:
                 self.warriors[u.id] = _warriors(u)
 
@@ -1498,9 +1501,11 @@ def shot_plan(
     if isinstance(found, str):
         return found
     shooter, crew = found
-    aimed_at: ts.Gun | ts.Warrior
+    aimed_at: ts.Target
     if target.id in field.guns:
         aimed_at = field.guns[target.id]
+    elif target.id in field.vehicles:
+        aimed_at = field.vehicles[target.id]
     else:
         standing = [w for w in field.warriors.get(target.id, ()) if w.on_board]
         if not standing:
@@ -1555,7 +1560,7 @@ def _virtual_shot(
         state.initiative[SHOOTING_PHASE] = plan.phase.to_dict()
     shot = ts.resolve_virtual_shot(plan.aim, state.dice, SPLIT)
     after = shot.target_after
-    if isinstance(after, ts.Gun):
+    if isinstance(after, ts.Gun | ts.Vehicle):
         systems.store_damage(target, after)
     else:
         systems.store_damage(

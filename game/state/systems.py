@@ -103,6 +103,9 @@ def initial_damage(
             armour=int(profile.get("armour", 0)),
         )
         return {"kind": "gun", "gun": gun.to_dict()}
+    if kind == "vehicle":
+        vehicle = ts.Vehicle(unit_id, name, side, int(profile.get("armour", 0)))
+        return {"kind": "toy_vehicle", "vehicle": vehicle.to_dict()}
     shooter = profile.get("shooter")
     warriors = [
         ts.Warrior(
@@ -128,6 +131,8 @@ def damage_state(unit: Unit) -> Any:
         return WarhammerTroops(**data["troops"])
     if kind == "gun":
         return ts.Gun.from_dict(data["gun"])
+    if kind == "toy_vehicle":
+        return ts.Vehicle.from_dict(data["vehicle"])
     if kind == "warriors":
         return tuple(ts.Warrior.from_dict(w) for w in data["warriors"])
     return bt.damage_state_from_dict(data)
@@ -141,6 +146,8 @@ def store_damage(unit: Unit, state: Any) -> None:
         unit.damage = {"kind": "warhammer", "troops": asdict(state)}
     elif isinstance(state, ts.Gun):
         unit.damage = {"kind": "gun", "gun": state.to_dict()}
+    elif isinstance(state, ts.Vehicle):
+        unit.damage = {"kind": "toy_vehicle", "vehicle": state.to_dict()}
     elif isinstance(state, tuple):
         unit.damage = {"kind": "warriors", "warriors": [w.to_dict() for w in state]}
     else:
@@ -156,6 +163,8 @@ def is_destroyed(unit: Unit) -> bool:
         return state.destroyed
     if isinstance(state, ts.Gun):
         return state.status == "lost"
+    if isinstance(state, ts.Vehicle):
+        return state.status == "knocked out"
     if isinstance(state, tuple):
         return not any(w.on_board for w in state)
     return bool(state.destroyed)
@@ -186,6 +195,8 @@ def strength_text(unit: Unit) -> str:
         return f"{state.models} models"
     if isinstance(state, ts.Gun):
         return f"gun {state.status}"
+    if isinstance(state, ts.Vehicle):
+        return f"armour {state.armour} left" if state.status == "running" else state.status
     if isinstance(state, tuple):
         standing = sum(1 for w in state if w.on_board)
         return f"{standing} of {len(state)} figures fighting"
@@ -206,6 +217,8 @@ def is_damaged(unit: Unit) -> bool:
         return state.models < int(profile["models"]) or state.carried_wounds > 0
     if isinstance(state, ts.Gun):
         return state.status != "ready"
+    if isinstance(state, ts.Vehicle):
+        return state.armour < int(profile.get("armour", 0))
     if isinstance(state, tuple):
         return any(w.status != "fighting" for w in state)
     fresh = initial_damage(unit.id, unit.side, unit.name, profile, Hex(0, 0), unit.facing)

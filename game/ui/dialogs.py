@@ -970,14 +970,16 @@ def _figures_odds(board: GameState, unit: Unit, target: Unit, weapon: str) -> At
         if isinstance(plan, str):
             return AttackOdds(weapon, "Virtual shot", None, refusal=plan)
         odds = ts.shot_odds(plan.aim.chance)
+        if isinstance(plan.aim.target, ts.Gun | ts.Vehicle):
+            effect = "disabled" if isinstance(plan.aim.target, ts.Gun) else "armour -1"
+            told = f"hit {percent(odds.hit)}: {effect} (TS-5)"
+        else:
+            told = f"killed {percent(odds.killed)}, wounded {percent(odds.wounded)} (TS-4, TS-7)"
         return AttackOdds(
             weapon,
             "Virtual shot",
             float(odds.hit),
-            [
-                f"chance {plan.aim.chance}: {plan.aim.number.breakdown()}",
-                f"killed {percent(odds.killed)}, wounded {percent(odds.wounded)} (TS-4, TS-7)",
-            ],
+            [f"chance {plan.aim.chance}: {plan.aim.number.breakdown()}", told],
         )
     if weapon == CAPTURE:
         found = cs.capture_plan(board, unit, target)

@@ -468,6 +468,16 @@ def _toy_facts(profile: dict[str, Any], damage: dict[str, Any]) -> list[tuple[st
         gun = damage["gun"]
         crew = gun.get("crew") or "no crew"
         facts.append(("Gun", f"{_words(str(gun['gun_type']))}, {gun['status']}, {crew}"))
+    elif damage.get("kind") == "toy_vehicle":
+        vehicle = damage["vehicle"]
+        facts.append(
+            (
+                "Machine",
+                f"{vehicle['status']}, armour {vehicle['armour']} of {profile.get('armour', 0)} "
+                "left: only ББ fire hurts it, each hit -1 (TS-5)",
+            )
+        )
+        return facts
     else:
         warriors = damage.get("warriors", [])
         standing = sum(w["status"] in ("fighting", "light_wound") for w in warriors)

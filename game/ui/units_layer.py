@@ -72,6 +72,8 @@ def unit_symbol(unit: dict[str, Any]) -> str:
         return kind if kind in ("mech", "vehicle", "infantry") else "vehicle"
     if kind == "gun":
         return "gun"
+    if kind == "vehicle":  # a toy-soldier battle machine or tank (TS-5)
+        return "vehicle"
     return "figures"
 
 
