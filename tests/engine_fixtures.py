@@ -513,7 +513,9 @@ class Invariants:
         for unit in state.units.values():
             for problem in _negative_counts(unit.damage, unit.id):
                 raise AssertionError(f"negative damage count: {problem}")
-            if unit.hex is None:
+            if unit.hex is None and unit.altitude is not None:
+                pass  # ART-36: an aircraft off the map, circling until it comes back
+            elif unit.hex is None:
                 assert unit.battery is not None, f"{unit.id} is off the board but no battery"
                 assert unit.battery.offboard is not None, f"{unit.id} is nowhere"
                 assert not state.area.has_sheet(unit.battery.offboard.position), (
@@ -526,7 +528,7 @@ class Invariants:
             assert cf >= 0, f"building in {state.area.label(h)} has CF {cf}"
         places: dict[tuple[int, int], str] = {}
         for unit in state.living():
-            if unit.hex is None:
+            if unit.hex is None or unit.altitude is not None:  # aircraft fly over (ART-36)
                 continue
             other = places.setdefault((unit.hex.q, unit.hex.r), unit.side)
             assert other == unit.side, f"enemy units share {state.area.label(unit.hex)}"

@@ -570,7 +570,8 @@ def test_profile_choices_match_the_resolvers() -> None:
     from game.rules import battlesystem, battletech, toysoldiers, warhammer
     from game.scenario import model
 
-    assert model.BATTLETECH_TYPES == battletech.UNIT_KINDS
+    # ART-36: an aircraft is a scenario type of its own, damaged as a vehicle.
+    assert (*battletech.UNIT_KINDS, "aerospace") == model.BATTLETECH_TYPES
     assert tuple(n.replace("_", " ") for n in model.MECH_LOCATIONS) == battletech.MECH_LOCATIONS
     assert tuple(n.replace("_", " ") for n in model.MECH_TORSOS) == battletech.MECH_TORSOS
     vehicle = model.VEHICLE_LOCATIONS + model.VEHICLE_OPTIONAL

@@ -119,6 +119,8 @@ def beliefs(view: PlayerView, memory: Memory, reads_intelligence: bool) -> list[
         u = view.units[uid]
         if u["side"] == view.side or not u.get("battery") or u["hex"] is None:
             continue
+        if u.get("kind") == "aerospace":
+            continue  # ART-36: an aircraft with Arrow IV is no gun to hunt
         if u.get("destroyed"):
             continue
         h = as_hex(u["hex"])

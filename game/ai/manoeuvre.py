@@ -22,19 +22,20 @@ from collections.abc import Callable
 import numpy as np
 
 from game.ai import objectives
+from game.ai.aircraft import flight_candidates
 from game.ai.candidates import Board, Candidate, run_mp
 from game.ai.hunt import beliefs, goal_position, search_hexes
 from game.ai.memory import as_hex
 from game.artillery.flight import sheet_distance
 from game.board.los import in_sight
 from game.hexmath import Hex, distance, distances, line
-from game.state.commands import Command, Hold, Move
+from game.state.commands import Command, Fly, Hold, Move
 
 
 def movement_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
     by_unit: dict[str, list[Command]] = {}
     for c in legal:
-        if isinstance(c, Move | Hold):
+        if isinstance(c, Move | Hold | Fly):
             by_unit.setdefault(c.unit, []).append(c)
     if not by_unit:
         return [Candidate(c, 0.0, "the only choice") for c in legal]
@@ -46,6 +47,8 @@ def movement_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
     order += sorted((u for u in by_unit if u not in order), key=_spotter_order(board))
     uid = order[0]
     options = by_unit[uid]
+    if board.view.units[uid].get("kind") == "aerospace":
+        return flight_candidates(board, uid, options)  # ART-36
     if board.view.units[uid]["battery"] is not None:
         # ART-19: guns that spend movement points lose their auto-hit hexes.
         return [

@@ -42,6 +42,10 @@ class Plot:
     # ART-18: spotters that made their own attacks in the firing turn; the +1 is
     # this shot's, applied when it lands.
     attacking_spotters: tuple[str, ...] = ()
+    # ART-14/ART-36: an air-launched shot: the altitude map ("low"/"high"), the
+    # altitude or row it was fired from, and the hex it was fired over.
+    air: tuple[str, int] | None = None
+    origin: Hex | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -57,6 +61,8 @@ class Plot:
             "spotters_at_firing": list(self.spotters_at_firing),
             "automatic": self.automatic,
             "attacking_spotters": list(self.attacking_spotters),
+            "air": None if self.air is None else list(self.air),
+            "origin": None if self.origin is None else [self.origin.q, self.origin.r],
         }
 
     @classmethod
@@ -74,6 +80,8 @@ class Plot:
             spotters_at_firing=tuple(str(s) for s in data["spotters_at_firing"]),
             automatic=data.get("automatic"),
             attacking_spotters=tuple(str(s) for s in data.get("attacking_spotters", ())),
+            air=None if data.get("air") is None else (str(data["air"][0]), int(data["air"][1])),
+            origin=None if data.get("origin") is None else Hex(*data["origin"]),
         )
 
 

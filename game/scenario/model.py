@@ -141,7 +141,7 @@ VICTORY_TYPES: dict[str, dict[str, Field]] = {
 # Names and choices follow the resolvers in game/rules (tests keep them in step);
 # location names are the resolver's with "_" for " " ("centre_torso").
 
-BATTLETECH_TYPES = ("mech", "vehicle", "infantry")
+BATTLETECH_TYPES = ("mech", "vehicle", "infantry", "aerospace")
 # ART-32: mech locations; the torsos also have rear armour.
 MECH_LOCATIONS = (
     "head",
@@ -267,6 +267,15 @@ PROFILE_FIELDS: dict[str, dict[str, Field]] = {
             ),
             "troopers": whole(1, 30, default=28, types=("infantry",)),
             "weapons": parsed(_direct_fire_weapons, 'e.g. ["medium_laser", "srm2"]'),
+            # ART-14, ART-36: an aircraft carrying Arrow IV; its walk is its velocity.
+            "arrow_iv": choice(
+                "arrow_iv_is", "arrow_iv_clan", types=("aerospace",), required_for=("aerospace",)
+            ),
+            "altitude": whole(
+                0, 10, default=3, types=("aerospace",), hint="starting altitude, or row if high"
+            ),
+            "altitude_map": choice("low", "high", default="low", types=("aerospace",)),
+            "shots": whole(1, 99, types=("aerospace",), hint="Arrow IV missiles carried"),
         },
     ),
     "battlesystem": _profile(

@@ -18,7 +18,7 @@ from game.artillery.tohit import artillery_target_number, spotter_modifier
 from game.artillery.weapons import weapon as weapon_spec
 from game.hexmath import Hex
 from game.secrecy import lines, secret
-from game.state import counter_battery, shells
+from game.state import aircraft, counter_battery, shells
 from game.state.board import battery_sheet, plot_for_side, reveal, seeing_units
 from game.state.model import Announcement, Event, GameState, Unit
 from game.state.shells import ShellHits
@@ -141,8 +141,13 @@ def arrive(state: GameState, plot: Plot) -> None:
     seeing = [u.id for u in seeing_units(state, plot.side, plot.target)]
     spotters = valid_spotters(plot.spotters_at_firing, seeing)
     automatic = plot.automatic
-    if automatic is None and battery.auto_hit.covers(plot.target, plot.fired_turn):
-        automatic = "auto-hit hex"  # ART-19
+    # ART-19: an aircraft moves every turn and never keeps auto-hit hexes.
+    if (
+        automatic is None
+        and plot.air is None
+        and battery.auto_hit.covers(plot.target, plot.fired_turn)
+    ):
+        automatic = "auto-hit hex"
     tn = None
     spotter = None
     if automatic is None:
@@ -155,11 +160,13 @@ def arrive(state: GameState, plot: Plot) -> None:
             spotter_attacking=spotter is not None and spotter.id in plot.attacking_spotters,
             direct=plot.arrival_turn == plot.fired_turn,
         )
+        if plot.air is not None:
+            tn = aircraft.air_target_number(unit, plot.air, tn)
     landing = resolve_shell(
         state.dice, plot.target, tn, state.area.contains, automatic, purpose=f"{w.name} shell"
     )
     shell_rolls = state.dice.take_records()
-    if landing.hit:
+    if landing.hit and plot.air is None:
         battery.auto_hit.earn(plot.target, turn)  # ART-19
     state.queue.record(
         Arrival(
@@ -173,7 +180,7 @@ def arrive(state: GameState, plot: Plot) -> None:
 
     hits = ShellHits()
     if not landing.lost:
-        hits = shells.apply(state, unit, w, landing.landing)
+        hits = shells.apply(state, unit, w, landing.landing, plot.origin)
     state.dice.take_records()
     account = landing.account(name_of)
     head = f"{unit.name} ({w.name}) shell fired in turn {plot.fired_turn} at {label(plot.target)}: "
@@ -228,7 +235,9 @@ def arrive(state: GameState, plot: Plot) -> None:
             rolls=shell_rolls + [r for u in hits.units for r in u.told_rolls()],
         ),
     )
-    _detection(state, plot, battery_sheet(state, unit))
+    # ART-36: an aircraft flies in plain view over the map; nothing to detect.
+    if plot.air is None:
+        _detection(state, plot, battery_sheet(state, unit))
 
 
 def _detection(state: GameState, plot: Plot, battery_position: tuple[int, int]) -> None:

@@ -26,7 +26,7 @@ def seeing_units(state: GameState, side: str, target: Hex) -> list[Unit]:
     return [
         u
         for u in state.living(side)
-        if u.hex is not None and in_sight(state.area, u.hex, target, u.height)
+        if u.hex is not None and in_sight(state.area, u.hex, target, u.height + (u.altitude or 0))
     ]
 
 

@@ -108,6 +108,11 @@ def attack(state: GameState, unit: Unit, target_id: str, weapon: str) -> None:
     if unit.hex is None:
         raise IllegalCommand(f"{unit.name} is off the board")
     target = _target_of(state, unit, target_id)
+    if target.altitude is not None:
+        raise IllegalCommand(
+            f"{target.name} flies at altitude {target.altitude}: only artillery bursting "
+            "under it reaches it (ART-28, ART-36)"
+        )
     if target.system != unit.system:
         raise IllegalCommand(
             f"{unit.name} ({unit.system}) cannot attack {target.name} ({target.system}) "
@@ -200,6 +205,9 @@ def _bt_options(state: GameState, unit: Unit) -> list[tuple[str, str]]:
     for target in state.living(state.other(unit.side)):
         if target.hex is None or target.hidden or target.system != "battletech":
             continue
+        if target.altitude is not None:
+            continue  # ART-36: no direct fire reaches an aircraft
+
         for weapon in _bt_weapons(unit):
             if not isinstance(_bt_target_number(state, unit, target, weapon), str):
                 out.append((target.id, weapon))

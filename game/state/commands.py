@@ -79,6 +79,17 @@ class Hold(Command):
 
 
 @dataclass(frozen=True)
+class Fly(Command):
+    """ART-36: an aircraft flies to a hex (beyond an edge: it leaves the map) and
+    climbs or dives to an altitude."""
+
+    unit: str = ""
+    to: Hex = ORIGIN
+    altitude: int = 1
+    kind: ClassVar[str] = "fly"
+
+
+@dataclass(frozen=True)
 class PlaceSheet(Command):
     """MAP-6/MAP-7: the picker places the new sheet at the pending position."""
 
@@ -140,6 +151,7 @@ COMMAND_TYPES: dict[str, type[Command]] = {
         Predesignate,
         Move,
         Hold,
+        Fly,
         PlaceSheet,
         PlotFire,
         Attack,

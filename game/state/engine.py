@@ -22,7 +22,15 @@ from game.artillery.predesignated import predesignation_refusal
 from game.artillery.weapons import ammunition as ammunition_spec
 from game.artillery.weapons import weapon as weapon_spec
 from game.hexmath import Hex, distance
-from game.state import artillery_phase, combat, counter_battery, mobile, moving, victory
+from game.state import (
+    aircraft,
+    artillery_phase,
+    combat,
+    counter_battery,
+    mobile,
+    moving,
+    victory,
+)
 from game.state.board import (
     battery_sheet,
     knows_unit,
@@ -37,6 +45,7 @@ from game.state.commands import (
     Command,
     Deploy,
     EndPhase,
+    Fly,
     GunAction,
     Hold,
     IllegalCommand,
@@ -323,7 +332,7 @@ def _own_unit(state: GameState, side: str, unit_id: str) -> Unit:
     return unit
 
 
-def _mover_unit(state: GameState, cmd: Move | Hold) -> Unit:
+def _mover_unit(state: GameState, cmd: Move | Hold | Fly) -> Unit:
     unit = _own_unit(state, cmd.side, cmd.unit)
     if unit.hidden and unit.hex is not None:
         raise IllegalCommand(f"{unit.name} is hidden: it holds its position until found (ART-4)")
@@ -423,6 +432,19 @@ def _reveal_adjacent(state: GameState, mover: Unit) -> None:
             reveal(state, mover, f"it ended its move next to {other.name}")
 
 
+def _fly(state: GameState, cmd: Command) -> None:
+    assert isinstance(cmd, Fly)
+    unit = _mover_unit(state, cmd)
+    if not aircraft.is_aircraft(unit):
+        raise IllegalCommand(f"{unit.name} does not fly: it moves over the ground")
+    reason = aircraft.fly_refusal(state, unit, cmd.to, cmd.altitude)
+    if reason:
+        raise IllegalCommand(reason)
+    aircraft.fly(state, unit, cmd.to, cmd.altitude)
+    state.move_order.pop(0)
+    _next_mover(state)
+
+
 def _hold(state: GameState, cmd: Command) -> None:
     assert isinstance(cmd, Hold)
     unit = _mover_unit(state, cmd)
@@ -501,7 +523,12 @@ def plot_refusal(state: GameState, cmd: PlotFire) -> str | None:
     for p in state.queue.plots:
         if p.battery == unit.id and p.piece == cmd.piece and p.fired_turn == state.turn:
             return f"piece {cmd.piece} of {unit.name} already has a target this turn"
-    if counter_battery.is_counter_battery(state, cmd.target):
+    air = aircraft.is_aircraft(unit)
+    if air:
+        reason = aircraft.plot_refusal(state, unit, cmd.target)
+        if reason:
+            return reason
+    elif counter_battery.is_counter_battery(state, cmd.target):
         reason = counter_battery.refusal(state, unit, cmd.target)
         if reason:
             return reason
@@ -513,6 +540,8 @@ def plot_refusal(state: GameState, cmd: PlotFire) -> str | None:
     left = rounds_left(state, unit, cmd.ammunition)
     if cmd.ammunition not in battery.ammunition or (left is not None and left <= 0):
         return f"{unit.name} has no {cmd.ammunition} ammunition left"
+    if air:
+        return None  # ART-14: the sheet under it; the altitude gives its flight, not range
     target_pos = state.area.position_of(cmd.target)
     name = (
         counter_battery.where(state, cmd.target)
@@ -532,11 +561,19 @@ def _plot_fire(state: GameState, cmd: Command) -> None:
     assert battery is not None
     sheets = sheet_distance(battery_sheet(state, unit), state.area.position_of(cmd.target))
     flight = flight_time(battery.weapon, sheets)
+    air = None
+    if aircraft.is_aircraft(unit):
+        launch = aircraft.launch(unit)
+        assert not isinstance(launch, str)
+        sheets, flight = launch.sheets, launch.flight_time  # ART-14
+        air = (aircraft.altitude_map(unit), int(unit.altitude or 0))
     # ART-37: no unit sees a hex off the play area; counter-battery fire has no spotter.
     off_board = counter_battery.is_counter_battery(state, cmd.target)
     spotters = () if off_board else tuple(u.id for u in seeing_units(state, cmd.side, cmd.target))
     automatic = (
-        "pre-designated hex" if cmd.target in state.predesignated.get(cmd.side, []) else None
+        "pre-designated hex"
+        if air is None and cmd.target in state.predesignated.get(cmd.side, [])
+        else None
     )
     plot = state.queue.add(
         Plot(
@@ -550,6 +587,8 @@ def _plot_fire(state: GameState, cmd: Command) -> None:
             arrival_turn=state.turn + flight,
             spotters_at_firing=spotters,
             automatic=automatic,
+            air=air,
+            origin=unit.hex if air is not None else None,
         )
     )
     log_event(
@@ -625,6 +664,7 @@ _HANDLERS: dict[tuple[str, type[Command]], _Handler] = {
     (SETUP, EndPhase): _end_setup,
     (MOVEMENT, Move): _move,
     (MOVEMENT, Hold): _hold,
+    (MOVEMENT, Fly): _fly,
     (TARGETING, PlotFire): _plot_fire,
     (TARGETING, EndPhase): _end_targeting,
     (ATTACK, Attack): _attack,

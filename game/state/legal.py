@@ -17,9 +17,9 @@ from game.artillery.counter_battery import announced_positions
 from game.artillery.flight import range_refusal
 from game.artillery.predesignated import predesignation_refusal
 from game.artillery.weapons import weapon as weapon_spec
-from game.hexmath import Hex
+from game.hexmath import Hex, disk, neighbors
 from game.scenario.model import FLANKS
-from game.state import combat, counter_battery, moving
+from game.state import aircraft, combat, counter_battery, moving
 from game.state.board import battery_sheet
 from game.state.commands import (
     Answer,
@@ -27,6 +27,7 @@ from game.state.commands import (
     Command,
     Deploy,
     EndPhase,
+    Fly,
     GunAction,
     Hold,
     Move,
@@ -103,6 +104,9 @@ def _movement(state: GameState, side: str) -> list[Command]:
         if unit.moved or not moving.can_move(unit):
             continue
         out.append(Hold(side, unit.id))
+        if aircraft.is_aircraft(unit):
+            out += _flights(state, side, unit)
+            continue
         reach = moving.reach(state, unit)
         for h, facing in reach.end_facings().items():
             out.append(Move(side, unit.id, h, facing))
@@ -110,6 +114,31 @@ def _movement(state: GameState, side: str) -> list[Command]:
             if facing != unit.facing and reach.route(unit.hex, facing) is not None:  # type: ignore[arg-type]
                 out.append(Move(side, unit.id, unit.hex, facing))  # type: ignore[arg-type]
     return out
+
+
+def _flights(state: GameState, side: str, unit: Unit) -> list[Command]:
+    """ART-36: every hex it may fly to (over the map, or just beyond an edge to
+    leave) at every altitude it may reach; off the map, every edge hex."""
+    if unit.hex is None:
+        ends = aircraft.edge_hexes(state)
+    else:
+        near = [
+            h
+            for h in disk(unit.hex, aircraft.velocity(unit))
+            if state.area.contains(h) or any(state.area.contains(n) for n in neighbors(h))
+        ]
+        ends = near
+    return [Fly(side, unit.id, h, a) for h in ends for a in aircraft.altitudes(unit)]
+
+
+def _air_plots(
+    state: GameState, side: str, unit: Unit, busy: set[int], ammo: list[str]
+) -> list[Command]:
+    """ART-14: an aircraft over the map fires at the hexes of the sheet under it."""
+    if unit.hex is None or 1 in busy or aircraft.plot_refusal(state, unit, unit.hex):
+        return []
+    under = state.area.sheet_hexes()[state.area.position_of(unit.hex)]
+    return [PlotFire(side, unit.id, 1, h, a) for h in under for a in ammo]
 
 
 def _targeting(state: GameState, side: str) -> list[Command]:
@@ -127,6 +156,9 @@ def _targeting(state: GameState, side: str) -> list[Command]:
         ammo = [
             a for a in battery.ammunition if (n := rounds_left(state, unit, a)) is None or n > 0
         ]
+        if aircraft.is_aircraft(unit):
+            out += _air_plots(state, side, unit, busy, ammo)
+            continue
         origin = battery_sheet(state, unit)
         far = _counter_battery_hexes(state, side, unit) if ammo else []
         for piece in range(1, battery.pieces + 1):

@@ -143,6 +143,7 @@ class Unit:
     mp_spent: int = 0
     attacked: bool = False
     weapons_fired: list[str] = field(default_factory=list)
+    altitude: int | None = None  # ART-36: an aircraft's altitude (or high-altitude row)
     turned: bool = False  # changed its facing this turn (WH-3: a turn counts as moving)
     # Enemies this unit charged this turn: it moved into contact with them (BS-12, WHC-1).
     charged: list[str] = field(default_factory=list)
@@ -187,6 +188,7 @@ class Unit:
             "charged": list(self.charged),
             "in_combat_with": list(self.in_combat_with),
             "reactions": dict(self.reactions),
+            "altitude": self.altitude,
         }
 
     @classmethod
@@ -216,6 +218,7 @@ class Unit:
             charged=[str(u) for u in d.get("charged", ())],
             in_combat_with=[str(u) for u in d.get("in_combat_with", ())],
             reactions={str(k): str(v) for k, v in d.get("reactions", {}).items()},
+            altitude=None if d.get("altitude") is None else int(d["altitude"]),
         )
 
 

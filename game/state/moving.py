@@ -40,6 +40,8 @@ def can_move(unit: Unit) -> bool:
     turn there would show the enemy that it exists, and the turn after a sheet is
     placed, that the sheet holds a battery (MAP-10).
     """
+    if unit.kind == "aerospace":
+        return not unit.destroyed  # ART-36: it flies every turn, over the map or off it
     if unit.destroyed or unit.hex is None or unit.hidden:
         return False
     try:

@@ -13,6 +13,7 @@ from game.dice import Dice
 from game.hexmath import Hex
 from game.scenario import Scenario, load_scenario
 from game.scenario.model import battery_position
+from game.state.aircraft import AEROSPACE
 from game.state.model import SETUP, Battery, GameState, Intel, OffBoard, Unit
 from game.state.systems import initial_damage
 
@@ -72,6 +73,16 @@ def new_game(scenario: Scenario | str | Path, seed: int) -> GameState:
             height=int(profile.get("height", unit_height(kind))),
             damage=initial_damage(u.id, u.side, u.name or u.id, profile, at, u.facing),
         )
+        if kind == AEROSPACE:
+            # ART-36: it starts flying over its entry hex, carrying Arrow IV (ART-14).
+            units[u.id].altitude = int(profile.get("altitude", 3))
+            shots = profile.get("shots")
+            units[u.id].battery = Battery(
+                weapon=str(profile["arrow_iv"]),
+                pieces=1,
+                offboard=None,
+                ammunition={"standard": None if shots is None else int(shots)},
+            )
     positions = list(area.positions)
     sheets = available_sheets()
     for b in scenario.artillery:

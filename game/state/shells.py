@@ -58,11 +58,16 @@ class ShellHits:
         return [u for u in self.units if u.side == side or not u.hidden]
 
 
-def apply(state: GameState, battery: Unit, weapon: Weapon, landing: Hex) -> ShellHits:
-    """Damage every unit and building in the shell's rings; return the account."""
+def apply(
+    state: GameState, battery: Unit, weapon: Weapon, landing: Hex, fired_over: Hex | None = None
+) -> ShellHits:
+    """Damage every unit and building in the shell's rings; return the account.
+    ``fired_over``: the hex an aircraft launched from (ART-27 from there, ART-36)."""
     reach = weapon.ring_radius
     victims = [u for u in state.living() if u.hex is not None and distance(u.hex, landing) <= reach]
-    if battery.battery is not None and battery.battery.offboard is not None:
+    if fired_over is not None:
+        origin = BatteryOrigin.on_board(fired_over)
+    elif battery.battery is not None and battery.battery.offboard is not None:
         origin = BatteryOrigin.off_board(battery.battery.offboard.position)
     else:
         assert battery.hex is not None

@@ -43,6 +43,9 @@ def initial_damage(
     """The fresh damage state of a unit of any system, as plain data."""
     system, kind = profile["system"], profile["type"]
     if system == "battletech":
+        if kind == "aerospace":
+            # ART-36 decision: an aircraft's damage is kept as a medium vehicle's.
+            return bt.VehicleDamage.template("medium", False).to_dict()
         if kind == "infantry":
             return bt.InfantryDamage.platoon(int(profile.get("troopers", 28))).to_dict()
         if "weight_class" in profile:
@@ -175,11 +178,14 @@ def damage_target(unit: Unit, at: Hex | None = None) -> DamageTarget:
     a battery standing off the board at its hex there (ART-37)."""
     where = at if at is not None else unit.hex
     assert where is not None
+    aircraft = unit.altitude is not None
     return DamageTarget(
         id=unit.id,
         hex=where,
         system=unit.system,
-        kind=unit.kind,
+        # ART-28: an aircraft is hit at its altitude; its damage is a vehicle's (ART-36).
+        kind="vehicle" if aircraft else unit.kind,
+        altitude=unit.altitude if aircraft and unit.profile.get("altitude_map") != "high" else None,
         facing=unit.facing,
         height=unit.height,
         name=unit.name,

@@ -37,7 +37,12 @@ def victory_points(state: GameState, side: str) -> int:
 
 def _enemy_batteries_destroyed(state: GameState, side: str) -> bool:
     enemy = state.other(side)
-    batteries = [u for u in state.units.values() if u.side == enemy and u.battery is not None]
+    # ART-36: an aircraft carries Arrow IV but is no battery for this condition.
+    batteries = [
+        u
+        for u in state.units.values()
+        if u.side == enemy and u.battery is not None and u.altitude is None
+    ]
     return bool(batteries) and all(u.destroyed for u in batteries)
 
 
