@@ -4,6 +4,7 @@ order (the game screen hands events to them topmost first, so the dialog host,
 last, sees every event first while a dialog is open).
 
 =================  ==========================================================
+``AircraftLayer``  aircraft with altitude and last flight; flying them (ART-36)
 ``IntelLayer``     announced directions (ART-24), intel panel (I), minimap (M)
 ``MobileMapLayer`` exits at the edge, sheet picker, new-sheet flash (MAP-6..10)
 ``PlotLayer``      plot mode (P), battery and fire-queue panels, incoming markers
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from game.ui.aircraft_layer import AircraftLayer
 from game.ui.artillery_anim import ArrivalAnimation
 from game.ui.artillery_plot import PlotLayer
 from game.ui.context import Layer, UiContext
@@ -42,9 +44,11 @@ class ArtilleryLayers:
     attack: AttackTool
     animation: ArrivalAnimation
     dialogs: DialogLayer
+    aircraft: AircraftLayer
 
     def in_order(self) -> list[Layer]:
         return [
+            self.aircraft,
             self.intel,
             self.mobile,
             self.plot,
@@ -66,6 +70,7 @@ def make_layers(ctx: UiContext) -> list[Layer]:
         attack=AttackTool(dialogs),
         animation=ArrivalAnimation(),
         dialogs=dialogs,
+        aircraft=AircraftLayer(),
     )
     ctx.extra["artillery"] = layers
     return layers.in_order()

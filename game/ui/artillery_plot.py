@@ -42,6 +42,11 @@ import pygame
 from game.ai.hunt import beliefs
 from game.ai.memory import Memory
 from game.artillery.counter_battery import CandidateOdds, forecast_positions, ring_chance
+from game.artillery.deployment import (
+    air_target_refusal,
+    high_altitude_launch,
+    low_altitude_launch,
+)
 from game.artillery.flight import flight_time, range_refusal, sheet_distance
 from game.artillery.forecast import Forecast, forecast
 from game.artillery.tohit import artillery_target_number, spotter_modifier
@@ -373,6 +378,26 @@ def counter_battery_odds(view: PlayerView, unit: dict[str, Any]) -> tuple[Candid
     return found
 
 
+def _air_launch(unit: dict[str, Any]) -> Any:
+    high = unit["profile"].get("altitude_map") == "high"
+    return high_altitude_launch if high else low_altitude_launch
+
+
+def _air_refusal(view: PlayerView, unit: dict[str, Any], target: Hex) -> str | None:
+    """ART-14: an aircraft fires at a hex of the sheet under it, from an altitude
+    that allows it."""
+    here = _hex(unit.get("hex"))
+    if here is None:
+        return f"{unit['name']} is off the map"
+    if not view.area.contains(target):
+        return "an air-launched Arrow IV fires at a hex of the sheet under the aircraft (ART-14)"
+    try:
+        _air_launch(unit)(unit["battery"]["weapon"], int(unit["gunnery"]), int(unit["altitude"]))
+    except ValueError as exc:
+        return str(exc)
+    return air_target_refusal(view.area.position_of(here), view.area.position_of(target))
+
+
 def plot_preview(view: PlayerView, battery_id: str, target: Hex) -> PlotPreview:
     """The shot ``battery_id`` would make at ``target`` if plotted now, from the view."""
     unit = view.units.get(battery_id)
@@ -386,8 +411,11 @@ def plot_preview(view: PlayerView, battery_id: str, target: Hex) -> PlotPreview:
     pieces = free_pieces(view, unit)
     refusal = None
     sheets = flight = arrival = None
+    air = unit.get("kind") == "aerospace"
     if unit.get("destroyed"):
         refusal = f"{unit['name']} has been destroyed"
+    elif air:
+        refusal = _air_refusal(view, unit, target)
     else:
         origin = battery_position(view, unit)
         target_pos = area.position_of(target)
@@ -405,7 +433,9 @@ def plot_preview(view: PlayerView, battery_id: str, target: Hex) -> PlotPreview:
             flight = flight_time(w, sheets)
             arrival = view.turn + flight
     automatic = None
-    if target in predesignated_hexes(view):
+    if air:
+        pass  # ART-19, ART-36: an aircraft never hits automatically
+    elif target in predesignated_hexes(view):
         automatic = "pre-designated hex"  # ART-21
     elif target in auto_hit_hexes(unit, view.turn):
         automatic = "auto-hit hex"  # ART-19
@@ -420,9 +450,24 @@ def plot_preview(view: PlayerView, battery_id: str, target: Hex) -> PlotPreview:
             adjustments=adjustments,
             spotter_attacking=spotter is not None and spotter.attacking,
         )
+    if air and refusal is None:
+        # ART-14: the altitude's modifier and flight time.
+        launch = _air_launch(unit)(
+            w,
+            int(unit["gunnery"]),
+            int(unit["altitude"]),
+            None if spotter is None else spotter.gunnery,
+            adjustments,
+            spotter is not None and spotter.attacking,
+        )
+        tn, sheets, flight = launch.to_hit, launch.sheets, launch.flight_time
+        arrival = view.turn + flight
     fc = None
     candidates = None
-    if not area.contains(target):
+    if air:
+        if refusal is None:
+            fc = forecast(area, target, None if tn is None else tn.total, w)
+    elif not area.contains(target):
         # ART-37: no spotter, no adjustment; the odds of every candidate position.
         automatic, tn = None, artillery_target_number(int(unit["gunnery"]))
         candidates = counter_battery_odds(view, unit)
