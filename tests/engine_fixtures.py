@@ -387,9 +387,10 @@ def leaks(state: GameState, side: str) -> list[str]:
         if unit.side == enemy and unit.hidden and unit.id in text:
             found.append(f"hidden enemy unit {unit.id!r} appears in the view")
     for uid, data in view["units"].items():
-        if data["side"] == enemy and (
-            state.units[uid].hidden or state.units[uid].hex is None or "offboard" in data
-        ):
+        unit = state.units[uid]
+        # An aircraft seen flying off the map stays known (ART-36).
+        off = unit.hex is None and unit.altitude is None
+        if data["side"] == enemy and (unit.hidden or off or "offboard" in data):
             found.append(f"enemy unit {uid!r} is in the view while hidden or off the board")
 
     # Off-board positions of enemy batteries.

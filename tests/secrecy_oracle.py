@@ -116,7 +116,8 @@ def secrets_of(state: GameState, side: str) -> list[Secret]:
                         aimable=True,
                     )
                 )
-        if unit.hidden or unit.hex is None:
+        # An aircraft seen flying off the map is no secret (ART-36): only its plots are.
+        if unit.hidden or (unit.hex is None and unit.altitude is None):
             hexes = () if unit.hex is None else ((unit.hex.q, unit.hex.r),)
             words = [unit.id, unit.name]
             if unit.hex is not None:
@@ -315,7 +316,11 @@ class Oracle:
         side = acting_side(state)
         if side is None:
             return
-        hidden = [u for u in state.units.values() if u.side != side and (u.hidden or u.hex is None)]
+        hidden = [
+            u
+            for u in state.units.values()
+            if u.side != side and (u.hidden or (u.hex is None and u.altitude is None))
+        ]
         if not hidden:
             return
         target = next(iter(state.area.hexes()))

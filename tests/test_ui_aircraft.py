@@ -5,11 +5,9 @@ documentation's, otherwise it goes to the test's temporary folder."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pygame
-import pytest
 
 from game.state import Fly, Hold, acting_side, apply, legal_commands, new_game
 from game.ui.context import PLOT
@@ -19,16 +17,6 @@ ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "maps" / "air_strike.toml"
 SIZE = (1280, 800)
 AIR = "n-sparrowhawk"
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = os.environ.get("BARRAGE_SCREENSHOTS")
-    path = Path(folder) if folder else tmp_path / "shots"
-    if not path.is_absolute():
-        path = ROOT / path
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def post(kind: int, **attrs) -> None:

@@ -13,7 +13,6 @@ they are the documentation's, otherwise they go to the test's temporary folder.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pygame
@@ -82,16 +81,6 @@ def display():
     screen = pygame.display.set_mode(SIZE)
     yield screen
     pygame.quit()
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = os.environ.get("BARRAGE_SCREENSHOTS")
-    path = Path(folder) if folder else tmp_path / "shots"
-    if not path.is_absolute():
-        path = ROOT / path
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 class Harness:

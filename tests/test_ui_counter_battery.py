@@ -6,7 +6,6 @@ picture is the documentation's, otherwise it goes to the test's temporary folder
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pygame
@@ -23,16 +22,6 @@ from tests.engine_fixtures import end_phase, end_setup, hold_everything
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZE = (1280, 800)
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = os.environ.get("BARRAGE_SCREENSHOTS")
-    path = Path(folder) if folder else tmp_path / "shots"
-    if not path.is_absolute():
-        path = ROOT / path
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def detected(seed: int = 3) -> tuple[GameState, tuple[int, int]]:

@@ -16,9 +16,11 @@ def log_event(state: GameState, kind: str, text: str, **extra: object) -> Event:
 
 def knows_unit(state: GameState, side: str, unit: Unit) -> bool:
     """Whether ``side`` knows of ``unit``: its own, or an enemy on the board and not
-    hidden (ART-4). The same test decides what ``player_view`` shows, what an event
-    may name and which refusals may name a unit."""
-    return unit.side == side or (unit.hex is not None and not unit.hidden)
+    hidden (ART-4), or an aircraft it saw fly off the map (ART-36). The same test
+    decides what ``player_view`` shows, what an event may name and which refusals
+    may name a unit."""
+    on_board = unit.hex is not None or unit.altitude is not None
+    return unit.side == side or (on_board and not unit.hidden)
 
 
 def seeing_units(state: GameState, side: str, target: Hex) -> list[Unit]:

@@ -641,6 +641,21 @@ def draw_badge(
     return box
 
 
+def _aimed_hex(surface: pygame.Surface, ctx: UiContext, target: Hex, label: str) -> None:
+    """The aimed hex outlined white with its chance written in it."""
+    pygame.draw.polygon(surface, (255, 255, 255), hex_points(ctx, target), 3)
+    ui.text(
+        surface,
+        label,
+        ctx.camera.hex_to_screen(target),
+        max(12, ctx.camera.size // 2 - 2),
+        (255, 255, 255),
+        True,
+        "center",
+        halo=(120, 10, 0),
+    )
+
+
 def edge_arrow(
     surface: pygame.Surface,
     ctx: UiContext,
@@ -1009,17 +1024,8 @@ class PlotLayer:
                     surface, str(d), (mx, my), max(11, radius_px + 3), ui.ACCENT, True, "center"
                 )
         # The aimed hex with the hit chance in it.
-        pygame.draw.polygon(surface, (255, 255, 255), hex_points(ctx, p.target), 3)
-        chance = "AUTO" if p.automatic else ui.percent(fc.hit_probability)
-        ui.text(
-            surface,
-            chance,
-            (x, y),
-            max(12, size // 2 - 2),
-            (255, 255, 255),
-            True,
-            "center",
-            halo=(120, 10, 0),
+        _aimed_hex(
+            surface, ctx, p.target, "AUTO" if p.automatic else ui.percent(fc.hit_probability)
         )
 
     def _paint_counter_battery(
@@ -1027,23 +1033,10 @@ class PlotLayer:
     ) -> None:
         """ART-37: the aimed hex off the map, its rings and the chance of coming down
         within them (nobody will see where it lands)."""
-        x, y = ctx.camera.hex_to_screen(p.target)
-        size = ctx.camera.size
         for radius in range(p.weapon.ring_radius + 1):
             draw_disk_outline(surface, ctx, p.target, radius, (110, 8, 0), 2, dashed=True)
-        pygame.draw.polygon(surface, (255, 255, 255), hex_points(ctx, p.target), 3)
         assert p.to_hit is not None
-        near = ui.percent(float(ring_chance(p.to_hit.total, p.weapon)))
-        ui.text(
-            surface,
-            near,
-            (x, y),
-            max(12, size // 2 - 2),
-            (255, 255, 255),
-            True,
-            "center",
-            halo=(120, 10, 0),
-        )
+        _aimed_hex(surface, ctx, p.target, ui.percent(float(ring_chance(p.to_hit.total, p.weapon))))
 
     def _draw_candidates(self, surface: pygame.Surface, ctx: UiContext) -> None:
         """ART-37: the off-board positions that may hold an enemy gun, outlined on the
