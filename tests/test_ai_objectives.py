@@ -120,3 +120,30 @@ def test_levels_differ_in_play_not_only_in_set_up() -> None:
     assert hard.forecast_checks > normal.forecast_checks
     assert not (normal.reach_ahead or normal.posterior_hunt or normal.spots_both_ends)
     assert normal.reads_turn_limit and not easy.reads_turn_limit
+
+
+def test_detection_weighs_only_when_the_enemy_can_act_on_it_ART_23_ART_24() -> None:
+    """A detected direction is worth guarding against while the enemy can hunt the
+    guns (mobile maps) or fire back (it has artillery, ART-37), not in the last turn."""
+    from game.ai.fire import _detection_matters
+
+    state = new_game(DEFAULT_SCENARIO, 4)
+    view = player_view(state, "north")
+    board = Board.read(view, Memory(), level("normal"), personality("steady"))
+    assert _detection_matters(board)
+    last = Board.read(
+        replace(view, turn=view.turn_limit), Memory(), level("normal"), personality("steady")
+    )
+    assert not _detection_matters(last)
+    no_hunt = replace(view, options={**view.options, "mobile_maps": False})
+    unarmed = {k: {**u, "battery": None} for k, u in view.units.items()}
+    quiet = Board.read(
+        replace(no_hunt, units=unarmed), Memory(), level("normal"), personality("steady")
+    )
+    assert not _detection_matters(quiet)
+
+
+def test_a_side_facing_a_hold_objective_fights_for_the_hex() -> None:
+    """The side whose enemy must take and hold a hex closes with the attackers."""
+    state = new_game(BRIDGE, 3)
+    assert obj.read(player_view(state, "east")).fights

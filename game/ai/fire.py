@@ -190,7 +190,7 @@ def _score_targets(board: Board, battery_id: str, targets: dict[Hex, PlotFire]) 
     flights = [flight_time(weapon_id, sheet_distance(origin, area.position_of(h))) for h in aims]
     own_points = [(as_hex(u["hex"]), 1.0) for u in board.own.values()]
     seeing = board.enemy_sight(1)
-    if not board.level.weighs_detection:
+    if not (board.level.weighs_detection and _detection_matters(board)):
         seeing = np.zeros_like(seeing)
     scored: list[tuple[float, float, Hex, int | None, int]] = []
     for flight in sorted(set(flights)):
@@ -233,6 +233,18 @@ def _score_targets(board: Board, battery_id: str, targets: dict[Hex, PlotFire]) 
             )
         )
     return out
+
+
+def _detection_matters(board: Board) -> bool:
+    """ART-23/ART-24: a detected direction helps an enemy that can act on it, by
+    hunting the guns (mobile maps, MAP-6) or by counter-battery fire (ART-37,
+    an enemy with artillery), and only while turns are left to do it."""
+    view = board.view
+    if board.level.reads_turn_limit and view.turn_limit - view.turn < 1:
+        return False
+    if view.options.get("mobile_maps"):
+        return True
+    return any(u["side"] != view.side and u.get("battery") for u in view.units.values())
 
 
 def _exact_value(

@@ -57,8 +57,9 @@ class Objectives:
 
     @property
     def fights(self) -> bool:
-        """Units should close with the enemy (destroy units, or a survive side to beat)."""
-        return self.destroy_units > 0 or (self.enemy_survives and not self.take)
+        """Units should close with the enemy: to destroy units, to beat a side that
+        wins by surviving, or to stop a side that must take and hold a hex."""
+        return self.destroy_units > 0 or (self.enemy_survives and not self.take) or bool(self.guard)
 
 
 def read(view: PlayerView, reads_turn_limit: bool = True) -> Objectives:
