@@ -85,7 +85,8 @@ def ask(
         "about": about,
     }
     state.questions.append(question)
-    log_event(state, "question", f"{side}: {text} ({' / '.join(choices)})", data=dict(question))
+    record = {**question, "choices": list(choices)}  # the log's copy, apart from the state's
+    log_event(state, "question", f"{side}: {text} ({' / '.join(choices)})", data=record)
 
 
 def answer(state: GameState, choice: str) -> None:
