@@ -256,3 +256,18 @@ def test_ART_36_the_scenario_plays_headless_with_simulate(tmp_path) -> None:
         progress=None,
     )
     assert json.dumps(summary) and (tmp_path / "out" / "summary.json").exists()
+
+
+def test_ART_36_an_aircraft_must_enter_over_an_edge_hex(tmp_path) -> None:
+    """ART-36, bad input: an aircraft whose entry hex lies inside the play area is
+    refused with the file, the place and the reason."""
+    from game.scenario import ScenarioError, load_scenario
+
+    bad = tmp_path / "bad.toml"
+    text = SCENARIO.read_text(encoding="utf-8")
+    bad.write_text(text.replace('hex = "0801"', 'hex = "0808"', 1), encoding="utf-8")
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(bad)
+    message = str(err.value)
+    assert "bad.toml" in message and 'units[0].hex "0808"' in message
+    assert "an aircraft enters over a hex on the edge of the play area (ART-36)" in message

@@ -16,7 +16,7 @@ from typing import Any
 from game.artillery.deployment import along_refusal
 from game.artillery.flight import sheet_distance
 from game.artillery.predesignated import PER_SHEET_CAP as PREDESIGNATED_PER_SHEET
-from game.board.area import middle_line2, sheet_bounds
+from game.board.area import locate, middle_line2, sheet_bounds, sheet_hex
 from game.board.sheet import (
     SHEETS_DIR,
     SheetError,
@@ -26,6 +26,7 @@ from game.board.sheet import (
     parse_xxyy,
     sheet_from_dict,
 )
+from game.hexmath import neighbors
 from game.limits import (
     BATTERIES_LIMIT,
     TOML_FILE_BYTES,
@@ -522,8 +523,23 @@ class _ScenarioCheck:
                         profile=profile,
                     )
                 )
-                self._not_with_enemy(where, units[-1])
+                if profile.get("type") == "aerospace":
+                    self._on_the_edge(where, units[-1])
+                else:
+                    self._not_with_enemy(where, units[-1])
         return units
+
+    def _on_the_edge(self, where: str, unit: Unit) -> None:
+        """ART-36: an aircraft enters over a hex on the edge of the play area (it flies
+        over other units, so it never takes their hex)."""
+        h = sheet_hex(unit.sheet, *parse_xxyy(unit.hex))
+        if all(locate(n)[0] in self.positions for n in neighbors(h)):
+            self.report.add_value(
+                f"{where}.hex",
+                unit.hex,
+                "an aircraft enters over a hex on the edge of the play area (ART-36); this "
+                f"hex of the sheet at {_show_pos(unit.sheet)} lies inside it",
+            )
 
     def _not_with_enemy(self, where: str, unit: Unit) -> None:
         """MOV-2: a unit may not stand in a hex with an enemy unit."""
