@@ -321,3 +321,29 @@ def test_the_example_sweep_file_of_the_documentation_loads(tmp_path: Path) -> No
     assert len(loaded.cells) == 9 and loaded.fixed == {"options.sheet_table": "pile"}
     assert loaded.ai["south"] == {"level": "hard", "personality": "cautious"}
     assert loaded.cells[0].setting("deploy_distance") == {"north": 0}
+
+
+def test_plots_for_three_parameters_and_words_as_values(tmp_path: Path) -> None:
+    """A parameter of words (AI levels) is drawn at even steps; with three parameters
+    the map pools the third; cells where no game was won stay blank."""
+    axes = [
+        {"keys": ["ai.south.level"], "values": ["easy", "normal"], "label": "south AI"},
+        {"keys": ["scenario.turns"], "values": [5, 10], "label": "turns"},
+        {"keys": ["units[0].hex"], "values": ["0305", "0306"], "label": "spotter"},
+    ]
+    cells = []
+    for level in ("easy", "normal"):
+        for turns in (5, 10):
+            for hex_ in ("0305", "0306"):
+                winner = None if turns == 5 and level == "easy" else "north"
+                other = None if winner is None else "south"
+                cells.append(((level, turns, hex_), [_record(winner), _record(other)]))
+    report = balance_report({"sides": ["north", "south"], "axes": axes}, cells)
+    from game.sim.balance import write_balance_plots
+
+    written = write_balance_plots(report, tmp_path)
+    assert [p.name for p in written] == ["win_rate_0.png", "win_rate_1.png", "win_rate_2.png",
+                                         "heatmap.png"]  # fmt: skip
+    assert all(p.read_bytes()[:4] == b"\x89PNG" for p in written)
+    assert report["axes"][0]["per_value"][0]["games"] == 8
+    assert report["cells"][0]["balance"]["games"] == 0  # easy, 5 turns: two draws

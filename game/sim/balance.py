@@ -113,6 +113,11 @@ def nearest_even(rows: list[dict[str, Any]]) -> int | None:
 # -- plots ------------------------------------------------------------------------
 
 
+def _plain(value: Any) -> str:
+    """A swept value on a plot or in a table: words as they are, others as in TOML."""
+    return value if isinstance(value, str) else show(value)
+
+
 def _numeric(values: list[Any]) -> bool:
     return all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
 
@@ -141,7 +146,7 @@ def write_balance_plots(report: dict[str, Any], out: Path) -> list[Path]:
             label = "draws" if who == "draws" else f"{who} wins"
             ax.plot(xs, mid, marker="o", color=colours[who], label=label)
         ax.axhline(EVEN, color="#444444", linestyle=":", linewidth=1)
-        ax.set_xticks(xs, [show(v) for v in values])
+        ax.set_xticks(xs, [_plain(v) for v in values])
         ax.set_ylim(0, 1)
         ax.set_xlabel(axis["label"])
         ax.set_ylabel("share of games")
@@ -197,8 +202,8 @@ def _heatmap(report: dict[str, Any], out: Path) -> Path:
             dark = not np.isnan(grid[i, j]) and abs(grid[i, j] - EVEN) > 0.3
             colour = "white" if dark else "black"  # readable on the deep ends of the scale
             ax.text(j, i, text, ha="center", va="center", fontsize=8, color=colour)
-    ax.set_xticks(range(len(cols_axis["values"])), [show(v) for v in cols_axis["values"]])
-    ax.set_yticks(range(len(rows_axis["values"])), [show(v) for v in rows_axis["values"]])
+    ax.set_xticks(range(len(cols_axis["values"])), [_plain(v) for v in cols_axis["values"]])
+    ax.set_yticks(range(len(rows_axis["values"])), [_plain(v) for v in rows_axis["values"]])
     ax.set_xlabel(cols_axis["label"])
     ax.set_ylabel(rows_axis["label"])
     pooled = "" if len(report["axes"]) == 2 else " (pooled over the other parameters)"
@@ -250,7 +255,7 @@ def _pct(rate: dict[str, Any]) -> str:
 
 def _cell_name(report: dict[str, Any], cell: dict[str, Any]) -> str:
     axes = report["axes"]
-    return ", ".join(f"{a['label']} {show(v)}" for a, v in zip(axes, cell["values"], strict=True))
+    return ", ".join(f"{a['label']} {_plain(v)}" for a, v in zip(axes, cell["values"], strict=True))
 
 
 def _blocks(report: dict[str, Any], images: list[Path]) -> list[Block]:
@@ -289,7 +294,7 @@ def _blocks(report: dict[str, Any], images: list[Path]) -> list[Block]:
     for c in report["cells"]:
         cells.append(
             (
-                *(show(v) for v in c["values"]),
+                *(_plain(v) for v in c["values"]),
                 str(c["games"]),
                 _pct(c["wins"][first]),
                 _pct(c["wins"][second]),
@@ -306,7 +311,7 @@ def _blocks(report: dict[str, Any], images: list[Path]) -> list[Block]:
         for p in axis["per_value"]:
             rows.append(
                 (
-                    show(p["value"]),
+                    _plain(p["value"]),
                     str(p["games"]),
                     _pct(p["wins"][first]),
                     _pct(p["wins"][second]),
@@ -326,7 +331,7 @@ def _blocks(report: dict[str, Any], images: list[Path]) -> list[Block]:
     rows = [(*label_cols, *endings)]
     for c in report["cells"]:
         rows.append(
-            (*(show(v) for v in c["values"]), *(str(c["endings"].get(e, 0)) for e in endings))
+            (*(_plain(v) for v in c["values"]), *(str(c["endings"].get(e, 0)) for e in endings))
         )
     blocks += [Block("How games ended", level=2), Block(rows=tuple(rows))]
     header = [f"{s} {source}" for s in sides for source in ("artillery", "direct")]
@@ -334,7 +339,7 @@ def _blocks(report: dict[str, Any], images: list[Path]) -> list[Block]:
     for c in report["cells"]:
         rows.append(
             (
-                *(show(v) for v in c["values"]),
+                *(_plain(v) for v in c["values"]),
                 *(show_mean(c["damage"][s][src]) for s in sides for src in ("artillery", "direct")),
             )
         )
