@@ -265,24 +265,19 @@ def check_sheet(path: Path, seed: int) -> str:
     return "plays"
 
 
-def check_save(path: Path, seed: int) -> str:
-    try:
-        state = load_game(path)
-    except SaveError as exc:
-        assert str(path) in str(exc)
-        return "refused"
-    plays(state, seed)
-    return "plays"
+def game_check(load: Callable[[Path], GameState]) -> Callable[[Path, int], str]:
+    """A save or a log: a SaveError naming the file, or a game that goes on."""
 
+    def check(path: Path, seed: int) -> str:
+        try:
+            state = load(path)
+        except SaveError as exc:
+            assert str(path) in str(exc)
+            return "refused"
+        plays(state, seed)
+        return "plays"
 
-def check_log(path: Path, seed: int) -> str:
-    try:
-        state = replay(path)
-    except SaveError as exc:
-        assert str(path) in str(exc)
-        return "refused"
-    plays(state, seed)
-    return "plays"
+    return check
 
 
 @pytest.fixture(scope="module")
@@ -300,8 +295,8 @@ def game_files(tmp_path_factory) -> dict[str, Path]:
 KINDS: dict[str, Callable[[Path, int], str]] = {
     "scenario": check_scenario,
     "sheet": check_sheet,
-    "save": check_save,
-    "log": check_log,
+    "save": game_check(load_game),
+    "log": game_check(replay),
 }
 
 
