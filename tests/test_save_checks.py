@@ -205,3 +205,17 @@ def test_replay_keeps_few_states_and_none_holds_the_event_log(played, monkeypatc
     last = timeline.last
     for k in (last, 0, last // 2, last // 2 + 1, 1, last - 1, last // 3):
         assert state_hash(timeline.state_at(k)) == state_hash(replay(log, upto=k)), k
+
+
+def test_the_replay_window_refuses_a_fifo_and_deep_nesting_cleanly(tmp_path) -> None:
+    """main.py replay read a file a second time to tell a save from a log: a FIFO hung
+    there and 1,000-deep nesting escaped as RecursionError."""
+    from game.ui.replay import read_replay
+
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 1000 + "]" * 1000, encoding="utf-8")
+    for path, words in ((fifo, "not a plain file"), (deep, "nest more than 32 levels deep")):
+        with pytest.raises(SaveError, match=words):
+            read_replay(path)

@@ -179,6 +179,14 @@ def _unsealed(
     return inner
 
 
+def file_format(path: str | Path) -> object:
+    """The ``format`` a save or log file names; None when it cannot be read as one."""
+    try:
+        return _read_json(Path(path), "file").get("format")
+    except SaveError:
+        return None
+
+
 def _check_header(p: Path, data: dict[str, Any], fmt: str, what: str) -> None:
     if data.get("format") != fmt:
         raise SaveError(f"{p}: not a Barrage {what} (format {data.get('format')!r})")

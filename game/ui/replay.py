@@ -34,7 +34,6 @@ changing the view does not replay old shells.
 from __future__ import annotations
 
 import bisect
-import json
 import os
 import pickle
 import sys
@@ -65,7 +64,7 @@ from game.state import (
     replay,
     state_hash,
 )
-from game.state.saves import SAVE_FORMAT
+from game.state.saves import SAVE_FORMAT, file_format
 from game.ui import dialogs as ui
 from game.ui import fonts
 from game.ui import palette as pal
@@ -104,14 +103,6 @@ STEP_CARD_WIDTH = 500
 # --- reading a replay -----------------------------------------------------------------------
 
 
-def _file_format(path: Path) -> object:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return None
-    return data.get("format") if isinstance(data, dict) else None
-
-
 def read_replay(path: str | Path) -> dict[str, Any]:
     """The game log of a replay file: a game log as it is, or a save's commands.
 
@@ -121,7 +112,7 @@ def read_replay(path: str | Path) -> dict[str, Any]:
     try:
         return load_log(p)
     except SaveError:
-        if _file_format(p) != SAVE_FORMAT:
+        if file_format(p) != SAVE_FORMAT:
             raise
     # A save holds the commands of its game: the log is rebuilt from them.
     return game_log(load_game(p))
