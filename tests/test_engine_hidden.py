@@ -16,6 +16,7 @@ import json
 
 import pytest
 
+from game.board.los import line_of_sight
 from game.dice import RollRecord
 from game.hexmath import Hex
 from game.secrecy import PUBLIC, lines, secret
@@ -36,6 +37,7 @@ from game.state import (
     player_view,
     state_hash,
 )
+from game.state.board import seeing_units
 from tests.engine_fixtures import (
     FULL,
     LoadedDice,
@@ -460,3 +462,35 @@ def test_ART_4_a_command_naming_an_unseen_enemy_unit_is_refused_as_one_that_does
             kind == "Attack" and refusals[0] == refusals[1]
         )
         assert state_hash(state) == before
+
+
+def test_ART_4_a_gun_revealed_by_a_hidden_watcher_does_not_name_the_watcher() -> None:
+    """ART-4 (leak found by the secrecy oracle): south's hidden gun on the board fires
+    in sight of north's gun, itself hidden on the board; it is revealed, but only
+    north's copy of the event names the gun that saw it."""
+    state = hidden_gun_on_board()
+    n_gun, s_gun, n_mech = (state.units[u] for u in ("n-gun", "s-gun", "n-mech"))
+    s_gun.hex = state.area.hex_at((0, -1), "1009")  # next to n-gun
+    s_gun.battery.offboard, s_gun.hidden = None, True  # type: ignore[union-attr]
+    assert line_of_sight(state.area, n_gun.hex, s_gun.hex, n_gun.height)  # type: ignore[arg-type]
+    n_mech.hex = next(
+        h
+        for h in state.area.hexes()
+        if not line_of_sight(state.area, h, s_gun.hex, n_mech.height)  # type: ignore[arg-type]
+        and h != s_gun.hex
+    )
+    assert [u.id for u in seeing_units(state, "north", s_gun.hex)] == ["n-gun"]  # type: ignore[arg-type]
+    end_setup(state)
+    to_targeting(state)
+    plot(state, "south", "s-gun", state.units["s-mech"].hex)  # type: ignore[arg-type]
+    while state.turn == 1:
+        end_phase(state)
+    assert not s_gun.hidden and n_gun.hidden
+    event = next(e for e in state.log if e.kind == "reveal")
+    north = event.visible_to("north")
+    assert north is not None and "n-gun sees it fire" in north.text
+    for reader in ("south", PUBLIC):
+        copy = event.visible_to(reader)
+        assert copy is not None and "n-gun" not in copy.text, copy.text
+        assert "an unseen enemy unit sees it fire" in copy.text
+    assert leaks(state, "south") == []

@@ -19,7 +19,7 @@ from game.artillery.weapons import weapon as weapon_spec
 from game.hexmath import Hex
 from game.secrecy import lines, secret
 from game.state import aircraft, counter_battery, shells
-from game.state.board import battery_sheet, plot_for_side, reveal, seeing_units
+from game.state.board import battery_sheet, plot_for_side, reveal, seeing_units, told_name
 from game.state.model import Announcement, Event, GameState, Unit
 from game.state.shells import ShellHits
 
@@ -110,7 +110,9 @@ def _launch(state: GameState) -> None:
         if unit.hidden and unit.hex is not None:
             watchers = seeing_units(state, state.other(unit.side), unit.hex)
             if watchers:
-                reveal(state, unit, f"{watchers[0].name} sees it fire")
+                # A watcher that is hidden itself is named to its own side only.
+                watcher = min(watchers, key=lambda u: u.hidden)
+                reveal(state, unit, [told_name(state, watcher), " sees it fire"])
 
 
 def _best_spotter(state: GameState, plot: Plot, spotter_ids: list[str]) -> Unit | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from game.board.los import in_sight
 from game.hexmath import Hex
+from game.secrecy import Secret, secret
 from game.state.model import Event, GameState, Unit
 
 
@@ -41,7 +42,13 @@ def battery_sheet(state: GameState, unit: Unit) -> tuple[int, int]:
     return state.area.position_of(unit.hex)
 
 
-def reveal(state: GameState, unit: Unit, why: str) -> None:
+def told_name(state: GameState, unit: Unit) -> str | Secret:
+    """A unit's name in an event: a hidden unit's name is its side's secret (ART-4);
+    anyone else reads "an unseen enemy unit"."""
+    return secret(unit.side, unit.name, "an unseen enemy unit") if unit.hidden else unit.name
+
+
+def reveal(state: GameState, unit: Unit, why: str | list[str | Secret]) -> None:
     """Make a hidden unit known to the enemy (ART-4)."""
     if not unit.hidden:
         return
@@ -50,7 +57,8 @@ def reveal(state: GameState, unit: Unit, why: str) -> None:
     if unit.id not in state.intel[enemy].revealed:
         state.intel[enemy].revealed.append(unit.id)
     where = state.area.label(unit.hex) if unit.hex is not None else "off the board"
-    log_event(state, "reveal", f"{unit.name} is revealed in {where}: {why}")
+    reason = [why] if isinstance(why, str) else why
+    log_event(state, "reveal", [f"{unit.name} is revealed in {where}: ", *reason])
 
 
 def shot_number(state: GameState, plot_id: int) -> int:

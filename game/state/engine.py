@@ -38,6 +38,7 @@ from game.state.board import (
     reveal,
     seeing_units,
     shot_number,
+    told_name,
 )
 from game.state.commands import (
     Answer,
@@ -429,7 +430,7 @@ def _reveal_adjacent(state: GameState, mover: Unit) -> None:
         if other.hidden and distance(other.hex, mover.hex) <= 1:
             reveal(state, other, f"{mover.name} finds it")
         if mover.hidden and distance(other.hex, mover.hex) <= 1:
-            reveal(state, mover, f"it ended its move next to {other.name}")
+            reveal(state, mover, ["it ended its move next to ", told_name(state, other)])
 
 
 def _fly(state: GameState, cmd: Command) -> None:
