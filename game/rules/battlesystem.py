@@ -1244,6 +1244,30 @@ def missile_dice_count(direct: int, indirect: int, band: str) -> int:
     return attack_dice_count(direct, m) + attack_dice_count(indirect, m, INDIRECT_MULTIPLIER)
 
 
+def share_missile_dice(groups: Sequence[FirePlan]) -> tuple[FirePlan, ...]:
+    """BS-18 with BS-3: a volley whose figures roll in groups (a modifier touching only
+    some of them) rolls the AD of all its firing figures counted together, rounded up
+    once (BS-7), never more: woods on some lines must not add a die. The AD are shared
+    out in proportion to each group's unrounded share; the dice left by rounding down go
+    to the largest fractions, the first group first on a tie."""
+    if not groups:
+        raise ValueError("a volley needs at least one group of firing figures")
+    band = groups[0].band
+    assert band is not None
+    direct = sum(len(g.direct) for g in groups)
+    indirect = sum(len(g.indirect) for g in groups)
+    total = missile_dice_count(direct, indirect, band)
+    m = BAND_MULTIPLIERS[band]
+    weights = [m * (len(g.direct) + INDIRECT_MULTIPLIER * len(g.indirect)) for g in groups]
+    whole = sum(weights, Fraction(0))
+    shares = [total * w / whole for w in weights]
+    counts = [math.floor(s) for s in shares]
+    by_fraction = sorted(range(len(groups)), key=lambda i: counts[i] - shares[i])
+    for i in by_fraction[: total - sum(counts)]:
+        counts[i] += 1
+    return tuple(replace(g, dice_count=n) for g, n in zip(groups, counts, strict=True))
+
+
 # --- BS-15..BS-17: line of sight -------------------------------------------------------------
 
 DENSE_WOODS_BLOCK = Fraction(2)

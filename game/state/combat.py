@@ -93,9 +93,10 @@ def answer(state: GameState, choice: str) -> None:
     """The acting side answers the first open question (checked before any change)."""
     question = state.questions[0]
     if choice not in question["choices"]:
+        given = f"{choice!r} is not one of the answers" if choice.strip() else "no answer given"
         raise IllegalCommand(
-            f"{question['text']}: answer {' or '.join(repr(c) for c in question['choices'])}, "
-            f"not {choice!r}"
+            f"{given}: answer {' or '.join(repr(c) for c in question['choices'])} to "
+            f'"{question["text"]}"'
         )
     state.questions.pop(0)
     ANSWERS[question["topic"]](state, question, choice)

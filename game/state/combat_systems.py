@@ -497,7 +497,7 @@ def missile_plan(
     if in_woods or not screened or len(screened) == len(firing):
         return Volley((whole,))
     clear = {c for c in firing if c not in screened}
-    return Volley((plan(only(clear)), plan(only(screened))))
+    return Volley(bs.share_missile_dice((plan(only(clear)), plan(only(screened)))))
 
 
 def _shooting_regiment(unit: Unit, magical: bool) -> bs.BattleUnit:
@@ -893,9 +893,12 @@ def shooting_plan(
         return f"{unit.name} has no missile weapons"
     if SHOOTING in unit.weapons_fired:
         return f"{unit.name} has already shot this turn"
-    if not stand_and_shoot and _engaged(state, unit):
-        return f"{unit.name} is fighting in close combat and cannot shoot"
-    if not stand_and_shoot and any(u.side == unit.side for u in _engaged(state, target)):
+    # A charger has just reached the unit that stands and shoots: that contact alone
+    # does not stop the volley; any other enemy in contact does, on either of them (WH-1).
+    fighting = [u for u in _engaged(state, unit) if not (stand_and_shoot and u is target)]
+    if fighting:
+        return f"{unit.name} is fighting {fighting[0].name} in close combat and cannot shoot"
+    if any(u.side == unit.side and u is not unit for u in _engaged(state, target)):
         return f"{target.name} is in close combat: no firing into close combat (WH-1)"
     shooter = troops(unit)
     if shooter.models == 0:

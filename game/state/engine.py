@@ -106,6 +106,9 @@ def apply(state: GameState, command: Command) -> list[Event]:
     if command.side != actor:
         if state.pending_sheet is not None:
             raise IllegalCommand(f"{actor} must first place the new sheet")
+        if state.questions:
+            # A question put to the other side (a charge reaction, BS-12, WH-3) holds play.
+            raise IllegalCommand(f"{actor} must first answer: {state.questions[0]['text']}")
         raise IllegalCommand(f"it is {actor}'s turn to act in the {state.phase} phase")
     handler = _HANDLERS.get((state.phase, type(command)))
     if state.questions and state.pending_sheet is None:
