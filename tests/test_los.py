@@ -325,11 +325,16 @@ def test_MAP_5_the_line_by_line_path_agrees_with_the_tables() -> None:
         assert np.array_equal(los._visible_from_lines(area, v, None, 2, 1), visible_from(area, v))
 
 
+def _fresh_lines(monkeypatch, **settings: int) -> None:
+    """A new relative-line table built with other settings, for this test only."""
+    for name, value in settings.items():
+        monkeypatch.setattr(los, name, value)
+    monkeypatch.setattr(los, "_LINES", los._RelativeLines())
+
+
 def test_MAP_5_lines_beyond_the_table_are_computed_on_the_spot(monkeypatch) -> None:
     """MAP-5: with a table of radius 5 (far lines drawn per call) the mask still agrees."""
-    monkeypatch.setattr(los, "TABLE_RADIUS", 5)
-    monkeypatch.setattr(los, "FIRST_RADIUS", 3)
-    monkeypatch.setattr(los, "_LINES", los._RelativeLines())
+    _fresh_lines(monkeypatch, TABLE_RADIUS=5, FIRST_RADIUS=3)
     area = PlayArea.from_layout({(0, 0): random_sheet(5, "a"), (0, 1): random_sheet(6, "b")})
     for viewer in (area.hex_at((0, 0), "0101"), area.hex_at((0, 1), "0809")):
         _agree(area, viewer, 2, 1)
@@ -403,9 +408,7 @@ def test_MAP_5_visible_from_follows_the_area_when_it_grows() -> None:
 def test_MAP_5_visible_from_agrees_whatever_the_chunk_of_steps(monkeypatch, steps: int) -> None:
     """MAP-5: gathering the lines a few steps at a time, dropping the blocked ones,
     gives the same mask as line_of_sight."""
-    monkeypatch.setattr(los, "CHUNK_STEPS", steps)
-    monkeypatch.setattr(los, "FIRST_RADIUS", 40)
-    monkeypatch.setattr(los, "_LINES", los._RelativeLines())
+    _fresh_lines(monkeypatch, CHUNK_STEPS=steps, FIRST_RADIUS=40)
     area = PlayArea.from_layout({(0, 0): random_sheet(21, "a"), (1, 0): random_sheet(22, "b")})
     for viewer in (area.hex_at((0, 0), "0101"), area.hex_at((1, 0), "0809")):
         _agree(area, viewer, 2, 1)
