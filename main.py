@@ -17,6 +17,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from game.cli import UsageError, count, invalid_file, parse, usage_error
+
 SUBCOMMANDS = {
     "validate": "check scenario files (maps/*.toml) and sheet files (maps/sheets/*.toml)",
     "simulate": "play a scenario headless many times, AI against AI, and report statistics",
@@ -47,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="folder of sheet files scenarios refer to (default: maps/sheets)",
     )
-    validate.set_defaults(run=run_validate)
+    validate.set_defaults(run=run_validate, parser=validate)
     simulate = commands.add_parser(
         "simulate",
         help=SUBCOMMANDS["simulate"],
@@ -57,9 +59,11 @@ def build_parser() -> argparse.ArgumentParser:
         "scenario's side names: --north/--south or --west/--east. See docs/simulate.md.",
     )
     simulate.add_argument("scenario", metavar="SCENARIO", help="a scenario file (maps/*.toml)")
-    simulate.add_argument("--games", type=int, default=20, help="games to play (default 20)")
+    simulate.add_argument("--games", type=count(1), default=20, help="games to play (default 20)")
     simulate.add_argument("--seed", type=int, default=1, help="run seed (default 1)")
-    simulate.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    simulate.add_argument(
+        "--workers", type=count(1), default=1, help="worker processes (default 1)"
+    )
     simulate.add_argument("--out", metavar="DIR", default="sim-out", help="output folder")
     for side in SIDE_FLAGS:
         simulate.add_argument(
@@ -80,11 +84,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="swap the two sides' levels every other game",
     )
-    simulate.add_argument("--logs", type=int, default=3, help="games whose logs are saved")
+    simulate.add_argument("--logs", type=count(0), default=3, help="games whose logs are saved")
     simulate.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     simulate.add_argument("--quiet", action="store_true", help="no progress bar")
     add_run_options(simulate)
-    simulate.set_defaults(run=run_simulate)
+    simulate.set_defaults(run=run_simulate, parser=simulate)
     sweep = commands.add_parser(
         "sweep",
         help=SUBCOMMANDS["sweep"],
@@ -96,11 +100,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sweep.add_argument("spec", metavar="SPEC", help="a sweep file (maps/sweeps/*.toml)")
     sweep.add_argument("--out", metavar="DIR", default="sweep-out", help="output folder")
-    sweep.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    sweep.add_argument("--workers", type=count(1), default=1, help="worker processes (default 1)")
     sweep.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     sweep.add_argument("--quiet", action="store_true", help="no progress bar")
     add_run_options(sweep)
-    sweep.set_defaults(run=run_sweep)
+    sweep.set_defaults(run=run_sweep, parser=sweep)
     replay = commands.add_parser(
         "replay",
         help=SUBCOMMANDS["replay"],
@@ -126,11 +130,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.add_argument(
         "--frames",
-        type=int,
+        type=count(1),
         metavar="N",
         help="with --screenshot: frames to run first (default 3); alone: exit after N frames",
     )
-    replay.set_defaults(run=run_replay)
+    replay.set_defaults(run=run_replay, parser=replay)
     return parser
 
 
@@ -144,7 +148,7 @@ def add_run_options(command: argparse.ArgumentParser) -> None:
     )
     cluster.add_argument(
         "--dask-local",
-        type=int,
+        type=count(1),
         metavar="N",
         help="start a Dask cluster of N worker processes on this machine for the run",
     )
@@ -155,8 +159,15 @@ def add_run_options(command: argparse.ArgumentParser) -> None:
     )
 
 
+def check_run_options(args: argparse.Namespace) -> None:
+    """UsageError when --workers is given with a Dask cluster, which counts its own."""
+    if args.workers != 1 and (args.scheduler is not None or args.dask_local is not None):
+        raise UsageError("--workers counts processes here; with a Dask cluster leave it out")
+
+
 def run_sweep(args: argparse.Namespace) -> int:
     """The sweep command (game/sim/command.py)."""
+    check_run_options(args)
     from game.sim.command import run_sweep as sweep
 
     return sweep(args)
@@ -179,48 +190,39 @@ def run_validate(args: argparse.Namespace) -> int:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    """Run the batch; print where the results are and the headline figures."""
+    """Run the batch; print where the results are and the headline figures. A scenario
+    that does not load exits with 1; sides or personalities it does not have are usage
+    errors."""
     from game.scenario import ScenarioError, load_scenario
 
     try:
         sides = load_scenario(args.scenario).side_names()
     except (ScenarioError, OSError) as exc:
-        print(f"simulate: cannot load the scenario: {exc}", file=sys.stderr)
-        return 2
+        return invalid_file("simulate", f"cannot load the scenario: {exc}")
+    check_run_options(args)
     given = {s: getattr(args, s) for s in SIDE_FLAGS if getattr(args, s) is not None}
     wrong = sorted(set(given) - set(sides))
     if wrong:
-        print(
-            f"simulate: the sides of {args.scenario} are {sides[0]} and {sides[1]}; "
-            f"--{wrong[0]} does not apply (use --{sides[0]} and --{sides[1]})",
-            file=sys.stderr,
+        raise UsageError(
+            f"the sides of {args.scenario} are {sides[0]} and {sides[1]}; "
+            f"--{wrong[0]} does not apply (use --{sides[0]} and --{sides[1]})"
         )
-        return 2
     personalities = {}
     for item in args.personality:
         side, _, name = item.partition("=")
         if side not in sides or not name:
-            print(
-                f"simulate: --personality takes SIDE=NAME with SIDE {sides[0]} or "
-                f"{sides[1]}, not {item!r}",
-                file=sys.stderr,
+            raise UsageError(
+                f"--personality takes SIDE=NAME with SIDE {sides[0]} or {sides[1]}, not {item!r}"
             )
-            return 2
         personalities[side] = name
-    for name, value in (("games", args.games), ("workers", args.workers)):
-        if value < 1:
-            print(f"simulate: --{name} must be 1 or more, not {value}", file=sys.stderr)
-            return 2
     from game.ai.personality import PERSONALITIES
     from game.sim.command import run_simulation
 
     unknown = sorted(set(personalities.values()) - set(PERSONALITIES))
     if unknown:
-        print(
-            f"simulate: no personality {unknown[0]!r} (known: {', '.join(PERSONALITIES)})",
-            file=sys.stderr,
+        raise UsageError(
+            f"--personality: no personality {unknown[0]!r} (known: {', '.join(PERSONALITIES)})"
         )
-        return 2
     levels = {s: given.get(s, "normal") for s in sides}
     return run_simulation(args, levels, personalities)
 
@@ -252,10 +254,17 @@ def run_window(argv: Sequence[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command ``argv`` asks for; returns the exit code: 0 done, 1 a file that is
+    not valid, 2 a usage error (game/cli.py)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in SUBCOMMANDS:
-        args = build_parser().parse_args(argv)
-        return int(args.run(args))
+        args = parse(build_parser(), argv)
+        if isinstance(args, int):
+            return args
+        try:
+            return int(args.run(args))
+        except UsageError as exc:
+            return usage_error(args.parser, str(exc))
     return run_window(argv)
 
 

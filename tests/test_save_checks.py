@@ -182,7 +182,7 @@ def test_main_load_of_a_forged_save_is_a_message_not_a_traceback(save, tmp_path)
         timeout=120,
     )
     assert done.returncode == 1
-    assert done.stdout.startswith(f"cannot start: {save}: the save does not hold a game")
+    assert done.stderr.startswith(f"main.py: cannot start: {save}: the save does not hold a game")
     assert "Traceback" not in done.stderr
 
 

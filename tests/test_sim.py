@@ -159,7 +159,7 @@ def test_simulate_command(short_scenario: str, tmp_path: Path, capsys) -> None:
     assert "--west does not apply (use --north and --south)" in capsys.readouterr().err
     assert main(["simulate", short_scenario, "--personality", "north=brave"]) == 2
     assert "no personality 'brave'" in capsys.readouterr().err
-    assert main(["simulate", str(tmp_path / "missing.toml")]) == 2
+    assert main(["simulate", str(tmp_path / "missing.toml")]) == 1
     assert "cannot load the scenario" in capsys.readouterr().err
 
 
@@ -267,7 +267,7 @@ def test_simulate_command_run_errors(short_scenario: str, tmp_path: Path, capsys
     assert main([*args, "--workers", "2", "--dask-local", "2"]) == 2
     assert "with a Dask cluster leave it out" in capsys.readouterr().err
     assert main([*args, "--dask-local", "0"]) == 2
-    assert "--dask-local must be 1 or more" in capsys.readouterr().err
+    assert "argument --dask-local: must be 1 or more" in capsys.readouterr().err
 
 
 def test_a_run_refuses_a_folder_another_live_run_writes_into(tmp_path: Path) -> None:

@@ -536,7 +536,7 @@ def test_bad_window_options_get_a_clear_message(tmp_path):
         timeout=120,
     )
     assert done.returncode == 1
-    assert "cannot start" in done.stdout and "nowhere.toml" in done.stdout
+    assert "main.py: cannot start" in done.stderr and "nowhere.toml" in done.stderr
     assert "Traceback" not in done.stderr
     done = subprocess.run(
         [
@@ -557,7 +557,7 @@ def test_bad_window_options_get_a_clear_message(tmp_path):
         env=env,
         timeout=120,
     )
-    assert done.returncode == 1 and "not a side of this scenario" in done.stdout
+    assert done.returncode == 2 and "not a side of this scenario" in done.stderr
 
 
 def test_default_scenario_constant_is_a_shipped_file():

@@ -424,6 +424,9 @@ def test_every_bad_file_gives_one_message_and_exit_code_1(game, tmp_path, capsys
 def test_a_side_the_game_does_not_have_is_refused(game, capsys):
     path, _ = game
     assert main(["replay", str(path), "--side", "west"]) == 2
-    assert "the sides of this game are north and south" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "main.py replay: error: --side west: the sides of this game are north and" in err
     assert main(["replay", str(path), "--turn", "99"]) == 2
-    assert "turn 99 is not in this game" in capsys.readouterr().err
+    assert "main.py replay: error: --turn 99: turn 99 is not in this game" in (
+        capsys.readouterr().err
+    )

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -32,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from game.cli import UsageError, count, invalid_file, parse, usage_error
 from game.limits import read_bytes
 from game.ui import fonts
 from game.ui import palette as pal
@@ -116,7 +118,7 @@ class Seats:
         """ValueError when a named side is not one of the game's."""
         for what, side in (("--side", self.human), ("watched side", self.watch)):
             if side is not None and side not in sides:
-                raise ValueError(
+                raise UsageError(
                     f"{what} {side!r} is not a side of this scenario (sides: {', '.join(sides)})"
                 )
 
@@ -517,12 +519,13 @@ def build_parser(prog: str = "main.py", epilog: str | None = None) -> argparse.A
     parser.add_argument("--seed", type=int, help="dice seed of a new game (default: the clock)")
     parser.add_argument(
         "--size",
+        type=_size,
         metavar="WxH",
         default=f"{DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]}",
         help=f"window size in pixels (default {DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]})",
     )
     parser.add_argument(
-        "--zoom", type=int, metavar="LEVEL", help="starting zoom level of the map, 0 (far) to 6"
+        "--zoom", type=_zoom, metavar="LEVEL", help="starting zoom level of the map, 0 (far) to 6"
     )
     parser.add_argument(
         "--screenshot",
@@ -531,7 +534,7 @@ def build_parser(prog: str = "main.py", epilog: str | None = None) -> argparse.A
     )
     parser.add_argument(
         "--frames",
-        type=int,
+        type=count(1),
         metavar="N",
         help="with --screenshot: frames to run first (default 3); alone: exit after N frames",
     )
@@ -539,38 +542,47 @@ def build_parser(prog: str = "main.py", epilog: str | None = None) -> argparse.A
 
 
 def _size(text: str) -> tuple[int, int]:
+    """Argparse type of --size: WIDTHxHEIGHT within what SDL can open."""
     try:
         w, h = (int(part) for part in text.lower().split("x"))
     except ValueError:
-        raise SystemExit(
-            f"--size {text!r}: give the window size as WIDTHxHEIGHT, e.g. 1600x900"
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give the window size as WIDTHxHEIGHT, e.g. 1600x900"
         ) from None
     if w < 1 or h < 1:
-        raise SystemExit(f"--size {text!r}: width and height must be positive")
+        raise argparse.ArgumentTypeError(f"{text!r}: width and height must be positive")
     if w > MAX_SIZE[0] or h > MAX_SIZE[1]:
         # SDL cannot make a window (nor its surface) much larger than this.
-        raise SystemExit(
-            f"--size {text!r}: the window is at most {MAX_SIZE[0]}x{MAX_SIZE[1]} pixels"
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: the window is at most {MAX_SIZE[0]}x{MAX_SIZE[1]} pixels"
         )
     return w, h
 
 
+def _zoom(text: str) -> int:
+    """Argparse type of --zoom: a zoom level of the camera."""
+    try:
+        level = int(text)
+    except ValueError:
+        level = -1
+    if not 0 <= level <= 6:
+        raise argparse.ArgumentTypeError(f"{text!r}: zoom levels are 0 (far) to 6 (near)")
+    return level
+
+
 def run(argv: Sequence[str] | None = None, prog: str = "main.py", epilog: str | None = None) -> int:
-    """Open the game window as the command line asks; returns the exit code."""
-    args = build_parser(prog, epilog).parse_args(argv)
-    size = _size(args.size)
-    if args.frames is not None and args.frames < 1:
-        print("--frames must be 1 or more")
-        return 2
-    if args.zoom is not None and not 0 <= args.zoom <= 6:
-        print(f"--zoom {args.zoom}: zoom levels are 0 (far) to 6 (near)")
-        return 2
+    """Open the game window as the command line asks; returns the exit code: 1 for a
+    scenario or save that is not valid, 2 for a usage error (game/cli.py)."""
+    parser = build_parser(prog, epilog)
+    args = parse(parser, list(sys.argv[1:] if argv is None else argv))
+    if isinstance(args, int):
+        return args
     if args.screenshot:
         # No display needed: SDL reads these when the video system starts.
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     headless = bool(args.screenshot) or args.frames is not None
-    app = App(size, ai_delay=0.0 if headless else 0.25)
+    app = App(args.size, ai_delay=0.0 if headless else 0.25)
     try:
         seats = Seats(
             args.mode,
@@ -588,11 +600,14 @@ def run(argv: Sequence[str] | None = None, prog: str = "main.py", epilog: str | 
             app.open_menu()
         if screen is not None and args.zoom is not None:
             screen.set_zoom(args.zoom)
+    except UsageError as exc:
+        # A --side the scenario does not have: the option is wrong, not the file.
+        app.shutdown()
+        return usage_error(parser, str(exc))
     except (OSError, ValueError) as exc:
         # ScenarioError and SaveError are ValueErrors whose text names the file and the fix.
         app.shutdown()
-        print(f"cannot start: {exc}")
-        return 1
+        return invalid_file(prog, f"cannot start: {exc}")
     if headless:
         app.run_frames(args.frames or 3)
         if args.screenshot:

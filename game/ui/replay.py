@@ -36,7 +36,6 @@ from __future__ import annotations
 import bisect
 import os
 import pickle
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +45,7 @@ import pygame
 import pygame_gui
 
 from game.artillery.weapons import weapon as weapon_spec
+from game.cli import UsageError, invalid_file
 from game.hexmath import Hex
 from game.state import (
     Command,
@@ -1037,31 +1037,25 @@ def run_replay(
 ) -> int:
     """``python main.py replay FILE``: open the window on the replay; with
     ``screenshot`` render without a display, save a PNG after ``frames`` frames and
-    exit. Returns the exit code: 1 when the file cannot be replayed, 2 for a side or
-    turn the game does not have."""
-    err = err or sys.stderr
+    exit. Returns the exit code: 1 when the file cannot be replayed (game/cli.py);
+    raises UsageError for a side or turn the game does not have."""
     if frames is not None and frames < 1:
-        print("replay: --frames must be 1 or more", file=err)
-        return 2
+        raise UsageError(f"--frames must be 1 or more, not {frames}")
     try:
         timeline = ReplayTimeline.from_file(path)
     except SaveError as exc:
-        print(f"replay: {exc}", file=err)
-        return 1
+        return invalid_file("replay", exc, err)
     if side != UMPIRE and side not in timeline.sides:
-        print(
-            f"replay: --side {side}: the sides of this game are {timeline.sides[0]} and "
-            f"{timeline.sides[1]}, or {UMPIRE} for both",
-            file=err,
+        raise UsageError(
+            f"--side {side}: the sides of this game are {timeline.sides[0]} and "
+            f"{timeline.sides[1]}, or {UMPIRE} for both"
         )
-        return 2
     position = 0
     if turn is not None:
         try:
             position = timeline.turn_start(turn)
         except ValueError as exc:
-            print(f"replay: --turn {turn}: {exc}", file=err)
-            return 2
+            raise UsageError(f"--turn {turn}: {exc}") from None
     if screenshot:
         # No display needed: SDL reads these when the video system starts.
         os.environ["SDL_VIDEODRIVER"] = "dummy"
