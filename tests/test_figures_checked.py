@@ -7,9 +7,11 @@ from __future__ import annotations
 import pytest
 
 from game.hexmath import Hex, neighbor, step
-from game.state import Answer, EndPhase, IllegalCommand, apply
+from game.rules import battlesystem as bs
+from game.state import Answer, EndPhase, IllegalCommand, apply, legal_commands
 from game.state import combat_systems as cs
-from tests.test_engine_systems import ARCHERS, ORCS, game, place, unit
+from game.state.model import GameState, state_hash
+from tests.test_engine_systems import ARCHERS, FOOT, ORCS, game, place, unit
 from tests.test_figures_in_play import KNIGHTS, SPEARMEN, bowmen_over, play_moves
 
 
@@ -144,3 +146,64 @@ def test_BS_12_a_wrong_answer_is_refused_with_the_answers_and_the_question(
         apply(state, Answer("south", choice))
     assert str(refused.value) == f"{said}: answer 'set spears' or 'hold' to \"{QUESTION}\""
     assert state.questions  # nothing changed: the question is still open
+
+
+def test_BS_12_a_charge_that_reaches_two_regiments_charges_the_declared_one_only() -> None:
+    """BS-12: "атакующий не получает премию х2 против второго вражеского подразделения, с
+    которым атакующее подразделение случайно соприкоснулось в конце своей ураганной
+    атаки". The knights ride into contact with the foot and the guard standing side by
+    side; their player is asked which one they charged and names the guard: against the
+    guard they strike with x2 AD, against the foot with none. Before, both were charged
+    and the knights had x2 against each."""
+    state = game(
+        [
+            unit("knights", "north", "0505", 4, KNIGHTS),
+            unit("foot", "south", "0510", 1, FOOT),
+            unit("guard", "south", "0910", 1, FOOT),
+        ]
+    )
+    knights = state.units["knights"]
+    contact = step(knights.hex, 4, 3)
+    place(state, "foot", neighbor(contact, 4), facing=1)
+    place(state, "guard", neighbor(contact, 3), facing=1)
+    play_moves(state, {"knights": (contact, 4)})
+    assert state.questions[0]["side"] == "north"
+    assert (
+        state.questions[0]["text"]
+        == "knights reaches foot, guard: which one did it charge (BS-12)?"
+    )
+    assert legal_commands(state, "north") == [Answer("north", "foot"), Answer("north", "guard")]
+    assert knights.charged == []
+    apply(state, Answer("north", "guard"))
+    assert knights.charged == ["guard"]
+    assert [e.text for e in state.log if e.kind == "charge"] == ["knights charges guard (BS-12)"]
+    play_moves(state, {})
+    on_guard = cs.melee_plan(state, knights, state.units["guard"])
+    on_foot = cs.melee_plan(state, knights, state.units["foot"])
+    assert not isinstance(on_guard, str) and not isinstance(on_foot, str)
+    assert on_guard.attacker.dice_multipliers == (bs.X2,)
+    assert on_foot.attacker.dice_multipliers == ()
+
+
+def test_BS_12_the_choice_of_charge_survives_a_save_and_names_a_twin_by_id() -> None:
+    """BS-12: two enemy regiments of the same name are told apart by their ids in the
+    question; the open question is part of the saved state (same state hash after
+    to_dict / from_dict) and answered after loading."""
+    twin = {**FOOT}
+    state = game(
+        [
+            unit("knights", "north", "0505", 4, KNIGHTS),
+            {**unit("foot-1", "south", "0510", 1, twin), "name": "Foot"},
+            {**unit("foot-2", "south", "0910", 1, twin), "name": "Foot"},
+        ]
+    )
+    knights = state.units["knights"]
+    contact = step(knights.hex, 4, 3)
+    place(state, "foot-1", neighbor(contact, 4), facing=1)
+    place(state, "foot-2", neighbor(contact, 5), facing=1)
+    play_moves(state, {"knights": (contact, 4)})
+    assert state.questions[0]["choices"] == ["Foot (foot-1)", "Foot (foot-2)"]
+    loaded = GameState.from_dict(state.to_dict())
+    assert state_hash(loaded) == state_hash(state)
+    apply(loaded, Answer("north", "Foot (foot-2)"))
+    assert loaded.units["knights"].charged == ["foot-2"]

@@ -113,21 +113,64 @@ def _note_charges(state: GameState, unit: Unit, start: Hex | None) -> None:
     if unit.system not in (BATTLESYSTEM, WARHAMMER) or unit.hex is None or unit.hex == start:
         return
     _part_combats(state, unit)
+    met = _newly_met(state, unit, start)
+    if unit.system == BATTLESYSTEM and len(met) > 1:
+        # BS-12: the charge has one declared target; a second enemy the charger happens
+        # to touch "в конце своей ураганной атаки" is not charged. Its player says which.
+        names = ", ".join(foe.name for foe in met)
+        ask(
+            state,
+            unit.side,
+            CHARGE_TARGET,
+            f"{unit.name} reaches {names}: which one did it charge (BS-12)?",
+            [_foe_label(state, foe) for foe in met],
+            unit.id,
+        )
+        return
+    for foe in met:
+        _charge(state, unit, foe)
+
+
+CHARGE_TARGET = "charge target"
+
+
+def _newly_met(state: GameState, unit: Unit, start: Hex | None) -> list[Unit]:
+    """The enemies the unit's move brought it into contact with: not one it stood next
+    to before moving, is already fighting or has charged."""
+    met = []
     for foe in _engaged(state, unit):
         assert foe.hex is not None
         if foe.id in unit.in_combat_with or foe.id in unit.charged:
             continue
         if start is not None and distance(foe.hex, start) == 1:
             continue
-        unit.charged.append(foe.id)
-        rule = "BS-12" if unit.system == BATTLESYSTEM else "WHC-1"
-        log_event(
-            state,
-            "charge",
-            f"{unit.name} charges {foe.name} ({rule})",
-            data={"unit": unit.id, "target": foe.id},
-        )
-        _ask_reaction(state, unit, foe)
+        met.append(foe)
+    return met
+
+
+def _foe_label(state: GameState, foe: Unit) -> str:
+    """An enemy as a choice: its name, with its id when two of its side share the name."""
+    twins = sum(1 for other in state.living(foe.side) if other.name == foe.name)
+    return foe.name if twins == 1 else f"{foe.name} ({foe.id})"
+
+
+def _charge(state: GameState, unit: Unit, foe: Unit) -> None:
+    unit.charged.append(foe.id)
+    rule = "BS-12" if unit.system == BATTLESYSTEM else "WHC-1"
+    log_event(
+        state,
+        "charge",
+        f"{unit.name} charges {foe.name} ({rule})",
+        data={"unit": unit.id, "target": foe.id},
+    )
+    _ask_reaction(state, unit, foe)
+
+
+def _declare_charge(state: GameState, question: dict[str, Any], choice: str) -> None:
+    """BS-12: the charger's player named the enemy it charged among those it reached."""
+    charger = state.units[question["unit"]]
+    foe = next(foe for foe in _engaged(state, charger) if _foe_label(state, foe) == choice)
+    _charge(state, charger, foe)
 
 
 SET_SPEARS, STAND_AND_SHOOT, HOLD = "set spears", "stand and shoot", "hold"
@@ -1969,6 +2012,7 @@ for _opening in (_part_combats, _battlesystem_opening, _toy_opening):
         PHASE_OPENINGS.append(_opening)
 ANSWERS.update(
     {
+        CHARGE_TARGET: _declare_charge,
         SET_SPEARS: _react,
         STAND_AND_SHOOT: _react,
         ORDER_OF_FIRE: _choose_order,

@@ -131,7 +131,8 @@ class GunAction(Command):
 @dataclass(frozen=True)
 class Answer(Command):
     """Answer the question the rules put to the side now (``GameState.questions``): a
-    charged unit's reaction (BS-12, WH-3), the order of fire (TS-1)."""
+    charged unit's reaction (BS-12, WH-3), the enemy a charge was aimed at when it
+    reached two (BS-12), the order of fire (TS-1)."""
 
     choice: str = ""
     kind: ClassVar[str] = "answer"
