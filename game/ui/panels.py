@@ -314,11 +314,20 @@ def unit_facts(
     tons = f", {profile['tonnage']} t" if profile.get("tonnage") else ""
     model = profile.get("model")
     facts.append(("Type", f"{model} ({system} {kind}{tons})" if model else f"{system} {kind}"))
-    try:
-        mover = mover_for(data["system"], profile, data["name"], data.get("height"))
-        facts.append(("Move", mover.allowance_text()))
-    except (ValueError, KeyError):
-        facts.append(("Move", "cannot move"))
+    if data.get("kind") == "aerospace":
+        # ART-36: its velocity and how high it flies (rows on the high-altitude map).
+        word = "row" if profile.get("altitude_map") == "high" else "altitude"
+        where = "over the map" if unit_hex(data) else "off the map"
+        facts.append(
+            ("Move", f"flies {profile.get('walk', 0)} hexes a turn; {word} {data.get('altitude')}")
+        )
+        facts.append(("Flying", where))
+    else:
+        try:
+            mover = mover_for(data["system"], profile, data["name"], data.get("height"))
+            facts.append(("Move", mover.allowance_text()))
+        except (ValueError, KeyError):
+            facts.append(("Move", "cannot move"))
     facts += system_facts(data)
     h = unit_hex(data)
     facing = DIRECTION_NAMES.get(int(data.get("facing", 1)), "?")
