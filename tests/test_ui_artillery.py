@@ -87,18 +87,22 @@ class Harness:
     """The layers of ``make_layers`` on a surface, with a session showing one side."""
 
     def __init__(
-        self, state: GameState, shown: str, controllers: dict[str, object] | None = None
+        self,
+        state: GameState,
+        shown: str,
+        controllers: dict[str, object] | None = None,
+        size: tuple[int, int] = SIZE,
     ) -> None:
         self.state = state
         players = controllers or {s: "human" for s in state.sides}
         self.session = GameSession(state, dict(players), shown=shown)
         self.map_layer = MapLayer(state.area)
-        self.camera = Camera(SIZE)
+        self.camera = Camera(size)
         self.camera.fit(self.map_layer.world_bounds())
-        self.ctx = UiContext(self.session, self.camera, self.map_layer, self.session.view(), SIZE)
+        self.ctx = UiContext(self.session, self.camera, self.map_layer, self.session.view(), size)
         self.layers = make_layers(self.ctx)
         self.arts: ArtilleryLayers = self.ctx.extra["artillery"]
-        self.surface = pygame.Surface(SIZE)
+        self.surface = pygame.Surface(size)
 
     def show(self, side: str) -> None:
         self.session.shown = side

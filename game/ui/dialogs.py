@@ -1039,6 +1039,9 @@ def attack_odds(view: PlayerView, attacker_id: str, target_id: str) -> list[Atta
 # --- attack dialog --------------------------------------------------------------------------------
 
 
+ATTACK_DIALOG_WIDTH = 600
+
+
 class AttackDialog(Dialog):
     """The odds of every weapon against one target; Fire; then the roll-by-roll result."""
 
@@ -1060,8 +1063,10 @@ class AttackDialog(Dialog):
         self.buttons = [
             Button(
                 pygame.Rect(0, 0, 0, 0),
-                {CAPTURE: "Take", "melee": "Fight", "close combat": "Fight"}.get(o.weapon, "Fire"),
-                enabled=o.weapon in legal,
+                self.button_label(o.weapon),
+                # A shot with no chance is legal but wasted: its button stays off, and
+                # the dialog says why.
+                enabled=o.weapon in legal and o.chance != 0,
                 danger=True,
             )
             for o in self.options
@@ -1069,6 +1074,12 @@ class AttackDialog(Dialog):
         attacker = ctx.view.units[self.attacker_id]["name"]
         target = ctx.view.units[self.target_id]["name"]
         self.title = f"{attacker} attacks {target}"
+
+    @staticmethod
+    def button_label(weapon: str) -> str:
+        """What the button does: a shot fires, melee and close combat fight, a warrior
+        takes a gun (TS-10)."""
+        return {CAPTURE: "Take", "melee": "Fight", "close combat": "Fight"}.get(weapon, "Fire")
 
     def _legal(self, ctx: UiContext) -> list[str]:
         if not ctx.may_act():
@@ -1096,25 +1107,34 @@ class AttackDialog(Dialog):
                 out.append((f"  roll: {roll}", ACCENT))
         return out
 
+    def _option_lines(self, option: AttackOdds, button: Button) -> list[tuple[str, Colour]]:
+        """The lines under one weapon, wrapped to the dialog: why it cannot attack, or its
+        modifiers and, for a shot with no chance, why its button is off."""
+        width = ATTACK_DIALOG_WIDTH - 40
+        if option.refusal is not None:
+            return [(line, BAD) for line in wrap(option.refusal, width, SMALL)]
+        out = [(part, MUTED) for line in option.lines for part in wrap(line, width, SMALL)]
+        if option.chance == 0 and not button.enabled:
+            reason = f"{button.label} is off: these modifiers leave no chance of success"
+            out += [(line, BAD) for line in wrap(reason, width, SMALL)]
+        return out
+
     def size(self, screen: pygame.Rect) -> tuple[int, int]:
         rows = sum(
-            28 + 17 * (len(o.lines) if o.refusal is None else len(wrap(o.refusal, 520, SMALL)))
-            for o in self.options
+            32 + 17 * len(self._option_lines(o, b))
+            for o, b in zip(self.options, self.buttons, strict=True)
         )
-        result = 17 * sum(len(wrap(t, 560, SMALL)) for t, _ in self._result_lines())
-        return 600, 50 + rows + (result + 30 if self.results else 0) + 56
+        result = 17 * sum(
+            len(wrap(t, ATTACK_DIALOG_WIDTH - 40, SMALL)) for t, _ in self._result_lines()
+        )
+        return ATTACK_DIALOG_WIDTH, 50 + rows + (result + 30 if self.results else 0) + 56
 
     def layout(self, screen: pygame.Rect) -> None:
         super().layout(screen)
         y = self.rect.y + 40
         for option, button in zip(self.options, self.buttons, strict=True):
             button.rect = pygame.Rect(self.rect.right - 92, y, 78, 28)
-            count = (
-                len(option.lines)
-                if option.refusal is None
-                else len(wrap(option.refusal, 520, SMALL))
-            )
-            y += 28 + 17 * count
+            y += 32 + 17 * len(self._option_lines(option, button))
         self.close.rect = pygame.Rect(self.rect.right - 112, self.rect.bottom - 48, 98, 36)
 
     def fire(self, ctx: UiContext, option: AttackOdds) -> bool:
@@ -1137,7 +1157,15 @@ class AttackDialog(Dialog):
 
     def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> None:
         super().handle_event(event, ctx)
-        if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_RETURN):
+        if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            # Enter confirms: the first attack the dialog offers; once one is resolved
+            # (its result shown), Enter closes, so a second press never fires again.
+            ready = [o for o, b in zip(self.options, self.buttons, strict=True) if b.enabled]
+            if ready and not self.results:
+                self.fire(ctx, ready[0])
+            else:
+                self.closed = True
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             self.closed = True
         elif clicked(event):
             if self.close.hit(event.pos):
@@ -1157,15 +1185,11 @@ class AttackDialog(Dialog):
                 bar = pygame.Rect(inner.x + 190, y + 8, 150, 12)
                 chance_bar(surface, bar, option.chance)
                 text(surface, percent(option.chance), (bar.right + 8, y + 2), BODY, TEXT, True)
-            y += 26
-            if option.refusal is not None:
-                for line in wrap(option.refusal, 520, SMALL):
-                    text(surface, line, (inner.x + 12, y), SMALL, BAD)
-                    y += 17
-            else:
-                for line in option.lines:
-                    text(surface, line, (inner.x + 12, y), SMALL, MUTED)
-                    y += 17
+            y += 30  # below the button, which the first line would touch
+            for line, colour in self._option_lines(option, button):
+                text(surface, line, (inner.x + 12, y), SMALL, colour)
+                y += 17
+            if option.refusal is None:
                 button.draw(surface, self.mouse)
             y += 2
         if self.results:
