@@ -81,7 +81,7 @@ def test_WH_1_WH_3_a_unit_already_fighting_cannot_stand_and_shoot() -> None:
     assert state.units["orcs"].charged == ["archers"]
     assert not any(q["topic"] == cs.STAND_AND_SHOOT for q in state.questions)
     reason = cs.shooting_plan(state, archers, state.units["orcs"], stand_and_shoot=True)
-    assert reason == "archers is fighting wolves in close combat and cannot shoot"
+    assert reason == "archers is fighting in close combat and cannot shoot"
 
 
 def test_WH_3_standing_and_shooting_is_refused_at_a_charger_already_in_combat() -> None:

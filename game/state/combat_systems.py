@@ -940,7 +940,7 @@ def shooting_plan(
     # does not stop the volley; any other enemy in contact does, on either of them (WH-1).
     fighting = [u for u in _engaged(state, unit) if not (stand_and_shoot and u is target)]
     if fighting:
-        return f"{unit.name} is fighting {fighting[0].name} in close combat and cannot shoot"
+        return f"{unit.name} is fighting in close combat and cannot shoot"
     if any(u.side == unit.side and u is not unit for u in _engaged(state, target)):
         return f"{target.name} is in close combat: no firing into close combat (WH-1)"
     shooter = troops(unit)
