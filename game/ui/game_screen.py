@@ -94,7 +94,7 @@ def drop_queued_input() -> None:
 
 
 # Modules of further layers, each with ``make_layers(ctx)``, in drawing order.
-OTHER_LAYERS = ("game.ui.setup_layer", "game.ui.artillery_layers")
+OTHER_LAYERS = ("game.ui.sound", "game.ui.setup_layer", "game.ui.artillery_layers")
 AI_BUDGET = 0.012  # seconds of AI thinking per frame before the frame is drawn
 DRAG_THRESHOLD = 5  # pixels a pressed mouse moves before the press is a drag
 ZOOM_RENDER_BUDGET = 0.008  # seconds a frame may spend rendering sheet caches
