@@ -37,6 +37,7 @@ from game.board.sheet import available_sheets
 from game.hexmath import DIRECTION_NAMES, Hex, hex_to_pixel, pixel_to_hex
 from game.state import Move, PlaceSheet, PlayerView
 from game.ui import dialogs as ui
+from game.ui import palette as pal
 from game.ui.artillery_plot import draw_badge, on_map, own_batteries, pulse
 from game.ui.context import SELECT, UiContext
 from game.ui.map_layer import edge_corners, sheet_geometry, world_bounds
@@ -406,8 +407,10 @@ class IntelLayer:
             if h is None or u.get("destroyed"):
                 continue
             px, py = mm.point(*hex_to_pixel(h, 1.0))
-            colour = (90, 150, 255) if u["side"] == view.side else (255, 80, 70)
-            pygame.draw.circle(surface, colour, (round(px), round(py)), 3)
+            centre = (round(px), round(py))
+            pygame.draw.circle(surface, pal.side_colour(u["side"]), centre, 3)
+            if u["side"] == view.side:
+                pygame.draw.circle(surface, pal.OWN_FRAME, centre, 5, 1)
         # Own off-board batteries at their direction and distance (ART-1, ART-2).
         for unit in own_batteries(view):
             off = unit["battery"].get("offboard")
@@ -415,7 +418,7 @@ class IntelLayer:
                 continue
             px, py = mm.point(*hex_to_pixel(Hex(*off["hex"]), 1.0))
             tri = [(px, py - 7), (px - 6, py + 5), (px + 6, py + 5)]
-            pygame.draw.polygon(surface, (90, 150, 255), tri)
+            pygame.draw.polygon(surface, pal.side_colour(view.side), tri)
             pygame.draw.polygon(surface, (255, 255, 255), tri, 1)
             label = f"{unit['name'].split()[-1]} {off['distance']} {off['direction'][0].upper()}"
             ui.text(

@@ -81,6 +81,15 @@ SIDE_COLOURS: dict[str, Colour] = {
     "east": (204, 64, 52),
 }
 HIGHLIGHT: Colour = (255, 214, 64)
+# "Yours" is a frame around the side's own colour, never a colour of its own: a side
+# looks the same on the map, the minimap and the panels whoever watches.
+OWN_FRAME: Colour = (255, 255, 255)
+NO_SIDE: Colour = (150, 150, 150)
+
+
+def side_colour(side: str | None) -> Colour:
+    """The one colour of a side everywhere (grey for a side the palette does not know)."""
+    return SIDE_COLOURS.get(side or "", NO_SIDE)
 
 
 def mix(a: Colour, b: Colour, t: float) -> Colour:

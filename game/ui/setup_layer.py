@@ -742,7 +742,7 @@ class DeployDialog(ui.Dialog):
         reasons = self.refusal or self.reasons(view)
         self._draw_left(surface, view)
         self._draw_list(surface)
-        self._draw_picture(surface)
+        self._draw_picture(surface, pal.side_colour(view.side))
         self._draw_status(surface, view, reasons)
         self.deploy.draw(surface, self.mouse)
         self.cancel.draw(surface, self.mouse)
@@ -915,7 +915,7 @@ class DeployDialog(ui.Dialog):
             top = track.y + (track.h - thumb_h) * self.scroll // max(1, len(self.sheets) - room)
             pygame.draw.rect(surface, ui.MUTED, (track.x, top, 4, thumb_h), border_radius=2)
 
-    def _draw_picture(self, surface: pygame.Surface) -> None:
+    def _draw_picture(self, surface: pygame.Surface, own: pal.Colour) -> None:
         assert self._columns is not None
         right = self._columns[2]
         sheet = self.sheets[self.sheet_index()]
@@ -947,7 +947,7 @@ class DeployDialog(ui.Dialog):
             cx = sum(p[0] for p in pts) / 6
             cy = sum(p[1] for p in pts) / 6
             mark = max(4, round(self.picture.size * self.picture.scale / 2))
-            _triangle(surface, (round(cx), round(cy)), mark, (90, 150, 255))
+            _triangle(surface, (round(cx), round(cy)), mark, own)
             line = f"Stands in {self.draft.xxyy}: {hex_words(sheet, *local)}"
             ui.text(surface, line, (right.x, y), ui.SMALL, ui.TEXT, True)
         y += 18
