@@ -54,3 +54,25 @@ def test_each_side_has_its_own_colour_on_the_minimap_and_yours_are_framed(watche
     assert len(frames) == len(mine) > 0
     assert {p for c, p in dots if c == own} == set(frames), "a frame around each own dot"
     assert watcher == "north" or pal.side_colour("south") == (204, 64, 52)
+
+
+@pytest.mark.parametrize("size", [8, 30], ids=["far disc", "near counter"])
+def test_a_counter_keeps_its_side_colour_and_yours_gets_a_white_frame(size):
+    from game.ui.units_layer import render_counter
+
+    blue = pal.side_colour("north")
+    theirs = render_counter(size, blue, "mech", 1, 1.0)
+    mine = render_counter(size, blue, "mech", 1, 1.0, own=True)
+    assert theirs.get_size() == mine.get_size()
+    centre = theirs.get_rect().center
+    assert theirs.get_at(centre)[:3] == mine.get_at(centre)[:3]
+
+    def white(image: pygame.Surface) -> int:
+        w, h = image.get_size()
+        return sum(
+            image.get_at((x, y))[:3] == pal.OWN_FRAME and image.get_at((x, y))[3] > 0
+            for x in range(w)
+            for y in range(h)
+        )
+
+    assert white(mine) > white(theirs) + size

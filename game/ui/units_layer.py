@@ -253,8 +253,10 @@ def render_counter(
     ready: bool = False,
     hidden: bool = False,
     wreck: bool = False,
+    own: bool = False,
 ) -> pygame.Surface:
-    """One counter for hex size ``size``; the surface is centred on the hex centre."""
+    """One counter for hex size ``size``; the surface is centred on the hex centre.
+    ``own``: a unit of the side watching, framed in white; its colour stays its side's."""
     side = max(16, round(size * 1.25))
     extent = side + max(6, round(size * 0.5))
     surf = pygame.Surface((extent, extent), pygame.SRCALPHA)
@@ -265,6 +267,8 @@ def render_counter(
         radius = max(4, round(size * 0.8))
         pygame.draw.circle(surf, fill, (c, c), radius)
         pygame.draw.circle(surf, COUNTER_EDGE, (c, c), radius, 1)
+        if own and not wreck:
+            pygame.draw.circle(surf, pal.OWN_FRAME, (c, c), radius + 2, 2)
         if facing is not None and not wreck:
             a = facing_angle(facing)
             tip = (c + math.cos(a) * (radius + 2), c + math.sin(a) * (radius + 2))
@@ -291,6 +295,8 @@ def render_counter(
     pygame.draw.rect(surf, shade, rect.move(0, max(1, side // 24)), 0, radius)
     pygame.draw.rect(surf, fill, rect, 0, radius)
     pygame.draw.rect(surf, COUNTER_EDGE, rect, max(1, side // 22), radius)
+    if own and not wreck:
+        pygame.draw.rect(surf, pal.OWN_FRAME, rect.inflate(4, 4), 2, radius + 2)
     box = pygame.Rect(0, 0, round(side * 0.64), round(side * 0.42))
     box.center = (rect.centerx, rect.top + round(side * 0.38))
     _draw_symbol(
@@ -729,13 +735,14 @@ class UnitsLayer:
                     data["id"] in movable,
                     bool(data.get("hidden")),
                     wreck,
+                    data["side"] == ctx.view.side,
                 )
                 image = self._counters.get(key)
                 if image is None:
                     if len(self._counters) > 2000:
                         self._counters.clear()
                     image = render_counter(
-                        size, d.colour, d.symbol, facing, d.strength, key[5], key[6], wreck
+                        size, d.colour, d.symbol, facing, d.strength, key[5], key[6], wreck, key[8]
                     )
                     self._counters[key] = image
                 shift = k * max(2, size // 8)  # a wreck under a living unit peeks out
