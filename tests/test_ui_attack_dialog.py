@@ -9,8 +9,7 @@ import pytest
 
 from game.ui.context import ATTACK
 from game.ui.dialogs import ATTACK_DIALOG_WIDTH, SMALL, AttackDialog, text_width
-from tests.engine_fixtures import duel, end_phase, end_setup, game, hold_everything, mech
-from tests.test_ui_artillery import Harness, acting_side, unit_hex_of
+from tests.test_ui_artillery import Harness, attack_duel, unit_hex_of
 
 SIZES = [(1024, 700), (1280, 800)]
 
@@ -26,15 +25,8 @@ def attack_phase(gunnery: int):
     """North's mech of ``gunnery`` faces south's mech (3 hexes, light woods +1) in north's
     attack phase. A gunnery over 8 (which no scenario allows) stands for the pile of
     modifiers that pushes a to-hit number past 12."""
-    data = duel(extra_units=[mech("n-close", "north", (0, 1), "0810", 4)])
-    state = game(data, seed=4)
+    state = attack_duel()
     state.units["n-close"].gunnery = gunnery
-    end_setup(state)
-    hold_everything(state)
-    while state.phase != "attack":
-        end_phase(state)
-    while acting_side(state) != "north":
-        end_phase(state)
     return state
 
 
