@@ -177,3 +177,20 @@ def test_a_hot_seat_hand_over_sounds_once_and_the_new_side_hears_no_old_news():
     layer.update(1 / 60, h.ctx)
     layer.update(1 / 60, h.ctx)
     assert heard == ["handover"]
+
+
+def test_mute_lasts_from_one_game_to_the_next_in_the_same_window(tmp_path, monkeypatch):
+    from game.ui.app import App, Seats
+
+    monkeypatch.setenv("BARRAGE_HOME", str(tmp_path))
+    app = App((1024, 700), ai_delay=0.0, autosave=False)
+    try:
+        scenario = str(ROOT / "maps" / "long_tom_hunt.toml")
+        first = app.start_game(scenario, Seats("hotseat"), 1)
+        board = first.ctx.extra["sound"]
+        assert app.sound is board
+        board.toggle_mute()
+        second = app.start_game(scenario, Seats("hotseat"), 2)
+        assert second.ctx.extra["sound"] is board and board.muted
+    finally:
+        app.shutdown()

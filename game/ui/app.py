@@ -223,6 +223,9 @@ class App:
         self.running = True
         self.clock = pygame.time.Clock()
         self.frames = 0
+        # The sound board (game/ui/sound.py): made by the first game screen, kept with its
+        # volume and mute for the games after it.
+        self.sound: Any = None
         self.first_frame_seconds: float | None = None
         self._started = started
         self._gui_fonts_loaded = False

@@ -160,11 +160,15 @@ class SoundLayer:
 
 
 def make_layers(ctx: UiContext) -> list[Any]:
-    """The sound layer of the game screen, with the App's one sound board."""
-    board = ctx.extra.get("sound")
+    """The sound layer of the game screen, with the window's one sound board (so mute and
+    volume last from game to game)."""
+    app = getattr(ctx.extra.get("game_screen"), "app", None)
+    board = ctx.extra.get("sound") or getattr(app, "sound", None)
     if not isinstance(board, SoundBoard):
         board = SoundBoard()
-        ctx.extra["sound"] = board
+    ctx.extra["sound"] = board
+    if app is not None:
+        app.sound = board
     layer = SoundLayer(board)
     layer.reset(ctx)
     return [layer]
