@@ -17,7 +17,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from game.cli import UsageError, count, invalid_file, parse, usage_error
+from game.cli import UsageError, add_screenshot_options, count, invalid_file, parse, usage_error
 
 SUBCOMMANDS = {
     "validate": "check scenario files (maps/*.toml) and sheet files (maps/sheets/*.toml)",
@@ -123,17 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument(
         "--turn", type=int, metavar="N", help="open at the start of turn N (0: the set-up)"
     )
-    replay.add_argument(
-        "--screenshot",
-        metavar="PATH",
-        help="render without a display, save a PNG of the window and exit",
-    )
-    replay.add_argument(
-        "--frames",
-        type=count(1),
-        metavar="N",
-        help="with --screenshot: frames to run first (default 3); alone: exit after N frames",
-    )
+    add_screenshot_options(replay)
     replay.set_defaults(run=run_replay, parser=replay)
     return parser
 

@@ -59,3 +59,18 @@ def count(minimum: int) -> Callable[[str], int]:
         return value
 
     return read
+
+
+def add_screenshot_options(command: argparse.ArgumentParser) -> None:
+    """``--screenshot`` and ``--frames``, which the game window and the replay window share."""
+    command.add_argument(
+        "--screenshot",
+        metavar="PATH",
+        help="render without a display, save a PNG of the window and exit",
+    )
+    command.add_argument(
+        "--frames",
+        type=count(1),
+        metavar="N",
+        help="with --screenshot: frames to run first (default 3); alone: exit after N frames",
+    )

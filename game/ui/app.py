@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from game.cli import UsageError, count, invalid_file, parse, usage_error
+from game.cli import UsageError, add_screenshot_options, invalid_file, parse, usage_error
 from game.limits import read_bytes
 from game.ui import fonts
 from game.ui import palette as pal
@@ -530,17 +530,7 @@ def build_parser(prog: str = "main.py", epilog: str | None = None) -> argparse.A
     parser.add_argument(
         "--zoom", type=_zoom, metavar="LEVEL", help="starting zoom level of the map, 0 (far) to 6"
     )
-    parser.add_argument(
-        "--screenshot",
-        metavar="PATH",
-        help="render without a display, save a PNG of the window and exit",
-    )
-    parser.add_argument(
-        "--frames",
-        type=count(1),
-        metavar="N",
-        help="with --screenshot: frames to run first (default 3); alone: exit after N frames",
-    )
+    add_screenshot_options(parser)
     return parser
 
 
