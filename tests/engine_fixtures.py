@@ -22,6 +22,7 @@ from game.state import (
     Hold,
     Move,
     PlaceSheet,
+    PlotFire,
     acting_side,
     apply,
     legal_commands,
@@ -284,6 +285,16 @@ def end_phase(state: GameState) -> None:
     side = acting_side(state)
     assert side is not None
     apply(state, EndPhase(side))
+
+
+def plot_turn(state: GameState, plots: dict[str, list[PlotFire]]) -> None:
+    """Hold every unit, then the targeting phase: each side gives its plots and ends."""
+    hold_everything(state)
+    while state.phase == "targeting":
+        side = acting_side(state)
+        for command in plots.get(side or "", []):
+            apply(state, command)
+        end_phase(state)
 
 
 def finish_turn(state: GameState) -> None:

@@ -23,19 +23,9 @@ from tests.engine_fixtures import (
     end_setup,
     finish_turn,
     game,
-    hold_everything,
+    plot_turn,
 )
 from tests.sheet_factory import make_sheet
-
-
-def targeting(state: GameState, plots: dict[str, list[PlotFire]]) -> None:
-    """Hold every unit, then the targeting phase: each side gives its plots and ends."""
-    hold_everything(state)
-    while state.phase == "targeting":
-        side = acting_side(state)
-        for command in plots.get(side or "", []):
-            apply(state, command)
-        end_phase(state)
 
 
 def to_attack_end(state: GameState) -> None:
@@ -95,12 +85,12 @@ def test_ART_8_ART_17_a_shot_fired_with_no_spotter_is_not_adjusted() -> None:
     watching its hex, so it is unobserved: no adjustment, 7 + 7 = 14 to hit."""
     state, target = spotted_game()
     fire = PlotFire("north", "n-tom", 1, target)
-    targeting(state, {"north": [fire]})
+    plot_turn(state, {"north": [fire]})
     to_attack_end(state)
     finish_turn(state)
     assert state.queue.arrivals[0].spotted
     state.units["n-mech"].hex = blind_hex(state, "n-mech", target)
-    targeting(state, {"north": [fire]})
+    plot_turn(state, {"north": [fire]})
     to_attack_end(state)
     first, second = state.queue.plots
     assert first.spotters_at_firing == ("n-mech",) and second.spotters_at_firing == ()
@@ -115,9 +105,9 @@ def test_ART_16_ART_17_a_spotter_lost_before_the_shell_lands_takes_the_adjustmen
     the spotter loses sight before it lands in turn 3: no spotter, no adjustment."""
     state, target = spotted_game()
     fire = PlotFire("north", "n-tom", 1, target)
-    targeting(state, {"north": [fire]})
+    plot_turn(state, {"north": [fire]})
     to_attack_end(state)
-    targeting(state, {"north": [fire]})
+    plot_turn(state, {"north": [fire]})
     to_attack_end(state)
     assert state.queue.plots[1].adjustments == 1
     state.units["n-mech"].hex = blind_hex(state, "n-mech", target)
@@ -137,9 +127,9 @@ def test_ART_18_the_spotter_attack_costs_the_shot_fired_that_turn() -> None:
     -1 is turn 1's spotted arrival)."""
     state, target = spotted_game()
     fire = PlotFire("north", "n-tom", 1, target)
-    targeting(state, {"north": [fire]})
+    plot_turn(state, {"north": [fire]})
     to_attack_end(state)
-    targeting(state, {"north": [fire]})
+    plot_turn(state, {"north": [fire]})
     state.units["n-mech"].attacked = True  # what a direct attack records (combat rules)
     to_attack_end(state)
     landed_in_2 = arrival(state, 1)
@@ -160,7 +150,7 @@ def test_ART_18_a_spotter_that_lost_sight_pays_nothing() -> None:
     turn) it stands where it cannot see the hex: it does not spot, and neither the
     engine nor its side's view (AI, window) charges its attacks +1."""
     state, target = spotted_game()
-    targeting(state, {"north": [PlotFire("north", "n-tom", 1, target)]})
+    plot_turn(state, {"north": [PlotFire("north", "n-tom", 1, target)]})
     mech_ = state.units["n-mech"]
     assert spotting_this_turn(state, mech_)
     assert spotting_now(player_view(state, "north"), "n-mech")
@@ -180,7 +170,7 @@ def test_ART_18_watching_a_pre_designated_or_auto_hit_hex_is_not_spotting() -> N
         if acting_side(state) == "north" and target not in state.predesignated.get("north", []):
             apply(state, Predesignate("north", target))
         end_phase(state)
-    targeting(state, {"north": [PlotFire("north", "n-gun", 1, target)]})
+    plot_turn(state, {"north": [PlotFire("north", "n-gun", 1, target)]})
     assert state.queue.plots[0].automatic == "pre-designated hex"
     assert not spotting_this_turn(state, state.units["n-mech"])
     assert not spotting_now(player_view(state, "north"), "n-mech")
@@ -252,7 +242,7 @@ def test_ART_23_a_battery_on_the_board_rolls_to_detect() -> None:
     assert line_of_sight(state.area, state.units["s-gun"].hex, target, 1)  # type: ignore[arg-type]
     state.units["s-mech"].hex = blind_hex(state, "s-mech", target)
     assert [u.id for u in seeing_units(state, "south", target)] == ["s-gun"]
-    targeting(state, {"north": [PlotFire("north", "n-tom", 1, target)]})
+    plot_turn(state, {"north": [PlotFire("north", "n-tom", 1, target)]})
     to_attack_end(state)
     finish_turn(state)
     copies = [e.visible_to("south") for e in state.log if e.kind == "detection"]
@@ -271,7 +261,7 @@ def test_ART_38_a_gun_firing_at_its_own_sheet_fires_direct() -> None:
     state, target = spotted_game()
     put_on_board(state, "n-tom", (0, 0), "0203")
     state.units["n-mech"].hex = blind_hex(state, "n-mech", target)
-    targeting(state, {"north": [PlotFire("north", "n-tom", 1, target)]})
+    plot_turn(state, {"north": [PlotFire("north", "n-tom", 1, target)]})
     assert state.queue.plots[0].arrival_turn == state.turn
     to_attack_end(state)
     data = arrival(state, 1)

@@ -35,6 +35,7 @@ from tests.engine_fixtures import (
     finish_turn,
     game,
     hold_everything,
+    plot_turn,
 )
 
 
@@ -44,14 +45,6 @@ def started() -> GameState:
     state = game(duel(), seed=37)
     end_setup(state)
     return state
-
-
-def plot_counter_battery(state: GameState, target: Hex) -> None:
-    hold_everything(state)
-    while state.phase == "targeting":
-        if acting_side(state) == "north":
-            apply(state, PlotFire("north", "n-gun", 1, target))
-        end_phase(state)
 
 
 def land_with(state: GameState, script: list[int]) -> list:
@@ -71,7 +64,7 @@ def test_ART_37_a_counter_battery_shot_flies_unspotted_and_is_the_firers_secret(
     south's view holds nothing of it: not the hex, not the position, not the event."""
     state = started()
     gun_hex = state.units["s-gun"].battery.offboard.hex  # type: ignore[union-attr]
-    plot_counter_battery(state, gun_hex)
+    plot_turn(state, {"north": [PlotFire("north", "n-gun", 1, gun_hex)]})
     [plot] = state.queue.plots
     assert (plot.arrival_turn, plot.spotters_at_firing) == (2, ())
     [event] = [e for e in state.log if e.kind == "plot"]
@@ -91,7 +84,7 @@ def test_ART_37_a_hit_damages_the_gun_and_the_firer_learns_only_that() -> None:
     gun = state.units["s-gun"]
     before = json.dumps(gun.damage, sort_keys=True)
     gun_hex = gun.battery.offboard.hex  # type: ignore[union-attr]
-    plot_counter_battery(state, gun_hex)
+    plot_turn(state, {"north": [PlotFire("north", "n-gun", 1, gun_hex)]})
     events = land_with(state, [6, 6])
     [event] = [e for e in events if e.kind == "counter_battery"]
     assert json.dumps(gun.damage, sort_keys=True) != before
@@ -120,7 +113,7 @@ def test_ART_37_a_miss_far_from_any_gun_tells_nobody_anything() -> None:
     south gets no copy of the event at all."""
     state = started()
     gun_hex = state.units["s-gun"].battery.offboard.hex  # type: ignore[union-attr]
-    plot_counter_battery(state, gun_hex)
+    plot_turn(state, {"north": [PlotFire("north", "n-gun", 1, gun_hex)]})
     events = land_with(state, [1, 1, 1])
     [event] = [e for e in events if e.kind == "counter_battery"]
     assert "no sign of a hit" in event.text
