@@ -28,13 +28,6 @@ from tests.engine_fixtures import (
 from tests.sheet_factory import make_sheet
 
 
-def to_attack_end(state: GameState) -> None:
-    """Both sides end the attack phase: the artillery phase runs, the next turn starts."""
-    turn = state.turn
-    while state.turn == turn and state.result is None:
-        end_phase(state)
-
-
 def blind_hex(state: GameState, unit_id: str, target: Hex) -> Hex:
     """The first hex of the area (in sheet and XXYY order) from which the unit does
     not see ``target`` and that holds no unit."""
@@ -86,12 +79,12 @@ def test_ART_8_ART_17_a_shot_fired_with_no_spotter_is_not_adjusted() -> None:
     state, target = spotted_game()
     fire = PlotFire("north", "n-tom", 1, target)
     plot_turn(state, {"north": [fire]})
-    to_attack_end(state)
+    finish_turn(state)
     finish_turn(state)
     assert state.queue.arrivals[0].spotted
     state.units["n-mech"].hex = blind_hex(state, "n-mech", target)
     plot_turn(state, {"north": [fire]})
-    to_attack_end(state)
+    finish_turn(state)
     first, second = state.queue.plots
     assert first.spotters_at_firing == ("n-mech",) and second.spotters_at_firing == ()
     assert second.adjustments == 0
@@ -106,9 +99,9 @@ def test_ART_16_ART_17_a_spotter_lost_before_the_shell_lands_takes_the_adjustmen
     state, target = spotted_game()
     fire = PlotFire("north", "n-tom", 1, target)
     plot_turn(state, {"north": [fire]})
-    to_attack_end(state)
+    finish_turn(state)
     plot_turn(state, {"north": [fire]})
-    to_attack_end(state)
+    finish_turn(state)
     assert state.queue.plots[1].adjustments == 1
     state.units["n-mech"].hex = blind_hex(state, "n-mech", target)
     finish_turn(state)
@@ -128,10 +121,10 @@ def test_ART_18_the_spotter_attack_costs_the_shot_fired_that_turn() -> None:
     state, target = spotted_game()
     fire = PlotFire("north", "n-tom", 1, target)
     plot_turn(state, {"north": [fire]})
-    to_attack_end(state)
+    finish_turn(state)
     plot_turn(state, {"north": [fire]})
     state.units["n-mech"].attacked = True  # what a direct attack records (combat rules)
-    to_attack_end(state)
+    finish_turn(state)
     landed_in_2 = arrival(state, 1)
     assert "spotter attacking" not in modifiers(landed_in_2)
     assert landed_in_2["to_hit"]["total"] == 14
@@ -154,7 +147,7 @@ def test_ART_18_a_spotter_that_lost_sight_pays_nothing() -> None:
     mech_ = state.units["n-mech"]
     assert spotting_this_turn(state, mech_)
     assert spotting_now(player_view(state, "north"), "n-mech")
-    to_attack_end(state)
+    finish_turn(state)
     assert spotting_this_turn(state, mech_)  # turn 2: the shell arrives, still seen
     mech_.hex = blind_hex(state, "n-mech", target)
     assert not spotting_this_turn(state, mech_)
@@ -243,7 +236,7 @@ def test_ART_23_a_battery_on_the_board_rolls_to_detect() -> None:
     state.units["s-mech"].hex = blind_hex(state, "s-mech", target)
     assert [u.id for u in seeing_units(state, "south", target)] == ["s-gun"]
     plot_turn(state, {"north": [PlotFire("north", "n-tom", 1, target)]})
-    to_attack_end(state)
+    finish_turn(state)
     finish_turn(state)
     copies = [e.visible_to("south") for e in state.log if e.kind == "detection"]
     rolls = [c.data["rolls"] for c in copies if c is not None and c.side == "south"]
@@ -263,7 +256,7 @@ def test_ART_38_a_gun_firing_at_its_own_sheet_fires_direct() -> None:
     state.units["n-mech"].hex = blind_hex(state, "n-mech", target)
     plot_turn(state, {"north": [PlotFire("north", "n-tom", 1, target)]})
     assert state.queue.plots[0].arrival_turn == state.turn
-    to_attack_end(state)
+    finish_turn(state)
     data = arrival(state, 1)
     assert data["to_hit"]["modifiers"] == [
         ["direct fire at its own sheet (ART-38)", 7],
