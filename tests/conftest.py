@@ -25,3 +25,24 @@ def shots(tmp_path: Path) -> Path:
         path = ROOT / path
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The game's home folder (``BARRAGE_HOME``) for one test: saves and autosaves
+    land in the test's tmp folder, never in the repo or ``~``."""
+    monkeypatch.setenv("BARRAGE_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+@pytest.fixture
+def app(home: Path):
+    """The real game window at 1280x800, headless, the AI without delay, autosave on."""
+    import pygame
+
+    from game.ui.app import App
+
+    window = App((1280, 800), ai_delay=0.0)
+    pygame.event.clear()
+    yield window
+    window.shutdown()

@@ -31,15 +31,6 @@ SHOTS = ROOT / "tests" / "screenshots"
 SCENARIO = ROOT / "maps" / "long_tom_hunt.toml"
 
 
-@pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("BARRAGE_HOME", str(tmp_path / "home"))
-    window = App((1280, 800), ai_delay=0.0)
-    pygame.event.clear()
-    yield window
-    window.shutdown()
-
-
 # --- posting real events -----------------------------------------------------------------
 
 

@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 
 import pygame
-import pytest
 
 from game.state import EndPhase, apply, new_game, save_game, state_hash
 from game.ui.app import App, Seats, autosave_dir, saves_dir
@@ -18,20 +17,6 @@ from tests.test_ui_app import SHOTS, button_named, click, press, run_until
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "maps" / "long_tom_hunt.toml"
-
-
-@pytest.fixture
-def home(tmp_path, monkeypatch) -> Path:
-    monkeypatch.setenv("BARRAGE_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
-
-
-@pytest.fixture
-def app(home):
-    window = App((1280, 800), ai_delay=0.0)
-    pygame.event.clear()
-    yield window
-    window.shutdown()
 
 
 def test_ctrl_l_on_a_damaged_save_keeps_the_game_in_progress(app, home) -> None:

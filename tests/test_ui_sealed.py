@@ -7,9 +7,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pygame
-import pytest
-
 from game.state import EndPhase, new_game, state_hash
 from game.ui.app import HOTSEAT, App, Seats, autosave_dir
 from game.ui.screens import PassphraseDialog, UnsealDialog
@@ -18,15 +15,6 @@ from tests.test_ui_hotseat import take_seat
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "maps" / "long_tom_hunt.toml"
-
-
-@pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("BARRAGE_HOME", str(tmp_path / "home"))
-    window = App((1280, 800), ai_delay=0.0)
-    pygame.event.clear()
-    yield window
-    window.shutdown()
 
 
 def give_passphrase(app: App, side: str, words: str) -> None:
