@@ -1609,10 +1609,7 @@ def _virtual_shot(
     if isinstance(after, ts.Gun | ts.Vehicle):
         systems.store_damage(target, after)
     else:
-        systems.store_damage(
-            target,
-            tuple(after if w.warrior_id == after.warrior_id else w for w in _warriors(target)),
-        )
+        _store_warrior(target, after)
     unit.attacked = True  # ART-18
     unit.weapons_fired.append(SHOT)
     left = plan.phase.remaining(unit.side)
@@ -1895,15 +1892,16 @@ def _repair(state: GameState, unit: Unit, gun_id: str) -> None:
     )
 
 
+def _store_warrior(unit: Unit, warrior: ts.Warrior) -> None:
+    """Store one warrior of ``unit`` as it now is; its comrades stay as they were."""
+    systems.store_damage(
+        unit, tuple(warrior if w.warrior_id == warrior.warrior_id else w for w in _warriors(unit))
+    )
+
+
 def _wound(unit: Unit, warrior: ts.Warrior) -> None:
     """A warrior beaten in the melee for a gun goes to the hospital (off the board)."""
-    systems.store_damage(
-        unit,
-        tuple(
-            replace(w, status="wounded") if w.warrior_id == warrior.warrior_id else w
-            for w in _warriors(unit)
-        ),
-    )
+    _store_warrior(unit, replace(warrior, status="wounded"))
 
 
 def _capture(state: GameState, unit: Unit, gun_id: str) -> None:
