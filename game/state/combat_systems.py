@@ -82,6 +82,12 @@ def _building_height(state: GameState, h: Hex) -> int:
     return int(state.area.terrain_height[i])
 
 
+def _top(state: GameState, unit: Unit) -> int:
+    """The level of the top of a unit's counter: its hex's ground level plus its height."""
+    assert unit.hex is not None
+    return _level(state, unit.hex) + unit.height
+
+
 def _foes(state: GameState, unit: Unit, system: str) -> list[Unit]:
     """Enemy units of ``system`` on the board that ``unit``'s side can see (not hidden)."""
     return [
@@ -896,17 +902,15 @@ def _units_in_the_way(state: GameState, shooter: Unit, target: Unit, sight: Sigh
     """WH-1, WH-3: the units whose counters stand on the line of fire and reach into it:
     not lower than both the firer's eyes and the target's top (the MAP-5 rule for a
     hill, turned round). Hidden enemies the firer cannot know of are left out (ART-4)."""
-    assert shooter.hex is not None and target.hex is not None
     between = set(sight.path[1:-1])
-    eyes = _level(state, shooter.hex) + shooter.height
-    top = _level(state, target.hex) + target.height
+    lowest = min(_top(state, shooter), _top(state, target))
     return [
         other
         for other in state.living()
         if other.hex in between
         and other.id not in (shooter.id, target.id)
         and not (other.hidden and other.side != shooter.side)
-        and _level(state, other.hex) + other.height >= min(eyes, top)  # type: ignore[arg-type]
+        and _top(state, other) >= lowest
     ]
 
 
@@ -963,8 +967,8 @@ def shooting_plan(
     # WH-1: a unit standing taller than the target on the line hides it; WH-3: any other
     # unit on the line partly covers it, which counts as hard cover.
     in_the_way = _units_in_the_way(state, unit, target, sight) if sight.visible else []
-    top = _level(state, target.hex) + target.height
-    hiding = [u for u in in_the_way if _level(state, u.hex) + u.height > top]  # type: ignore[arg-type]
+    top = _top(state, target)
+    hiding = [u for u in in_the_way if _top(state, u) > top]
     if hiding:
         return f"{unit.name} cannot shoot at {target.name}: {hiding[0].name} hides it (WH-1)"
     cover = "hard" if in_the_way else _cover(state, sight, target)
