@@ -11,18 +11,12 @@ from game.sim.batch import Cluster, simulate
 from game.sim.outdir import WORK, RunError
 
 
-def run_options(args: argparse.Namespace, command: str) -> tuple[Cluster | None, str | None]:
-    """The Dask cluster of ``--scheduler``/``--dask-local`` (this imports no Dask),
-    or the reason the options do not go together."""
-    if args.workers < 1:
-        return None, f"{command}: --workers must be 1 or more, not {args.workers}"
-    if args.dask_local is not None and args.dask_local < 1:
-        return None, f"{command}: --dask-local must be 1 or more, not {args.dask_local}"
+def run_cluster(args: argparse.Namespace) -> Cluster | None:
+    """The Dask cluster of ``--scheduler``/``--dask-local`` (this imports no Dask); main.py
+    has already refused ``--workers`` alongside one."""
     if args.scheduler is None and args.dask_local is None:
-        return None, None
-    if args.workers != 1:
-        return None, f"{command}: --workers counts processes here; with a Dask cluster leave it out"
-    return Cluster(args.scheduler, args.dask_local), None
+        return None
+    return Cluster(args.scheduler, args.dask_local)
 
 
 def finish_run(command: str, out: str, play: Callable[[], int]) -> int:
@@ -46,10 +40,7 @@ def run_simulation(
     args: argparse.Namespace, levels: dict[str, str], personalities: dict[str, str]
 ) -> int:
     """``simulate`` once its scenario, sides and personalities are checked."""
-    cluster, problem = run_options(args, "simulate")
-    if problem:
-        print(problem, file=sys.stderr)
-        return 2
+    cluster = run_cluster(args)
 
     def play() -> int:
         summary = simulate(
@@ -78,10 +69,7 @@ def run_simulation(
 
 def run_sweep(args: argparse.Namespace) -> int:
     """Check the sweep file, play its cells, write the report; 1 with the problems."""
-    cluster, problem = run_options(args, "sweep")
-    if problem:
-        print(problem, file=sys.stderr)
-        return 1
+    cluster = run_cluster(args)
     from game.sim.balance import even_summary
     from game.sim.sweep import SweepError, sweep
 
