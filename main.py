@@ -61,9 +61,6 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("scenario", metavar="SCENARIO", help="a scenario file (maps/*.toml)")
     simulate.add_argument("--games", type=count(1), default=20, help="games to play (default 20)")
     simulate.add_argument("--seed", type=int, default=1, help="run seed (default 1)")
-    simulate.add_argument(
-        "--workers", type=count(1), default=1, help="worker processes (default 1)"
-    )
     simulate.add_argument("--out", metavar="DIR", default="sim-out", help="output folder")
     for side in SIDE_FLAGS:
         simulate.add_argument(
@@ -85,8 +82,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="swap the two sides' levels every other game",
     )
     simulate.add_argument("--logs", type=count(0), default=3, help="games whose logs are saved")
-    simulate.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
-    simulate.add_argument("--quiet", action="store_true", help="no progress bar")
     add_run_options(simulate)
     simulate.set_defaults(run=run_simulate, parser=simulate)
     sweep = commands.add_parser(
@@ -100,9 +95,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sweep.add_argument("spec", metavar="SPEC", help="a sweep file (maps/sweeps/*.toml)")
     sweep.add_argument("--out", metavar="DIR", default="sweep-out", help="output folder")
-    sweep.add_argument("--workers", type=count(1), default=1, help="worker processes (default 1)")
-    sweep.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
-    sweep.add_argument("--quiet", action="store_true", help="no progress bar")
     add_run_options(sweep)
     sweep.set_defaults(run=run_sweep, parser=sweep)
     replay = commands.add_parser(
@@ -129,7 +121,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_run_options(command: argparse.ArgumentParser) -> None:
-    """Options that simulate and sweep share: a Dask cluster, and resuming a run."""
+    """Options that simulate and sweep share: worker processes or a Dask cluster, resuming
+    a run, plots and the progress bar."""
+    command.add_argument("--workers", type=count(1), default=1, help="worker processes (default 1)")
     cluster = command.add_mutually_exclusive_group()
     cluster.add_argument(
         "--scheduler",
@@ -147,6 +141,8 @@ def add_run_options(command: argparse.ArgumentParser) -> None:
         action="store_true",
         help="go on with the interrupted run in DIR without playing its finished games again",
     )
+    command.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    command.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def check_run_options(args: argparse.Namespace) -> None:
