@@ -28,7 +28,7 @@ from game.state import (
     shells,
     systems,
 )
-from tests.engine_fixtures import LoadedDice, assert_no_leaks, end_phase, end_setup
+from tests.engine_fixtures import LoadedDice, assert_no_leaks, end_phase, end_setup, hold_everything
 
 SCENARIO = Path(__file__).resolve().parents[1] / "maps" / "air_strike.toml"
 AIR = "n-sparrowhawk"
@@ -51,14 +51,8 @@ def until_north_flies(state: GameState) -> None:
         apply(state, holds[0])
 
 
-def rest_of_movement(state: GameState) -> None:
-    while state.phase == "movement":
-        side = acting_side(state)
-        apply(state, next(c for c in legal_commands(state, side) if isinstance(c, Hold)))  # type: ignore[arg-type]
-
-
 def to_north_targeting(state: GameState) -> None:
-    rest_of_movement(state)
+    hold_everything(state)
     if acting_side(state) != "north":
         end_phase(state)
 
@@ -94,7 +88,7 @@ def test_ART_36_flights_velocity_climb_and_the_edges() -> None:
     assert air.hex is None and air.altitude == 5
     assert "flies off the map at altitude 5 (ART-36)" in events[0].text
     # Next turn it comes back, by an edge hex only.
-    rest_of_movement(state)
+    hold_everything(state)
     while state.phase != "movement":
         end_phase(state)
     until_north_flies(state)
@@ -150,7 +144,7 @@ def test_ART_19_an_aircraft_hit_earns_no_auto_hit_hex() -> None:
         end_phase(state)
     end_phase(state)
     end_phase(state)  # the turn ends; the missile leaves
-    rest_of_movement(state)
+    hold_everything(state)
     while state.phase == "targeting":
         end_phase(state)
     end_phase(state)
@@ -211,7 +205,7 @@ def test_ART_36_the_aircraft_plot_is_north_secret_until_it_lands() -> None:
     assert_no_leaks(state)
     while state.queue.arrivals == []:
         if state.phase == "movement":
-            rest_of_movement(state)
+            hold_everything(state)
         else:
             end_phase(state)
     public = [e for e in player_view(state, "south").log if e.kind == "arrival"]
