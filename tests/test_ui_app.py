@@ -493,28 +493,32 @@ def test_watch_mode_plays_ai_against_ai_without_a_human(app):
 # --- the command line ---------------------------------------------------------------------------
 
 
+def run_main(*args: str, env: dict[str, str], cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """``python main.py ARGS`` in a child process, its output captured as text."""
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=120,
+    )
+
+
 def test_screenshot_option_renders_headless_and_saves_a_png(tmp_path):
     out = tmp_path / "shot.png"
     env = dict(os.environ, BARRAGE_HOME=str(tmp_path / "home"))
     env.pop("SDL_VIDEODRIVER", None)  # the option itself must choose the dummy driver
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "main.py"),
-            "--scenario",
-            str(SCENARIO),
-            "--seed",
-            "3",
-            "--screenshot",
-            str(out),
-            "--frames",
-            "4",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
+    done = run_main(
+        "--scenario",
+        str(SCENARIO),
+        "--seed",
+        "3",
+        "--screenshot",
+        str(out),
+        "--frames",
+        "4",
         env=env,
-        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     image = pygame.image.load(str(out))
@@ -525,35 +529,20 @@ def test_screenshot_option_renders_headless_and_saves_a_png(tmp_path):
 
 def test_bad_window_options_get_a_clear_message(tmp_path):
     env = dict(os.environ, BARRAGE_HOME=str(tmp_path / "home"))
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "main.py"), "--scenario", "nowhere.toml", "--frames", "1"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=env,
-        timeout=120,
-    )
+    done = run_main("--scenario", "nowhere.toml", "--frames", "1", env=env)
     assert done.returncode == 1
     assert "main.py: cannot start" in done.stderr and "nowhere.toml" in done.stderr
     assert "Traceback" not in done.stderr
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "main.py"),
-            "--scenario",
-            str(SCENARIO),
-            "--mode",
-            "solo",
-            "--side",
-            "west",
-            "--frames",
-            "1",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
+    done = run_main(
+        "--scenario",
+        str(SCENARIO),
+        "--mode",
+        "solo",
+        "--side",
+        "west",
+        "--frames",
+        "1",
         env=env,
-        timeout=120,
     )
     assert done.returncode == 2 and "not a side of this scenario" in done.stderr
 

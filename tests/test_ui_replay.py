@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pygame
@@ -44,7 +42,7 @@ from game.ui.app import App
 from game.ui.replay import UMPIRE, ReplayScreen, ReplayTimeline, umpire_view
 from game.ui.screens import HelpOverlay
 from main import main
-from tests.test_ui_app import button_named, click
+from tests.test_ui_app import button_named, click, run_main
 
 ROOT = Path(__file__).resolve().parents[1]
 TURNS = 4
@@ -370,14 +368,7 @@ def test_a_corrupt_file_exits_with_1_and_a_clear_message(game, tmp_path):
     path, _ = game
     broken = tmp_path / "broken.log.json"
     broken.write_text(path.read_text(encoding="utf-8")[:-200], encoding="utf-8")
-    run = subprocess.run(
-        [sys.executable, str(ROOT / "main.py"), "replay", str(broken)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-        env={**os.environ, "SDL_VIDEODRIVER": "dummy"},
-    )
+    run = run_main("replay", str(broken), env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
     assert run.returncode == 1
     message = run.stdout + run.stderr
     assert "Traceback" not in message

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import os
 import runpy
-import subprocess
-import sys
 import wave
 from pathlib import Path
 
@@ -16,6 +14,7 @@ import pytest
 from game.state import PlotFire, Predesignate, apply
 from game.ui import sound as snd
 from game.ui.sound import NAMES, SOUNDS_DIR, SoundBoard, SoundLayer, make_layers
+from tests.test_ui_app import run_main
 from tests.test_ui_artillery import (
     Harness,
     attack_duel,
@@ -155,14 +154,7 @@ def test_the_game_window_runs_without_an_audio_device(driver, tmp_path):
         SDL_AUDIODRIVER=driver,
     )
     scenario = str(ROOT / "maps" / "long_tom_hunt.toml")
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "main.py"), "--scenario", scenario, "--frames", "3"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-        timeout=120,
-    )
+    done = run_main("--scenario", scenario, "--frames", "3", env=env, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
 
