@@ -61,11 +61,11 @@ from game.ui.dialogs import (
     ammunition_options,
     attack_odds,
     board_from_view,
-    place_box,
 )
 from game.ui.intel_layer import SIDE_ANGLES, bearings, picker_of, their_knowledge
 from game.ui.map_layer import MapLayer
 from game.ui.session import GameSession
+from game.ui.widgets import place_box
 from tests.engine_fixtures import duel, end_phase, end_setup, game, hold_everything, mech
 
 ROOT = Path(__file__).resolve().parents[1]

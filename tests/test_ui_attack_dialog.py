@@ -8,7 +8,9 @@ import pygame
 import pytest
 
 from game.ui.context import ATTACK
-from game.ui.dialogs import ATTACK_DIALOG_WIDTH, SMALL, AttackDialog, text_width
+from game.ui.dialogs import ATTACK_DIALOG_WIDTH, AttackDialog
+from game.ui.theme import SMALL
+from game.ui.widgets import text_width
 from tests.test_ui_artillery import Harness, attack_duel, unit_hex_of
 
 SIZES = [(1024, 700), (1280, 800)]

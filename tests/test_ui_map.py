@@ -12,7 +12,7 @@ import pytest
 from game.board.area import PlayArea, sheet_hex
 from game.board.sheet import SHEET_COLS, SHEET_ROWS, parse_sheet, parse_xxyy
 from game.hexmath import Hex, hex_to_pixel, neighbor
-from game.ui import palette as pal
+from game.ui import theme
 from game.ui.camera import ZOOM_SIZES, Camera
 from game.ui.map_layer import (
     COLOUR_KEY,
@@ -83,7 +83,7 @@ def area(sheets: dict[str, object]) -> PlayArea:
 
 
 def render(layer: MapLayer, camera: Camera, screen: pygame.Surface, cached: bool = True) -> None:
-    screen.fill(pal.BACKGROUND)
+    screen.fill(theme.BACKGROUND)
     layer.draw(screen, camera, cached=cached)
 
 
@@ -331,18 +331,18 @@ def test_a_frame_shows_terrain_colours_at_known_hexes(
     water = _pixel(display, camera, area.hex_at(pos, "0303"), dx=camera.size * 0.4)
     assert water[2] > water[0] + 30, water  # blue-ish
     woods = _pixel(display, camera, area.hex_at(pos, "1010"))
-    assert woods[1] > woods[0] and woods[1] > woods[2] and sum(woods) < sum(pal.ground(0)), woods
+    assert woods[1] > woods[0] and woods[1] > woods[2] and sum(woods) < sum(theme.ground(0)), woods
     clear = _pixel(display, camera, area.hex_at(pos, "0905"))
-    assert clear == pal.ground(0)
+    assert clear == theme.ground(0)
     hill = _pixel(display, camera, area.hex_at(pos, "1203"))
-    assert hill == pal.ground(2)
+    assert hill == theme.ground(2)
     deep, shallow = (
         _pixel(display, camera, area.hex_at(pos, name), dx=camera.size * 0.45)
         for name in ("0303", "0304")
     )
     assert sum(deep) < sum(shallow)  # depth 2 darker than depth 1
     road = _pixel(display, camera, area.hex_at(pos, "0506"))
-    assert road == (pal.ROAD_FILL if camera.size >= ROAD_DETAIL_SIZE else pal.ROAD_FAR)
+    assert road == (theme.ROAD_FILL if camera.size >= ROAD_DETAIL_SIZE else theme.ROAD_FAR)
 
 
 def test_every_visible_area_hex_is_covered_across_sheet_joins(
@@ -356,7 +356,7 @@ def test_every_visible_area_hex_is_covered_across_sheet_joins(
         for h in area.hexes():
             x, y = camera.hex_to_screen(h)
             if 0 <= x < SCREEN[0] and 0 <= y < SCREEN[1]:
-                assert tuple(display.get_at((round(x), round(y))))[:3] != pal.BACKGROUND, h
+                assert tuple(display.get_at((round(x), round(y))))[:3] != theme.BACKGROUND, h
 
 
 def test_the_direct_baseline_paints_the_same_picture(
@@ -412,25 +412,25 @@ def test_MAP_3_the_half_line_and_home_edges_are_drawn(
         tuple(display.get_at((round(x), yy)))[:3]
         for yy in range(round(y - camera.size * 1.2), round(y))
     ]
-    assert pal.HALF_LINE in column
+    assert theme.HALF_LINE in column
     # Past the area's west edge the line goes on over the background.
     y_line = next(
         yy
         for yy in range(round(y - camera.size * 1.2), round(y))
-        if tuple(display.get_at((round(x), yy)))[:3] == pal.HALF_LINE
+        if tuple(display.get_at((round(x), yy)))[:3] == theme.HALF_LINE
     )
     x_west = camera.world_to_screen(layer.world_bounds()[0], 0)[0] - 15
     strip = [
         tuple(display.get_at((round(x_west), yy)))[:3] for yy in range(y_line - 12, y_line + 12)
     ]
-    assert pal.HALF_LINE in strip
+    assert theme.HALF_LINE in strip
     top = area.hex_at((0, 0), "0801")
     tx, ty = camera.hex_to_screen(top)
     above = [
         tuple(display.get_at((round(tx), yy)))[:3]
         for yy in range(round(ty - camera.size * 1.3), round(ty))
     ]
-    assert pal.SIDE_COLOURS["north"] in above
+    assert theme.SIDE_COLOURS["north"] in above
 
 
 # --- roads ----------------------------------------------------------------------------------
@@ -556,7 +556,7 @@ def test_a_render_budget_spreads_new_sheets_over_frames_with_scaled_stand_ins(
     for h in area.hexes():
         x, y = camera.hex_to_screen(h)
         if 0 <= x < SCREEN[0] and 0 <= y < SCREEN[1]:
-            assert tuple(display.get_at((round(x), round(y))))[:3] != pal.BACKGROUND
+            assert tuple(display.get_at((round(x), round(y))))[:3] != theme.BACKGROUND
     left = [layer.draw(display, camera, render_budget=0.0) for _ in range(3)]
     assert left == [2, 1, 0]  # one more sheet each frame
     assert all(layer.stats.renders[(pos, 2)] == 1 for pos in visible)

@@ -35,8 +35,8 @@ from game.state import (
     player_view,
 )
 from game.state.engine import deployment_refusal
-from game.ui import dialogs as ui
 from game.ui import game_screen
+from game.ui import widgets as ui
 from game.ui.app import HOTSEAT, App, Seats
 from game.ui.context import SELECT
 from game.ui.game_screen import GameScreen, StandingController

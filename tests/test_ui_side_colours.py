@@ -6,8 +6,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from game.ui import dialogs as ui
-from game.ui import palette as pal
+from game.ui import theme
 from tests.test_ui_artillery import SIZE, Harness, long_tom_hunt, to_targeting
 
 
@@ -25,7 +24,7 @@ def minimap_circles(h: Harness, monkeypatch) -> list[tuple]:
     real = pygame.draw.circle
 
     def circle(surface, colour, centre, radius, width=0, *args, **kwargs):
-        if tuple(colour)[:3] != ui.INTEL:  # not the announced sectors' origins
+        if tuple(colour)[:3] != theme.INTEL:  # not the announced sectors' origins
             drawn.append((tuple(colour)[:3], tuple(centre), radius, width))
         return real(surface, colour, centre, radius, width, *args, **kwargs)
 
@@ -45,22 +44,22 @@ def test_each_side_has_its_own_colour_on_the_minimap_and_yours_are_framed(watche
     on_board = [u for u in view.units.values() if u.get("hex") and not u.get("destroyed")]
     drawn = minimap_circles(h, monkeypatch)
     dots = [(c, p) for c, p, r, w in drawn if r == 3 and w == 0]
-    frames = [p for c, p, r, w in drawn if r == 5 and w == 1 and c == pal.OWN_FRAME]
+    frames = [p for c, p, r, w in drawn if r == 5 and w == 1 and c == theme.OWN_FRAME]
     colours = {c for c, _ in dots}
-    own = pal.side_colour(watcher)
+    own = theme.side_colour(watcher)
     assert own in colours
-    assert colours <= {pal.side_colour(s) for s in state.sides}
+    assert colours <= {theme.side_colour(s) for s in state.sides}
     mine = [u for u in on_board if u["side"] == watcher]
     assert len(frames) == len(mine) > 0
     assert {p for c, p in dots if c == own} == set(frames), "a frame around each own dot"
-    assert watcher == "north" or pal.side_colour("south") == (204, 64, 52)
+    assert watcher == "north" or theme.side_colour("south") == (204, 64, 52)
 
 
 @pytest.mark.parametrize("size", [8, 30], ids=["far disc", "near counter"])
 def test_a_counter_keeps_its_side_colour_and_yours_gets_a_white_frame(size):
     from game.ui.units_layer import render_counter
 
-    blue = pal.side_colour("north")
+    blue = theme.side_colour("north")
     theirs = render_counter(size, blue, "mech", 1, 1.0)
     mine = render_counter(size, blue, "mech", 1, 1.0, own=True)
     assert theirs.get_size() == mine.get_size()
@@ -70,7 +69,7 @@ def test_a_counter_keeps_its_side_colour_and_yours_gets_a_white_frame(size):
     def white(image: pygame.Surface) -> int:
         w, h = image.get_size()
         return sum(
-            image.get_at((x, y))[:3] == pal.OWN_FRAME and image.get_at((x, y))[3] > 0
+            image.get_at((x, y))[:3] == theme.OWN_FRAME and image.get_at((x, y))[3] > 0
             for x in range(w)
             for y in range(h)
         )

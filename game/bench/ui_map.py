@@ -76,13 +76,13 @@ class _Scene:
     def frame(self, n: int, cached: bool) -> None:
         import pygame
 
-        from game.ui import palette as pal
+        from game.ui import theme
 
         screen, layer, camera = self.screen, self.layer, self.camera
         # Pan back and forth so the view stays over the area.
         step = PAN_STEP if n % 160 < 80 else -PAN_STEP
         camera.pan(step, step / 2)
-        screen.fill(pal.BACKGROUND)
+        screen.fill(theme.BACKGROUND)
         layer.draw(screen, camera, cached=cached)
         layer.draw_sides(screen, camera)
         layer.draw_highlight(screen, camera, self.plots, (230, 60, 40), 110, outline=(160, 30, 20))

@@ -7,5 +7,7 @@ The map layer is the base of the game window:
 - ``game.ui.map_layer.MapLayer``: draws a ``PlayArea`` from cached pre-rendered
   sheet surfaces, plus overlays (half-line, home edges, highlighted hexes);
   ``hover_lines`` gives the tooltip text of a hex.
-- ``game.ui.palette``: colours and sizes; ``game.ui.fonts``: the fonts.
+- ``game.ui.theme``: every colour, panel metric and text size of the window;
+  ``game.ui.fonts``: the fonts; ``game.ui.widgets``: text, panels, buttons and
+  the modal dialog host.
 """

@@ -19,7 +19,7 @@ import pygame
 
 from game.hexmath import Hex
 from game.state import Fly
-from game.ui import dialogs as ui
+from game.ui import widgets as ui
 from game.ui.artillery_plot import dash_line, draw_badge
 from game.ui.context import SELECT, UiContext
 

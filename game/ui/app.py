@@ -35,8 +35,7 @@ import pygame
 
 from game.cli import UsageError, add_screenshot_options, invalid_file, parse, usage_error
 from game.limits import read_bytes
-from game.ui import fonts
-from game.ui import palette as pal
+from game.ui import theme
 
 if TYPE_CHECKING:
     import pygame_gui
@@ -383,7 +382,7 @@ class App:
     def draw(self) -> None:
         surface = self.window
         if not self.screens:
-            surface.fill(pal.BACKGROUND)
+            surface.fill(theme.BACKGROUND)
             return
         start = 0
         for k in range(len(self.screens) - 1, -1, -1):
@@ -444,43 +443,6 @@ class App:
         self.size = (w, h)
         for screen in self.screens:
             screen.resize(self.size)
-
-
-# --- the look of panels ------------------------------------------------------------------
-
-PANEL_BG = (24, 28, 32, 228)
-PANEL_EDGE = (77, 88, 98)
-TEXT = (232, 228, 218)
-DIM = (160, 166, 172)
-ACCENT = (240, 180, 96)
-ERROR = (255, 120, 100)
-
-
-def panel_surface(size: tuple[int, int], radius: int = 8) -> pygame.Surface:
-    """A translucent dark panel with a thin edge."""
-    surf = pygame.Surface(size, pygame.SRCALPHA)
-    rect = surf.get_rect()
-    pygame.draw.rect(surf, PANEL_BG, rect, 0, radius)
-    pygame.draw.rect(surf, PANEL_EDGE, rect, 1, radius)
-    return surf
-
-
-def wrap(text: str, px: int, width: int, bold: bool = False) -> list[str]:
-    """Split text into lines no wider than ``width`` pixels in the font of ``px``."""
-    font = fonts.font(px, bold)
-    lines: list[str] = []
-    for paragraph in text.split("\n"):
-        words = paragraph.split(" ")
-        line = ""
-        for word in words:
-            trial = f"{line} {word}" if line else word
-            if font.size(trial)[0] <= width or not line:
-                line = trial
-            else:
-                lines.append(line)
-                line = word
-        lines.append(line)
-    return lines
 
 
 # --- the command line --------------------------------------------------------------------

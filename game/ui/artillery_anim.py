@@ -27,7 +27,8 @@ import pygame
 from game.dice import RollRecord
 from game.hexmath import DIRECTION_NAMES, Hex, ring
 from game.state import Event, PlayerView
-from game.ui import dialogs as ui
+from game.ui import theme
+from game.ui import widgets as ui
 from game.ui.artillery_plot import (
     dash_line,
     draw_badge,
@@ -263,33 +264,33 @@ class ArrivalAnimation:
         width = min(560, rect.w - 40)
         lines: list[tuple[str, tuple[int, int, int], bool]] = []
         for n, line in enumerate(show.text.split("\n")):
-            for part in ui.wrap(line, width - 24, ui.SMALL):
-                lines.append((part, ui.TEXT if n == 0 else ui.MUTED, False))
+            for part in ui.wrap(line, width - 24, theme.SMALL):
+                lines.append((part, theme.TEXT if n == 0 else theme.MUTED, False))
         for roll in show.rolls:
-            lines.append((f"roll  {roll}", ui.ACCENT, False))
+            lines.append((f"roll  {roll}", theme.ACCENT, False))
         room = max(4, (int(rect.h * 0.42) - 82) // 17)
         if len(lines) > room:
             more = len(lines) - room + 1
-            lines = [*lines[: room - 1], (f"... {more} more lines in the log", ui.MUTED, False)]
+            lines = [*lines[: room - 1], (f"... {more} more lines in the log", theme.MUTED, False)]
         # Clear of the panels, the aimed hex, the scatter path and the blast.
         cam = ctx.camera
         keep = [show.aimed, *show.path, *ring(show.landing, 2)]
         avoid = [(x + rect.x, y + rect.y) for x, y in (cam.hex_to_screen(h) for h in keep)]
         box = ui.place_box(ctx, (width, 40 + 18 + 17 * len(lines) + 24), "arrival", avoid=avoid)
         title = f"Shell {self.playing.index} of {self.playing.of} lands"
-        colour = ui.GOOD if show.hit else ui.INCOMING
+        colour = theme.GOOD if show.hit else theme.INCOMING
         inner = ui.draw_panel(surface, box, title, colour)
-        ui.text(surface, show.verdict(), (inner.x, inner.y), ui.BODY, colour, True)
+        ui.text(surface, show.verdict(), (inner.x, inner.y), theme.BODY, colour, True)
         y = inner.y + 20
         for part, c, bold in lines:
-            ui.text(surface, part, (inner.x, y), ui.SMALL, c, bold)
+            ui.text(surface, part, (inner.x, y), theme.SMALL, c, bold)
             y += 17
         ui.text(
             surface,
             "Space: next shell   Esc: skip all",
             (inner.right, box.bottom - 20),
-            ui.SMALL,
-            ui.MUTED,
+            theme.SMALL,
+            theme.MUTED,
             anchor="topright",
         )
         ui.cards(ctx)["arrival"] = box
@@ -308,7 +309,7 @@ class ArrivalAnimation:
         ring = size * (2.6 - 1.6 * closing)
         pygame.draw.polygon(surface, (255, 255, 255), hex_points(ctx, show.aimed), 3)
         pygame.draw.circle(surface, (0, 0, 0), (round(ax), round(ay)), round(ring), 6)
-        pygame.draw.circle(surface, ui.INCOMING, (round(ax), round(ay)), round(ring), 3)
+        pygame.draw.circle(surface, theme.INCOMING, (round(ax), round(ay)), round(ring), 3)
         if t < AIM_END or show.landing != show.aimed:
             # Below the hex: above it the damage floats up over a unit hit there.
             draw_badge(surface, "AIMED HERE", (ax, ay + ring + 12), (60, 60, 70), 12)
@@ -323,14 +324,14 @@ class ArrivalAnimation:
             grow = min(1.0, (t - AIM_END) / (SCATTER_END - AIM_END))
             tip = (ax + (lx - ax) * grow, ay + (ly - ay) * grow)
             pygame.draw.line(surface, (0, 0, 0), (ax, ay), tip, 8)
-            pygame.draw.line(surface, ui.ACCENT, (ax, ay), tip, 4)
+            pygame.draw.line(surface, theme.ACCENT, (ax, ay), tip, 4)
             angle = math.atan2(ly - ay, lx - ax)
             head = [
                 (tip[0] + 12 * math.cos(angle), tip[1] + 12 * math.sin(angle)),
                 (tip[0] + 12 * math.cos(angle + 2.5), tip[1] + 12 * math.sin(angle + 2.5)),
                 (tip[0] + 12 * math.cos(angle - 2.5), tip[1] + 12 * math.sin(angle - 2.5)),
             ]
-            pygame.draw.polygon(surface, ui.ACCENT, head)
+            pygame.draw.polygon(surface, theme.ACCENT, head)
             pygame.draw.polygon(surface, (0, 0, 0), head, 2)
             mid = ((ax + tip[0]) / 2, (ay + tip[1]) / 2)
             label = f"2d6 {show.roll} vs {show.to_hit}: miss by {show.margin}, d6 {show.direction}"

@@ -28,9 +28,10 @@ from game.ui.aircraft_layer import AircraftLayer
 from game.ui.artillery_anim import ArrivalAnimation
 from game.ui.artillery_plot import PlotLayer
 from game.ui.context import Layer, UiContext
-from game.ui.dialogs import AttackTool, DialogLayer, dialog_layer
+from game.ui.dialogs import AttackTool
 from game.ui.intel_layer import IntelLayer, MobileMapLayer
 from game.ui.los_tool import LosTool
+from game.ui.widgets import DialogLayer, dialog_layer
 
 
 @dataclass

@@ -50,14 +50,15 @@ from game.artillery.deployment import (
 from game.artillery.flight import flight_time, range_refusal, sheet_distance
 from game.artillery.forecast import Forecast, forecast
 from game.artillery.tohit import artillery_target_number, spotter_modifier
-from game.artillery.weapons import Weapon
+from game.artillery.weapons import AMMUNITION, Weapon
 from game.artillery.weapons import weapon as weapon_spec
 from game.board.area import locate, sheet_hex
 from game.board.los import line_of_sight
 from game.hexmath import DIRECTIONS, Hex, distance, hex_to_pixel, neighbor
 from game.rules.core import TargetNumber, probability_at_least
 from game.state import PlayerView, PlotFire
-from game.ui import dialogs as ui
+from game.ui import dialogs, fonts, theme
+from game.ui import widgets as ui
 from game.ui.context import PLOT, SELECT, UiContext
 from game.ui.map_layer import edge_corners
 
@@ -220,10 +221,10 @@ class PlotPreview:
     def lines(self, turn: int) -> list[tuple[str, tuple[int, int, int]]]:
         """The hover card: (text, colour) lines."""
         out: list[tuple[str, tuple[int, int, int]]] = [
-            (f"{self.battery_name} -> {self.target_label}", ui.TEXT)
+            (f"{self.battery_name} -> {self.target_label}", theme.TEXT)
         ]
         if self.refusal is not None:
-            return [*out, (f"Cannot fire: {self.refusal}", ui.BAD)]
+            return [*out, (f"Cannot fire: {self.refusal}", theme.BAD)]
         assert self.flight is not None and self.arrival_turn is not None
         when = (
             "this turn"
@@ -238,36 +239,36 @@ class PlotPreview:
             (
                 f"{self.sheets} sheets: flight {self.flight} turn{'s' if self.flight != 1 else ''},"
                 f" lands in turn {self.arrival_turn} ({when})",
-                ui.ACCENT,
+                theme.ACCENT,
             )
         )
         if self.candidates is not None:
             return out + self._counter_battery_lines()
         if self.automatic:
-            out.append((f"Automatic hit ({self.automatic})", ui.GOOD))
+            out.append((f"Automatic hit ({self.automatic})", theme.GOOD))
         elif self.to_hit is not None:
             out.append(
                 (
                     f"To hit {self.to_hit.total}: {self.to_hit.breakdown()}  ->  "
                     f"{ui.percent(self.hit_probability)}",
-                    ui.TEXT,
+                    theme.TEXT,
                 )
             )
         if self.spotters:
             names = ", ".join(
                 f"{s.name} (gunnery {s.gunnery}, {s.modifier:+d})" for s in self.spotters
             )
-            out.append((f"Spotters now: {names}", ui.GOOD))
+            out.append((f"Spotters now: {names}", theme.GOOD))
         else:
             out.append(
-                ("No own unit sees this hex: the fire cannot be adjusted (ART-16)", ui.MUTED)
+                ("No own unit sees this hex: the fire cannot be adjusted (ART-16)", theme.MUTED)
             )
         if self.landing_first:
             out.append(
                 (
                     f"{self.landing_first} shell(s) of this battery land here first this turn: "
                     "each one spotted gives -1 more (ART-17)",
-                    ui.MUTED,
+                    theme.MUTED,
                 )
             )
         fc = self.forecast
@@ -278,23 +279,23 @@ class PlotPreview:
                     (
                         f"Miss {ui.percent(1 - fc.hit_probability)}: scatter 1-{far} hexes, "
                         "d6 direction on the diagram (ART-12)",
-                        ui.TEXT,
+                        theme.TEXT,
                     )
                 )
             if fc.lost > 0:
-                out.append((f"Lands off the map and is lost: {ui.percent(fc.lost)}", ui.MUTED))
+                out.append((f"Lands off the map and is lost: {ui.percent(fc.lost)}", theme.MUTED))
             here = fc.expected_damage.get(self.target, 0.0)
             out.append(
                 (
                     f"Expected damage: {here:.1f} in the target hex "
                     f"(rings {'/'.join(map(str, self.weapon.rings()))} on a hit)",
-                    ui.TEXT,
+                    theme.TEXT,
                 )
             )
         if not self.automatic:
-            out.append(("Preview: the to-hit number is fixed when the shell lands.", ui.MUTED))
+            out.append(("Preview: the to-hit number is fixed when the shell lands.", theme.MUTED))
         if self.piece is None:
-            out.append(("Every piece of this battery already has a target this turn", ui.BAD))
+            out.append(("Every piece of this battery already has a target this turn", theme.BAD))
         return out
 
     def _counter_battery_lines(self) -> list[tuple[str, tuple[int, int, int]]]:
@@ -308,25 +309,25 @@ class PlotPreview:
                 f"Counter-battery (ART-37): to hit {self.to_hit.total}: "
                 f"{self.to_hit.breakdown()}  ->  {ui.percent(self.hit_probability)}; "
                 "no spotter, never adjusted",
-                ui.TEXT,
+                theme.TEXT,
             ),
             (
                 f"Comes down within {rings} hexes (its rings "
                 f"{'/'.join(map(str, self.weapon.rings()))}) of the aimed hex: "
                 f"{ui.percent(near)}",
-                ui.TEXT,
+                theme.TEXT,
             ),
         ]
         if not self.candidates:
             out.append(
                 (
                     "No enemy gun detected yet: no announced side points anywhere (ART-24)",
-                    ui.MUTED,
+                    theme.MUTED,
                 )
             )
         else:
             out.append(
-                ("Where the enemy guns may stand (announced sides, shell flights):", ui.ACCENT)
+                ("Where the enemy guns may stand (announced sides, shell flights):", theme.ACCENT)
             )
             aimed = self.target_position
             for row in self.candidates[:6]:
@@ -337,12 +338,12 @@ class PlotPreview:
                         f"{mark}sheet ({row.position[0]},{row.position[1]}), {row.sheets} sheets, "
                         f"{reach}: a gun there {ui.percent(row.belief)} -> "
                         f"chance to hit it {ui.percent(row.chance)}",
-                        ui.GOOD if row.position == aimed else ui.TEXT,
+                        theme.GOOD if row.position == aimed else theme.TEXT,
                     )
                 )
-        out.append(("You will learn only whether an enemy battery was hit.", ui.MUTED))
+        out.append(("You will learn only whether an enemy battery was hit.", theme.MUTED))
         if self.piece is None:
-            out.append(("Every piece of this battery already has a target this turn", ui.BAD))
+            out.append(("Every piece of this battery already has a target this turn", theme.BAD))
         return out
 
     @property
@@ -632,7 +633,7 @@ def draw_badge(
     colour: tuple[int, int, int] = (255, 255, 255),
 ) -> pygame.Rect:
     """A rounded pill with bold text (turn badges, warnings)."""
-    image = ui.fonts.text(label, px, colour, bold=True)
+    image = fonts.text(label, px, colour, bold=True)
     rect = image.get_rect(center=(round(centre[0]), round(centre[1])))
     box = rect.inflate(14, 6)
     pygame.draw.rect(surface, fill, box, border_radius=box.h // 2)
@@ -779,7 +780,7 @@ class PlotLayer:
             ctx.notify(f"Cannot fire now: {why}", error=True)
             return False
         unit = ctx.view.units[preview.battery]
-        options = ui.ammunition_options(preview.weapon.id, unit["battery"]["ammunition"])
+        options = dialogs.ammunition_options(preview.weapon.id, unit["battery"]["ammunition"])
         chance = (
             f"automatic hit ({preview.automatic})"
             if preview.automatic
@@ -803,7 +804,7 @@ class PlotLayer:
                     f"lands in turn {preview.arrival_turn}"
                 )
 
-        self.dialogs.open(ui.AmmunitionChoice(summary, options, send, ctx.ammunition))
+        self.dialogs.open(dialogs.AmmunitionChoice(summary, options, send, ctx.ammunition))
         return True
 
     # --- events ---------------------------------------------------------------------------
@@ -896,14 +897,14 @@ class PlotLayer:
         if unit is not None and unit.get("battery"):
             for h in auto_hit_hexes(unit, ctx.view.turn):
                 if on_map(ctx, h, size):
-                    pygame.draw.polygon(surface, ui.GOOD, hex_points(ctx, h, 0.7), 3)
+                    pygame.draw.polygon(surface, theme.GOOD, hex_points(ctx, h, 0.7), 3)
                     x, y = ctx.camera.hex_to_screen(h)
                     ui.text(
                         surface,
                         "AUTO",
                         (x, y + size * 0.45),
                         px,
-                        ui.GOOD,
+                        theme.GOOD,
                         True,
                         "center",
                         halo=(0, 40, 0),
@@ -950,10 +951,10 @@ class PlotLayer:
             self._paint_counter_battery(surface, ctx, p)
             return
         if p.refusal is not None or p.forecast is None:
-            pygame.draw.polygon(surface, ui.BAD, hex_points(ctx, p.target), 3)
+            pygame.draw.polygon(surface, theme.BAD, hex_points(ctx, p.target), 3)
             r = size * 0.45
-            pygame.draw.line(surface, ui.BAD, (x - r, y - r), (x + r, y + r), 4)
-            pygame.draw.line(surface, ui.BAD, (x - r, y + r), (x + r, y - r), 4)
+            pygame.draw.line(surface, theme.BAD, (x - r, y - r), (x + r, y + r), 4)
+            pygame.draw.line(surface, theme.BAD, (x - r, y + r), (x + r, y - r), 4)
             return
         fc = p.forecast
         # Expected damage (ART-25 over the landing distribution): the hottest hex red.
@@ -1019,9 +1020,9 @@ class PlotLayer:
             for d in DIRECTIONS:
                 mx, my = camera.hex_to_screen(neighbor(p.target, d))
                 pygame.draw.circle(surface, (20, 24, 30), (round(mx), round(my)), radius_px)
-                pygame.draw.circle(surface, ui.ACCENT, (round(mx), round(my)), radius_px, 2)
+                pygame.draw.circle(surface, theme.ACCENT, (round(mx), round(my)), radius_px, 2)
                 ui.text(
-                    surface, str(d), (mx, my), max(11, radius_px + 3), ui.ACCENT, True, "center"
+                    surface, str(d), (mx, my), max(11, radius_px + 3), theme.ACCENT, True, "center"
                 )
         # The aimed hex with the hit chance in it.
         _aimed_hex(
@@ -1053,7 +1054,7 @@ class PlotLayer:
                 ctx.camera.hex_to_screen(sheet_hex(row.position, col, line))
                 for col, line in ((0, 0), (14, 0), (14, 16), (0, 16))
             ]
-            colour = heat(max(0.1, row.chance / top)) if row.flight is not None else ui.MUTED
+            colour = heat(max(0.1, row.chance / top)) if row.flight is not None else theme.MUTED
             pygame.draw.polygon(surface, colour, corners, 3)
             # The labels along the top edge, clear of the aimed hex in the middle.
             cx = sum(x for x, _ in corners) / 4
@@ -1086,7 +1087,7 @@ class PlotLayer:
                 else 0
                 for p in plots
             )
-            colour = ui.INCOMING if now else (255, 120, 40)
+            colour = theme.INCOMING if now else (255, 120, 40)
             draw_disk_outline(surface, ctx, target, reach, colour, 2, dashed=True)
             # Alpha in steps of 10 keeps the map layer's stamp cache small.
             alpha = (70 + int(9 * glow) * 10) if now else 70
@@ -1197,8 +1198,7 @@ class PlotLayer:
             battery = unit["battery"]
             w = weapon_spec(battery["weapon"])
             ammo = ", ".join(
-                f"{ui.AMMUNITION[a].name if a in ui.AMMUNITION else a} "
-                f"{'unlimited' if n is None else n}"
+                f"{AMMUNITION[a].name if a in AMMUNITION else a} {'unlimited' if n is None else n}"
                 for a, n in battery["ammunition"].items()
             )
             free = len(free_pieces(view, unit))
@@ -1222,23 +1222,23 @@ class PlotLayer:
         if not rows:
             height = 34 + 40
         box = pygame.Rect(at[0], at[1], width, height)
-        inner = ui.draw_panel(surface, box, "Artillery - plot mode", ui.INCOMING)
+        inner = ui.draw_panel(surface, box, "Artillery - plot mode", theme.INCOMING)
         y = inner.y
         if not rows:
-            ui.text(surface, "No artillery on this side.", (inner.x, y), ui.BODY, ui.MUTED)
+            ui.text(surface, "No artillery on this side.", (inner.x, y), theme.BODY, theme.MUTED)
         for battery_id, lines in rows:
             row = pygame.Rect(inner.x - 4, y - 3, inner.w + 8, 18 * len(lines) + 6)
             if battery_id == ctx.plot_battery:
-                pygame.draw.rect(surface, ui.SELECTED, row, border_radius=5)
-                pygame.draw.rect(surface, ui.ACCENT, row, 1, border_radius=5)
+                pygame.draw.rect(surface, theme.SELECTED, row, border_radius=5)
+                pygame.draw.rect(surface, theme.ACCENT, row, 1, border_radius=5)
             self.battery_rows.append((row, battery_id))
             for n, line in enumerate(lines):
                 ui.text(
                     surface,
                     line,
                     (inner.x, y),
-                    ui.BODY if n == 0 else ui.SMALL,
-                    ui.TEXT if n == 0 else ui.MUTED,
+                    theme.BODY if n == 0 else theme.SMALL,
+                    theme.TEXT if n == 0 else theme.MUTED,
                     bold=n == 0,
                 )
                 y += 18
@@ -1247,8 +1247,8 @@ class PlotLayer:
             surface,
             "Tab: next battery   Esc: leave plot mode",
             (inner.x, box.bottom - 22),
-            ui.SMALL,
-            ui.MUTED,
+            theme.SMALL,
+            theme.MUTED,
         )
         return box
 
@@ -1259,7 +1259,7 @@ class PlotLayer:
         groups = fire_queue(view)
         lines = sum(1 + len(plots) for _, plots in groups)
         box = pygame.Rect(at[0], at[1], PANEL_WIDTH, 34 + 19 * lines + 8)
-        inner = ui.draw_panel(surface, box, "Fire queue: our shells in flight", ui.ACCENT)
+        inner = ui.draw_panel(surface, box, "Fire queue: our shells in flight", theme.ACCENT)
         y = inner.y
         for turn, plots in groups:
             when = (
@@ -1269,13 +1269,13 @@ class PlotLayer:
                 if turn == view.turn + 1
                 else f"in {turn - view.turn} turns"
             )
-            colour = ui.INCOMING if turn <= view.turn else ui.ACCENT
-            ui.text(surface, f"Turn {turn}: {when}", (inner.x, y), ui.BODY, colour, True)
+            colour = theme.INCOMING if turn <= view.turn else theme.ACCENT
+            ui.text(surface, f"Turn {turn}: {when}", (inner.x, y), theme.BODY, colour, True)
             y += 19
             for p in plots:
                 target = Hex(*p["target"])
                 name = view.units.get(p["battery"], {}).get("name", p["battery"])
-                ammo = ui.AMMUNITION.get(p["ammunition"])
+                ammo = AMMUNITION.get(p["ammunition"])
                 flags = f", {p['automatic']}" if p.get("automatic") else ""
                 label = (
                     f"{name} p{p['piece']} -> {view.area.label(target)}, "
@@ -1283,9 +1283,9 @@ class PlotLayer:
                 )
                 row = pygame.Rect(inner.x - 4, y - 1, inner.w + 8, 19)
                 if len(self.queue_rows) == self._hot_row:
-                    pygame.draw.rect(surface, ui.BUTTON_HOT, row, border_radius=4)
+                    pygame.draw.rect(surface, theme.BUTTON_HOT, row, border_radius=4)
                 self.queue_rows.append((row, target))
-                ui.text(surface, label, (inner.x + 10, y), ui.SMALL, ui.TEXT)
+                ui.text(surface, label, (inner.x + 10, y), theme.SMALL, theme.TEXT)
                 y += 19
         return box
 
@@ -1317,7 +1317,7 @@ class PlotLayer:
                 continue
             seen.add(target)
             turn = int(p["arrival_turn"])
-            colour = ui.INCOMING if turn <= ctx.view.turn else (230, 110, 30)
+            colour = theme.INCOMING if turn <= ctx.view.turn else (230, 110, 30)
             sub = surface.subsurface(rect)
             edge_arrow(sub, ctx, target, colour, "NOW" if turn <= ctx.view.turn else f"T{turn}")
 
@@ -1344,18 +1344,20 @@ class PlotLayer:
         lines = p.lines(ctx.view.turn)
         if p.can_fire:
             lines.append(
-                (f"Click: fire piece {p.piece} (choose ammunition)", ui.GOOD)
+                (f"Click: fire piece {p.piece} (choose ammunition)", theme.GOOD)
                 if why is None
-                else (f"Plot later: {why}", ui.MUTED)
+                else (f"Plot later: {why}", theme.MUTED)
             )
         width = 470
-        wrapped = [(part, c) for line, c in lines for part in ui.wrap(line, width - 24, ui.SMALL)]
+        wrapped = [
+            (part, c) for line, c in lines for part in ui.wrap(line, width - 24, theme.SMALL)
+        ]
         image = pygame.Surface((width, 40 + 17 * len(wrapped)), pygame.SRCALPHA)
         title = "Fire mission preview"
-        accent = ui.ACCENT if p.can_fire else ui.BAD
+        accent = theme.ACCENT if p.can_fire else theme.BAD
         inner = ui.draw_panel(image, image.get_rect(), title, accent, alpha=240)
         ty = inner.y
         for part, colour in wrapped:
-            ui.text(image, part, (inner.x, ty), ui.SMALL, colour, bold=ty == inner.y)
+            ui.text(image, part, (inner.x, ty), theme.SMALL, colour, bold=ty == inner.y)
             ty += 17
         return image

@@ -3,23 +3,7 @@ confirms a plot, the sheet picker of mobile maps (MAP-7, MAP-9, MAP-10) and
 the attack dialog with the resolver's exact odds and, after the attack, its
 roll-by-roll result (ART-32a, ART-35).
 
-Screen conventions shared by the artillery, intelligence and LOS layers:
-
-- ``map_rect(ctx)``: where the map lies on the screen. ``ctx.extra["map_rect"]``
-  (a ``pygame.Rect``) when the game screen sets it, else the camera's
-  viewport at the top-left corner. Mouse positions are screen positions;
-  ``draw_world`` surfaces are in camera space (the camera's own coordinates).
-- ``ctx.extra["hud"]``: the game screen's panels (phase bar, unit panel, log);
-  ``ctx.extra["panels"]``: ``{name: Rect}`` of these layers' panels drawn in
-  the last frame. The mouse over either hovers no hex (``hex_under``).
-  ``ctx.extra["cards"]``: information cards (previews, the arrival's log
-  entry), which do not stop hovering. ``place_box`` finds room for a new
-  panel or card clear of all three.
-- Clicks act on the button's release (``MOUSEBUTTONUP``): the game screen
-  pans the map on a drag and delivers a press and release without a drag as a
-  click. A panel takes the press too, so no drag starts on it.
-- ``DialogLayer`` (``ctx.extra["dialogs"]``) hosts one modal dialog at a time;
-  while it is open it takes every mouse and key event.
+The panels and buttons are those of the widget kit (``game.ui.widgets``).
 
 The attack odds come from the view alone (principle 6): BattleTech-style
 direct fire is worked out from the view's units and the public play area; the
@@ -48,393 +32,37 @@ from game.rules import battletech as bt
 from game.rules.core import mean
 from game.state import Attack, Command, Event, GameState, GunAction, PlayerView, Unit
 from game.state.spotting import spotting_now
-from game.ui import fonts
 from game.ui.context import ATTACK, SELECT, UiContext
 from game.ui.map_layer import paint_sheet, sheet_geometry
-
-# --- theme -------------------------------------------------------------------------------
-
-Colour = tuple[int, int, int]
-
-PANEL: Colour = (24, 28, 34)
-PANEL_EDGE: Colour = (78, 88, 100)
-PANEL_HEAD: Colour = (36, 42, 50)
-TEXT: Colour = (234, 236, 238)
-MUTED: Colour = (156, 164, 174)
-ACCENT: Colour = (255, 196, 64)
-INCOMING: Colour = (255, 58, 40)
-INCOMING_DARK: Colour = (120, 16, 10)
-GOOD: Colour = (86, 214, 120)
-BAD: Colour = (238, 84, 72)
-INTEL: Colour = (96, 200, 255)
-INTEL_THEIRS: Colour = (255, 150, 60)
-SELECTED: Colour = (64, 110, 170)
-BUTTON: Colour = (52, 62, 74)
-BUTTON_HOT: Colour = (72, 88, 106)
-BUTTON_FIRE: Colour = (176, 44, 32)
-BUTTON_FIRE_HOT: Colour = (214, 64, 44)
-SHADE = (0, 0, 0, 150)
-
-BODY = 14
-SMALL = 12
-HEAD = 16
-
-
-# --- screen helpers -------------------------------------------------------------------------
-
-
-def map_rect(ctx: UiContext) -> pygame.Rect:
-    """Where the map lies on the screen (see the module docstring)."""
-    rect = ctx.extra.get("map_rect")
-    if isinstance(rect, pygame.Rect):
-        return rect
-    return pygame.Rect(0, 0, *ctx.camera.viewport)
-
-
-def panels(ctx: UiContext) -> dict[str, pygame.Rect]:
-    """The screen panels of the last frame, by name (the layers keep them current)."""
-    found = ctx.extra.get("panels")
-    if not isinstance(found, dict):
-        found = {}
-        ctx.extra["panels"] = found
-    return found
-
-
-def cards(ctx: UiContext) -> dict[str, pygame.Rect]:
-    """Information cards of the last frame (previews, the arrival's log entry): other
-    panels keep clear of them, but the mouse over one still hovers the hex below."""
-    found = ctx.extra.get("cards")
-    if not isinstance(found, dict):
-        found = {}
-        ctx.extra["cards"] = found
-    return found
-
-
-def hud_rects(ctx: UiContext) -> dict[str, pygame.Rect]:
-    """The game screen's own panels (phase bar, unit panel, log), when it names them."""
-    found = ctx.extra.get("hud")
-    if not isinstance(found, dict):
-        return {}
-    return {k: r for k, r in found.items() if isinstance(r, pygame.Rect) and r.w and r.h}
-
-
-def over_panel(ctx: UiContext, pos: tuple[int, int]) -> bool:
-    return any(r.collidepoint(pos) for r in [*panels(ctx).values(), *hud_rects(ctx).values()])
-
-
-def top_of_map(ctx: UiContext) -> int:
-    """The first free row under the game screen's top bar."""
-    bar = hud_rects(ctx).get("phase_bar")
-    return (bar.bottom if bar is not None else map_rect(ctx).y) + 10
-
-
-def place_box(
-    ctx: UiContext,
-    size: tuple[int, int],
-    name: str,
-    rows: Sequence[str] = ("bottom", "top"),
-    avoid: Sequence[tuple[float, float]] = (),
-) -> pygame.Rect:
-    """Room for a panel of ``size``: along the map's bottom or top row, as near the
-    middle as possible, clear of every other panel and of the ``avoid`` points."""
-    rect = map_rect(ctx)
-    others = [r for k, r in [*panels(ctx).items(), *cards(ctx).items()] if k != name] + list(
-        hud_rects(ctx).values()
-    )
-    box = pygame.Rect(0, 0, min(size[0], rect.w - 20), min(size[1], rect.h - 20))
-    best: tuple[int, pygame.Rect] | None = None
-    for row in rows:
-        box.y = rect.bottom - box.h - 10 if row == "bottom" else top_of_map(ctx)
-        for k in range(0, rect.w, 20):
-            for sign in (1, -1):
-                box.centerx = rect.centerx + sign * k
-                if box.left < rect.left + 10 or box.right > rect.right - 10:
-                    continue
-                clash = sum(
-                    box.clip(o).w * box.clip(o).h for o in others if box.colliderect(o)
-                ) + sum(100_000 for p in avoid if box.collidepoint(p))
-                if clash == 0:
-                    return box.copy()
-                if best is None or clash < best[0]:
-                    best = (clash, box.copy())
-    if best is None:
-        box.midbottom = (rect.centerx, rect.bottom - 10)
-        return box
-    return best[1]
-
-
-def clicked(event: pygame.event.Event) -> bool:
-    """A left click, as the game screen delivers it (the release)."""
-    return event.type == pygame.MOUSEBUTTONUP and event.button == 1
-
-
-def pressed(event: pygame.event.Event) -> bool:
-    return event.type == pygame.MOUSEBUTTONDOWN and event.button == 1
-
-
-def plain_key(event: pygame.event.Event, key: int) -> bool:
-    """``key`` pressed without Ctrl or Alt (Ctrl+L loads a game, for one)."""
-    return (
-        event.type == pygame.KEYDOWN
-        and event.key == key
-        and not event.mod & (pygame.KMOD_CTRL | pygame.KMOD_ALT)
-    )
-
-
-def hex_under(ctx: UiContext, pos: tuple[int, int]) -> Hex | None:
-    """The hex under a screen point, None over a panel or outside the map."""
-    rect = map_rect(ctx)
-    if not rect.collidepoint(pos) or over_panel(ctx, pos):
-        return None
-    return ctx.camera.screen_to_hex(pos[0] - rect.x, pos[1] - rect.y)
-
-
-def track_hover(ctx: UiContext, event: pygame.event.Event) -> None:
-    """Keep ``ctx.hovered`` on the hex under the mouse."""
-    if event.type == pygame.MOUSEMOTION:
-        ctx.hovered = hex_under(ctx, event.pos)
-
-
-def text(
-    surface: pygame.Surface,
-    label: str,
-    pos: tuple[float, float],
-    px: int = BODY,
-    colour: tuple[int, ...] = TEXT,
-    bold: bool = False,
-    anchor: str = "topleft",
-    halo: tuple[int, ...] | None = None,
-) -> pygame.Rect:
-    """Draw one line of text; ``anchor`` names the point of its rectangle at ``pos``."""
-    image = fonts.text(label, px, colour, bold=bold, halo=halo)
-    rect = image.get_rect(**{anchor: (round(pos[0]), round(pos[1]))})
-    surface.blit(image, rect)
-    return rect
-
-
-def text_width(label: str, px: int = BODY, bold: bool = False) -> int:
-    return fonts.font(px, bold).size(label)[0]
-
-
-def wrap(label: str, width: int, px: int = BODY, bold: bool = False) -> list[str]:
-    """Break text into lines no wider than ``width`` pixels (words kept whole)."""
-    out: list[str] = []
-    f = fonts.font(px, bold)
-    for paragraph in label.split("\n"):
-        indent = paragraph[: len(paragraph) - len(paragraph.lstrip())]
-        words = paragraph.split()
-        line = indent
-        for word in words:
-            trial = f"{line} {word}" if line.strip() else f"{indent}{word}"
-            if f.size(trial)[0] <= width or not line.strip():
-                line = trial
-            else:
-                out.append(line)
-                # Indented lines (log details) keep a hanging indent.
-                line = f"{indent}  {word}" if indent else word
-        out.append(line)
-    return out
-
-
-def draw_panel(
-    surface: pygame.Surface,
-    rect: pygame.Rect,
-    title: str | None = None,
-    accent: Colour | None = None,
-    alpha: int = 236,
-) -> pygame.Rect:
-    """A rounded dark card with an optional title bar; returns the content rectangle."""
-    card = pygame.Surface(rect.size, pygame.SRCALPHA)
-    pygame.draw.rect(card, (*PANEL, alpha), card.get_rect(), border_radius=8)
-    top = 8
-    if title is not None:
-        head = pygame.Rect(0, 0, rect.w, 28)
-        pygame.draw.rect(
-            card, (*PANEL_HEAD, alpha), head, border_top_left_radius=8, border_top_right_radius=8
-        )
-        if accent is not None:
-            pygame.draw.rect(
-                card, (*accent, 255), pygame.Rect(0, 0, 5, 28), border_top_left_radius=8
-            )
-        top = 34
-    pygame.draw.rect(card, (*(accent or PANEL_EDGE), 255), card.get_rect(), 1, border_radius=8)
-    surface.blit(card, rect)
-    if title is not None:
-        text(surface, title, (rect.x + 14, rect.y + 14), HEAD, TEXT, bold=True, anchor="midleft")
-    return pygame.Rect(rect.x + 10, rect.y + top, rect.w - 20, rect.h - top - 8)
-
-
-def chance_bar(surface: pygame.Surface, rect: pygame.Rect, p: float, colour: Colour = GOOD) -> None:
-    """A small bar filled to probability ``p`` with the percentage beside it."""
-    pygame.draw.rect(surface, (50, 56, 64), rect, border_radius=3)
-    filled = rect.copy()
-    filled.w = round(rect.w * max(0.0, min(1.0, p)))
-    if filled.w:
-        pygame.draw.rect(surface, colour, filled, border_radius=3)
-
-
-def percent(p: float | Fraction) -> str:
-    """A probability as players read it: 58%, <1%, 100%."""
-    value = float(p) * 100
-    if 0 < value < 1:
-        return "<1%"
-    if 99 < value < 100:
-        return ">99%"
-    return f"{value:.0f}%"
-
-
-@dataclass
-class Button:
-    """A clickable label."""
-
-    rect: pygame.Rect
-    label: str
-    enabled: bool = True
-    danger: bool = False
-
-    def draw(self, surface: pygame.Surface, mouse: tuple[int, int] | None = None) -> None:
-        hot = self.enabled and mouse is not None and self.rect.collidepoint(mouse)
-        if self.danger and self.enabled:
-            colour = BUTTON_FIRE_HOT if hot else BUTTON_FIRE
-        else:
-            colour = BUTTON_HOT if hot else BUTTON
-        pygame.draw.rect(surface, colour, self.rect, border_radius=6)
-        pygame.draw.rect(surface, PANEL_EDGE, self.rect, 1, border_radius=6)
-        text(
-            surface,
-            self.label,
-            self.rect.center,
-            BODY,
-            TEXT if self.enabled else MUTED,
-            bold=True,
-            anchor="center",
-        )
-
-    def hit(self, pos: tuple[int, int]) -> bool:
-        return self.enabled and self.rect.collidepoint(pos)
-
-
-# --- the modal host ---------------------------------------------------------------------------
-
-_MODAL_EVENTS = {
-    pygame.MOUSEBUTTONDOWN,
-    pygame.MOUSEBUTTONUP,
-    pygame.MOUSEMOTION,
-    pygame.MOUSEWHEEL,
-    pygame.KEYDOWN,
-    pygame.KEYUP,
-    pygame.TEXTINPUT,
-}
-
-
-class Dialog:
-    """A modal window: ``layout`` places it on the screen, ``draw`` shows it,
-    ``handle_event`` reacts; setting ``closed`` removes it."""
-
-    title = ""
-
-    def __init__(self) -> None:
-        self.closed = False
-        self.rect = pygame.Rect(0, 0, 0, 0)
-        self.mouse: tuple[int, int] | None = None
-
-    def size(self, screen: pygame.Rect) -> tuple[int, int]:
-        return 420, 240
-
-    def layout(self, screen: pygame.Rect) -> None:
-        w, h = self.size(screen)
-        self.rect = pygame.Rect(0, 0, min(w, screen.w - 20), min(h, screen.h - 20))
-        self.rect.center = screen.center
-
-    def draw(self, surface: pygame.Surface, ctx: UiContext) -> None:
-        draw_panel(surface, self.rect, self.title, ACCENT)
-
-    def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> None:
-        if event.type == pygame.MOUSEMOTION:
-            self.mouse = event.pos
-
-    def update(self, dt: float, ctx: UiContext) -> None:
-        return None
-
-
-class DialogLayer:
-    """Hosts the open dialog on top of everything (the last of the artillery layers)."""
-
-    def __init__(self) -> None:
-        self.stack: list[Dialog] = []
-        self._screen: pygame.Rect | None = None
-
-    def keys(self) -> list[tuple[str, str]]:
-        return [("Enter / Esc", "confirm / cancel the open dialog")]
-
-    @property
-    def top(self) -> Dialog | None:
-        return self.stack[-1] if self.stack else None
-
-    def open(self, dialog: Dialog) -> Dialog:
-        self.stack.append(dialog)
-        if self._screen is not None:
-            dialog.layout(self._screen)
-        return dialog
-
-    def showing(self, kind: type[Dialog]) -> Dialog | None:
-        return next((d for d in reversed(self.stack) if isinstance(d, kind)), None)
-
-    def reset(self, ctx: UiContext) -> None:
-        """A hot-seat hand-over: the dialogs of the side that left the seat close."""
-        self.stack.clear()
-        panels(ctx).pop("dialog", None)
-
-    def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool:
-        dialog = self.top
-        if dialog is None or event.type not in _MODAL_EVENTS:
-            return False
-        if self._screen is not None and dialog.rect.w == 0:
-            dialog.layout(self._screen)
-        dialog.handle_event(event, ctx)
-        self._prune(ctx)
-        return True
-
-    def update(self, dt: float, ctx: UiContext) -> None:
-        for dialog in list(self.stack):
-            dialog.update(dt, ctx)
-        self._prune(ctx)
-
-    def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None:
-        return None
-
-    def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
-        screen = surface.get_rect()
-        if screen != self._screen:
-            self._screen = screen
-            for dialog in self.stack:
-                dialog.layout(screen)
-        dialog = self.top
-        if dialog is None:
-            panels(ctx).pop("dialog", None)
-            return
-        if dialog.rect.w == 0:
-            dialog.layout(screen)
-        shade = pygame.Surface(screen.size, pygame.SRCALPHA)
-        shade.fill(SHADE)
-        surface.blit(shade, (0, 0))
-        dialog.draw(surface, ctx)
-        panels(ctx)["dialog"] = screen
-
-    def _prune(self, ctx: UiContext) -> None:
-        self.stack = [d for d in self.stack if not d.closed]
-        if not self.stack:
-            panels(ctx).pop("dialog", None)
-
-
-def dialog_layer(ctx: UiContext) -> DialogLayer:
-    """The dialog host of this screen (made on first use)."""
-    host = ctx.extra.get("dialogs")
-    if not isinstance(host, DialogLayer):
-        host = DialogLayer()
-        ctx.extra["dialogs"] = host
-    return host
-
+from game.ui.theme import (
+    ACCENT,
+    BAD,
+    BODY,
+    BUTTON,
+    INCOMING,
+    MUTED,
+    PANEL,
+    SELECTED,
+    SMALL,
+    TEXT,
+    Colour,
+)
+from game.ui.widgets import (
+    Button,
+    Dialog,
+    DialogLayer,
+    cards,
+    chance_bar,
+    clicked,
+    draw_panel,
+    hex_under,
+    percent,
+    place_box,
+    plain_key,
+    text,
+    text_width,
+    wrap,
+)
 
 # --- ammunition choice (ART-10) -----------------------------------------------------------------
 

@@ -61,15 +61,16 @@ from game.state import (
     player_view,
 )
 from game.state.sealing import Passphrases
-from game.ui import fonts
-from game.ui import palette as pal
-from game.ui.app import ERROR, HOTSEAT, TEXT, WATCH, App, Screen, Seats, data_home
+from game.ui import fonts, theme
+from game.ui.app import HOTSEAT, WATCH, App, Screen, Seats, data_home
 from game.ui.camera import DEFAULT_ZOOM, Camera
 from game.ui.context import UiContext
 from game.ui.map_layer import MapLayer
-from game.ui.panels import BAR_HEIGHT, LogPanel, PhaseBar, Tooltip, UnitPanel
+from game.ui.panels import LogPanel, PhaseBar, Tooltip, UnitPanel
 from game.ui.session import HUMAN, TABLE, GameSession
+from game.ui.theme import BAR_HEIGHT, ERROR, TEXT
 from game.ui.units_layer import UnitsLayer, unit_hex
+from game.ui.widgets import panel_surface
 
 # Hot-seat: seconds the table takes no input after the acting side changes, so a
 # click meant for one side cannot act for the other.
@@ -676,13 +677,13 @@ class GameScreen(Screen):
         if text is None:
             return
         side = self.session.acting() or ""
-        colour = pal.SIDE_COLOURS.get(side, TEXT)
+        colour = theme.SIDE_COLOURS.get(side, TEXT)
         title = fonts.text(text, 34, TEXT, bold=True)
         note = fonts.text("The table: both players may look. V: your own view", 14, TEXT)
         w = max(title.get_width(), note.get_width()) + 48
-        box = pygame.Surface((w, title.get_height() + note.get_height() + 22), pygame.SRCALPHA)
-        pygame.draw.rect(box, (18, 20, 24, 225), box.get_rect(), 0, 10)
-        pygame.draw.rect(box, colour, box.get_rect(), 3, 10)
+        box = panel_surface(
+            (w, title.get_height() + note.get_height() + 22), 10, accent=colour, edge=3
+        )
         box.blit(title, title.get_rect(midtop=(w // 2, 8)))
         box.blit(note, note.get_rect(midtop=(w // 2, 12 + title.get_height())))
         surface.blit(box, box.get_rect(midtop=(surface.get_width() // 2, BAR_HEIGHT + 8)))
@@ -701,7 +702,7 @@ class GameScreen(Screen):
         """
         camera = self.camera
         if not self.map_cached:
-            surface.fill(pal.BACKGROUND)
+            surface.fill(theme.BACKGROUND)
             self.map_layer.draw(surface, camera, cached=False)
             self.map_layer.draw_sides(surface, camera)
             return
@@ -738,7 +739,7 @@ class GameScreen(Screen):
         stand_ins = 0
         for strip in strips:
             terrain.set_clip(strip)
-            terrain.fill(pal.BACKGROUND)
+            terrain.fill(theme.BACKGROUND)
             stand_ins += self.map_layer.draw(terrain, camera, render_budget=ZOOM_RENDER_BUDGET)
         terrain.set_clip(None)
         # Stand-ins (sheets still rendering at this zoom) are replaced by a whole redraw.
@@ -759,10 +760,8 @@ class GameScreen(Screen):
         for toast in self.ctx.toasts[-4:]:
             colour = ERROR if toast.error else TEXT
             image = fonts.text(toast.text, 15, colour, bold=True)
-            box = pygame.Surface((image.get_width() + 28, image.get_height() + 12), pygame.SRCALPHA)
-            pygame.draw.rect(box, (20, 22, 26, 225), box.get_rect(), 0, 8)
-            edge = (200, 80, 60) if toast.error else (90, 100, 110)
-            pygame.draw.rect(box, edge, box.get_rect(), 1, 8)
+            edge = theme.BAD if toast.error else theme.PANEL_EDGE
+            box = panel_surface((image.get_width() + 28, image.get_height() + 12), accent=edge)
             box.blit(image, (14, 6))
             surface.blit(box, box.get_rect(midtop=(surface.get_width() // 2, y)))
             y += box.get_height() + 6

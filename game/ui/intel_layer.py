@@ -36,8 +36,8 @@ from game.board.movement import MovementError, Reach, Route
 from game.board.sheet import available_sheets
 from game.hexmath import DIRECTION_NAMES, Hex, hex_to_pixel, pixel_to_hex
 from game.state import Move, PlaceSheet, PlayerView
-from game.ui import dialogs as ui
-from game.ui import palette as pal
+from game.ui import dialogs, theme
+from game.ui import widgets as ui
 from game.ui.artillery_plot import draw_badge, on_map, own_batteries, pulse
 from game.ui.context import SELECT, UiContext
 from game.ui.map_layer import edge_corners, sheet_geometry, world_bounds
@@ -237,15 +237,15 @@ class IntelLayer:
                 for k in range(6)
             ]
             a, bk = edge_corners(b.side)
-            pygame.draw.line(surface, ui.INTEL, corners[a], corners[bk], 6)
+            pygame.draw.line(surface, theme.INTEL, corners[a], corners[bk], 6)
             pygame.draw.line(surface, (0, 30, 60), start, tip, 7)
-            pygame.draw.line(surface, ui.INTEL, start, tip, 4)
+            pygame.draw.line(surface, theme.INTEL, start, tip, 4)
             head = [
                 (tip[0] + 14 * c, tip[1] + 14 * s),
                 (tip[0] + 12 * math.cos(b.angle + 2.4), tip[1] + 12 * math.sin(b.angle + 2.4)),
                 (tip[0] + 12 * math.cos(b.angle - 2.4), tip[1] + 12 * math.sin(b.angle - 2.4)),
             ]
-            pygame.draw.polygon(surface, ui.INTEL, head)
+            pygame.draw.polygon(surface, theme.INTEL, head)
             pygame.draw.polygon(surface, (0, 30, 60), head, 2)
             label = f"T{b.turn}: guns {DIRECTION_NAMES[b.side]}"
             draw_badge(surface, label, (tip[0] + 34 * c, tip[1] + 22 * s + 4), (0, 80, 130), 12)
@@ -260,13 +260,13 @@ class IntelLayer:
         reach = 2.0 * (cam.viewport[0] + cam.viewport[1])
         for b in found:
             origin = cam.hex_to_screen(b.aimed)
-            pygame.draw.polygon(layer, (*ui.INTEL, 52), sector_points(origin, b.angle, reach))
+            pygame.draw.polygon(layer, (*theme.INTEL, 52), sector_points(origin, b.angle, reach))
             for edge in (-SECTOR_HALF, SECTOR_HALF):
                 end = (
                     origin[0] + reach * math.cos(b.angle + edge),
                     origin[1] + reach * math.sin(b.angle + edge),
                 )
-                pygame.draw.line(layer, (*ui.INTEL, 170), origin, end, 2)
+                pygame.draw.line(layer, (*theme.INTEL, 170), origin, end, 2)
         self._sectors = (key, layer)
         return layer
 
@@ -298,22 +298,28 @@ class IntelLayer:
         ]
         theirs = their_knowledge(view)
         blocks: list[tuple[str, list[str], tuple[int, int, int]]] = [
-            ("What we know of their guns", ours or ["No direction announced yet."], ui.INTEL),
-            ("Enemy units found", found or ["None yet."], ui.TEXT),
-            ("What they know of ours", theirs or ["Nothing: no detection yet."], ui.INTEL_THEIRS),
+            ("What we know of their guns", ours or ["No direction announced yet."], theme.INTEL),
+            ("Enemy units found", found or ["None yet."], theme.TEXT),
+            (
+                "What they know of ours",
+                theirs or ["Nothing: no detection yet."],
+                theme.INTEL_THEIRS,
+            ),
         ]
         lines: list[tuple[str, tuple[int, int, int], bool]] = []
         for head, items, colour in blocks:
             lines.append((head, colour, True))
             for item in items:
-                lines += [(part, ui.MUTED, False) for part in ui.wrap(item, width - 36, ui.SMALL)]
+                lines += [
+                    (part, theme.MUTED, False) for part in ui.wrap(item, width - 36, theme.SMALL)
+                ]
         box = pygame.Rect(0, 0, width, 42 + 17 * len(lines))
         minimap = ui.panels(ctx).get("minimap")
         box.bottomright = (rect.right - 10, (minimap.top - 8) if minimap else rect.bottom - 10)
-        inner = ui.draw_panel(surface, box, "Intelligence (I)", ui.INTEL)
+        inner = ui.draw_panel(surface, box, "Intelligence (I)", theme.INTEL)
         y = inner.y
         for part, colour, bold in lines:
-            ui.text(surface, part, (inner.x + (0 if bold else 10), y), ui.SMALL, colour, bold)
+            ui.text(surface, part, (inner.x + (0 if bold else 10), y), theme.SMALL, colour, bold)
             y += 17
         return box
 
@@ -370,7 +376,7 @@ class IntelLayer:
         bounds: tuple[float, float, float, float],
     ) -> None:
         view = ctx.view
-        inner = ui.draw_panel(surface, box, "Sheet grid (M)", ui.PANEL_EDGE)
+        inner = ui.draw_panel(surface, box, "Sheet grid (M)", theme.PANEL_EDGE)
         mm = Minimap()
         mm.fit(inner, bounds)
         clip = surface.get_clip()
@@ -387,19 +393,21 @@ class IntelLayer:
             pygame.draw.rect(surface, CATEGORY_COLOURS.get(sheet.category, (150, 150, 150)), r)
             pygame.draw.rect(surface, (40, 44, 50), r, 1)
             if pos in self.flash:
-                pygame.draw.rect(surface, ui.ACCENT, r.inflate(4, 4), 2 + round(2 * pulse()))
+                pygame.draw.rect(surface, theme.ACCENT, r.inflate(4, 4), 2 + round(2 * pulse()))
         if view.pending_sheet is not None:
             pos = tuple(view.pending_sheet["position"])
             r = mm.box(sheet_geometry((int(pos[0]), int(pos[1]))).bounds)
-            pygame.draw.rect(surface, ui.ACCENT, r, 2)
-            ui.text(surface, "?", r.center, ui.HEAD, ui.ACCENT, True, "center")
+            pygame.draw.rect(surface, theme.ACCENT, r, 2)
+            ui.text(surface, "?", r.center, theme.HEAD, theme.ACCENT, True, "center")
         # Announced sectors (ART-24).
         layer = pygame.Surface(inner.size, pygame.SRCALPHA)
         for b in bearings(view):
             ox, oy = mm.point(*hex_to_pixel(b.aimed, 1.0))
             origin = (ox - inner.x, oy - inner.y)
-            pygame.draw.polygon(layer, (*ui.INTEL, 80), sector_points(origin, b.angle, inner.w * 3))
-            pygame.draw.circle(layer, (*ui.INTEL, 255), (round(origin[0]), round(origin[1])), 3)
+            pygame.draw.polygon(
+                layer, (*theme.INTEL, 80), sector_points(origin, b.angle, inner.w * 3)
+            )
+            pygame.draw.circle(layer, (*theme.INTEL, 255), (round(origin[0]), round(origin[1])), 3)
         surface.blit(layer, inner.topleft)
         # Units on the board.
         for u in view.units.values():
@@ -408,9 +416,9 @@ class IntelLayer:
                 continue
             px, py = mm.point(*hex_to_pixel(h, 1.0))
             centre = (round(px), round(py))
-            pygame.draw.circle(surface, pal.side_colour(u["side"]), centre, 3)
+            pygame.draw.circle(surface, theme.side_colour(u["side"]), centre, 3)
             if u["side"] == view.side:
-                pygame.draw.circle(surface, pal.OWN_FRAME, centre, 5, 1)
+                pygame.draw.circle(surface, theme.OWN_FRAME, centre, 5, 1)
         # Own off-board batteries at their direction and distance (ART-1, ART-2).
         for unit in own_batteries(view):
             off = unit["battery"].get("offboard")
@@ -418,16 +426,29 @@ class IntelLayer:
                 continue
             px, py = mm.point(*hex_to_pixel(Hex(*off["hex"]), 1.0))
             tri = [(px, py - 7), (px - 6, py + 5), (px + 6, py + 5)]
-            pygame.draw.polygon(surface, pal.side_colour(view.side), tri)
+            pygame.draw.polygon(surface, theme.side_colour(view.side), tri)
             pygame.draw.polygon(surface, (255, 255, 255), tri, 1)
             label = f"{unit['name'].split()[-1]} {off['distance']} {off['direction'][0].upper()}"
             ui.text(
-                surface, label, (px + 8, py), ui.SMALL, ui.TEXT, True, "midleft", halo=(0, 0, 0)
+                surface,
+                label,
+                (px + 8, py),
+                theme.SMALL,
+                theme.TEXT,
+                True,
+                "midleft",
+                halo=(0, 0, 0),
             )
         surface.set_clip(clip)
         legend = ", ".join(sorted({view.area.sheet_at(p).category for p in view.area.positions}))
         ui.text(
-            surface, legend, (box.right - 10, box.y + 14), ui.SMALL, ui.MUTED, False, "midright"
+            surface,
+            legend,
+            (box.right - 10, box.y + 14),
+            theme.SMALL,
+            theme.MUTED,
+            False,
+            "midright",
         )
 
 
@@ -528,7 +549,7 @@ class MobileMapLayer:
             and pending.get("picker") == view.side
             and pending.get("allowed")
             and ctx.may_act()
-            and self.dialogs.showing(ui.SheetPicker) is None
+            and self.dialogs.showing(dialogs.SheetPicker) is None
         ):
             self._open_picker(ctx, pending)
 
@@ -543,10 +564,10 @@ class MobileMapLayer:
 
         position = (int(pending["position"][0]), int(pending["position"][1]))
         self.dialogs.open(
-            ui.SheetPicker(
+            dialogs.SheetPicker(
                 position,
                 list(pending["allowed"]),
-                ui.picker_rule_text(view),
+                dialogs.picker_rule_text(view),
                 place,
                 unit.get("name", ""),
             )
@@ -566,7 +587,7 @@ class MobileMapLayer:
             b = cam.world_to_screen(x1, y1)
             r = pygame.Rect(round(a[0]), round(a[1]), round(b[0] - a[0]), round(b[1] - a[1]))
             fade = 1.0 - (now - since) / FLASH_SECONDS
-            pygame.draw.rect(surface, ui.ACCENT, r, max(2, round(6 * fade * (0.5 + pulse()))))
+            pygame.draw.rect(surface, theme.ACCENT, r, max(2, round(6 * fade * (0.5 + pulse()))))
             name = ctx.view.area.sheet_at(pos).name
             draw_badge(surface, f"New sheet: {name}", (r.centerx, r.y + 24), (150, 100, 0), 15)
         exits = self.exits(ctx)
@@ -585,13 +606,13 @@ class MobileMapLayer:
             tip = (x + math.cos(angle) * size * 0.3, y + math.sin(angle) * size * 0.3)
             tail = (ix + math.cos(angle) * size * 0.5, iy + math.sin(angle) * size * 0.5)
             pygame.draw.line(surface, (0, 0, 0), tail, tip, 6)
-            pygame.draw.line(surface, ui.ACCENT, tail, tip, 3)
+            pygame.draw.line(surface, theme.ACCENT, tail, tip, 3)
             head = [
                 (tip[0] + 8 * math.cos(angle), tip[1] + 8 * math.sin(angle)),
                 (tip[0] + 8 * math.cos(angle + 2.4), tip[1] + 8 * math.sin(angle + 2.4)),
                 (tip[0] + 8 * math.cos(angle - 2.4), tip[1] + 8 * math.sin(angle - 2.4)),
             ]
-            pygame.draw.polygon(surface, ui.ACCENT, head)
+            pygame.draw.polygon(surface, theme.ACCENT, head)
         for pos, hexes in by_position.items():
             xs = [cam.hex_to_screen(h) for h in hexes]
             cx = sum(p[0] for p in xs) / len(xs)

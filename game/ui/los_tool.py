@@ -17,7 +17,8 @@ import pygame
 
 from game.board.los import DEFAULT_TARGET_HEIGHT, Sight, line_of_sight
 from game.hexmath import Hex
-from game.ui import dialogs as ui
+from game.ui import theme
+from game.ui import widgets as ui
 from game.ui.artillery_plot import draw_badge, hex_points
 from game.ui.context import LOS, SELECT, UiContext
 
@@ -155,7 +156,7 @@ class LosTool:
             return
         area = ctx.view.area
         if sight is None:
-            lines = [(f"Line of sight from {unit['name']}: hover a hex", ui.TEXT)]
+            lines = [(f"Line of sight from {unit['name']}: hover a hex", theme.TEXT)]
         else:
             where = area.label(sight.target)
             if sight.visible:
@@ -165,15 +166,15 @@ class LosTool:
                 head = (f"{unit['name']} cannot see {where}", BLOCKED)
             lines = [
                 head,
-                (sight.reason[0].upper() + sight.reason[1:], ui.TEXT),
+                (sight.reason[0].upper() + sight.reason[1:], theme.TEXT),
                 (
                     f"Eye levels: {sight.viewer_eye} (viewer) and {sight.target_eye} (target);"
                     f" woods count {sight.woods_count} (3 blocks)",
-                    ui.MUTED,
+                    theme.MUTED,
                 ),
             ]
         width = 520
-        wrapped = [(p, c) for t, c in lines for p in ui.wrap(t, width - 24, ui.SMALL)]
+        wrapped = [(p, c) for t, c in lines for p in ui.wrap(t, width - 24, theme.SMALL)]
         size = (width, 40 + 17 * len(wrapped) + 18)
         if sight is not None:
             # Clear of the line itself; while the mouse is over the card it stays put.
@@ -187,14 +188,14 @@ class LosTool:
         inner = ui.draw_panel(surface, box, "Line of sight (L)", CLEAR)
         y = inner.y
         for part, colour in wrapped:
-            ui.text(surface, part, (inner.x, y), ui.SMALL, colour, y == inner.y)
+            ui.text(surface, part, (inner.x, y), theme.SMALL, colour, y == inner.y)
             y += 17
         ui.text(
             surface,
             "L or Esc: close",
             (inner.right, box.bottom - 22),
-            ui.SMALL,
-            ui.MUTED,
+            theme.SMALL,
+            theme.MUTED,
             anchor="topright",
         )
         ui.cards(ctx)["los"] = box

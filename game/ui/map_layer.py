@@ -62,8 +62,7 @@ from game.board.terrain import (
     WATER,
 )
 from game.hexmath import DIRECTIONS, SQRT3, Hex, from_offset, hex_to_pixel, neighbor
-from game.ui import fonts
-from game.ui import palette as pal
+from game.ui import fonts, theme
 from game.ui.camera import ZOOM_SIZES, Camera, WorldRect
 
 # Columns (rows) of the half-line worked out and cached together.
@@ -293,7 +292,7 @@ def paint_sheet(
         return pts
 
     near = size >= DETAIL_SIZE
-    fills: dict[int, pal.Colour] = {}
+    fills: dict[int, theme.Colour] = {}
     for k in indices:
         fills[k] = _fill_colour(terrain[k], level[k], depth[k], near)
         pygame.draw.polygon(target, fills[k], corners(k))
@@ -303,7 +302,9 @@ def paint_sheet(
             _paint_pattern(target, terrain[k], centres[k], s, geometry.hexes[k], depth[k])
     # Grid: each hex outlined in a darker shade of its own fill, so it stays subtle.
     for k in indices:
-        pygame.draw.polygon(target, pal.mix(fills[k], pal.GRID_INK, style.grid_t), corners(k), 1)
+        pygame.draw.polygon(
+            target, theme.mix(fills[k], theme.GRID_INK, style.grid_t), corners(k), 1
+        )
     _paint_edges(target, indices, table, terrain, level, corners, style)
     _paint_roads(target, indices, table, terrain, road, centres, corners, style)
     for k in indices:
@@ -316,21 +317,21 @@ def paint_sheet(
             if other is None:
                 a, b = edge_corners(d)
                 pts = corners(k)
-                pygame.draw.line(target, pal.SHEET_BORDER, pts[a], pts[b], style.border)
+                pygame.draw.line(target, theme.SHEET_BORDER, pts[a], pts[b], style.border)
     if size <= SHEET_LABEL_MAX_SIZE:
         _paint_sheet_label(target, sheet, geometry, s, origin)
 
 
-def _fill_colour(code: int, level: int, depth: int, near: bool) -> pal.Colour:
-    base = pal.ground(level)
+def _fill_colour(code: int, level: int, depth: int, near: bool) -> theme.Colour:
+    base = theme.ground(level)
     if code == WATER:
-        return pal.water(depth)
+        return theme.water(depth)
     if code == LIGHT_WOODS:
-        return pal.mix(base, pal.LIGHT_WOODS_FAR, 0.3 if near else 0.75)
+        return theme.mix(base, theme.LIGHT_WOODS_FAR, 0.3 if near else 0.75)
     if code == HEAVY_WOODS:
-        return pal.mix(base, pal.HEAVY_WOODS_FLOOR, 0.55) if near else pal.HEAVY_WOODS_FAR
+        return theme.mix(base, theme.HEAVY_WOODS_FLOOR, 0.55) if near else theme.HEAVY_WOODS_FAR
     if code == ROUGH:
-        return pal.mix(base, pal.ROUGH_TINT, 0.45)
+        return theme.mix(base, theme.ROUGH_TINT, 0.45)
     return base
 
 
@@ -346,7 +347,7 @@ def _paint_relief(
     table: tuple[tuple[tuple[int, int] | None, ...], ...],
     terrain: list[int],
     level: list[int],
-    fills: dict[int, pal.Colour],
+    fills: dict[int, theme.Colour],
     centres: list[tuple[float, float]],
     corners: Callable[[int], list[tuple[int, int]]],
 ) -> None:
@@ -365,9 +366,9 @@ def _paint_relief(
                 continue
             light = _SLOPE_LIGHT[d]
             tone = (
-                pal.mix(fills[k], pal.RELIEF_LIGHT, 0.35 * light)
+                theme.mix(fills[k], theme.RELIEF_LIGHT, 0.35 * light)
                 if light > 0
-                else pal.mix(fills[k], pal.RELIEF_SHADE, -0.3 * light)
+                else theme.mix(fills[k], theme.RELIEF_SHADE, -0.3 * light)
             )
             a, b = edge_corners(d)
             (ax, ay), (bx, by) = pts[a], pts[b]
@@ -392,9 +393,9 @@ def _paint_pattern(
     x, y = centre
     if code in (LIGHT_WOODS, HEAVY_WOODS):
         heavy = code == HEAVY_WOODS
-        crown = pal.HEAVY_WOODS_CROWN if heavy else pal.LIGHT_WOODS_CROWN
-        edge = pal.HEAVY_WOODS_EDGE if heavy else pal.LIGHT_WOODS_EDGE
-        light = pal.mix(crown, (255, 255, 220), 0.22)
+        crown = theme.HEAVY_WOODS_CROWN if heavy else theme.LIGHT_WOODS_CROWN
+        edge = theme.HEAVY_WOODS_EDGE if heavy else theme.LIGHT_WOODS_EDGE
+        light = theme.mix(crown, (255, 255, 220), 0.22)
         for ux, uy, ur in _scatter("heavy" if heavy else "light", _variant(h)):
             cx, cy, r = x + ux * s, y + uy * s, max(1.5, ur * s)
             pygame.draw.circle(target, edge, (cx, cy), r)
@@ -410,11 +411,11 @@ def _paint_pattern(
                 (cx + r * 1.1, cy - r * 0.2),
                 (cx + r * 0.9, cy + r * 0.8),
             ]
-            pygame.draw.polygon(target, pal.ROUGH_STONE, pts)
+            pygame.draw.polygon(target, theme.ROUGH_STONE, pts)
             if r >= 2.5:
-                pygame.draw.line(target, pal.ROUGH_STONE_LIGHT, pts[0], pts[1], 1)
+                pygame.draw.line(target, theme.ROUGH_STONE_LIGHT, pts[0], pts[1], 1)
     elif code == WATER and s >= WAVE_SIZE:
-        colour = pal.mix(pal.water(depth), pal.WAVE, 0.55)
+        colour = theme.mix(theme.water(depth), theme.WAVE, 0.55)
         for ux, uy, _ in _scatter("wave", _variant(h)):
             cx, cy = x + ux * s, y + uy * s
             half = 0.22 * s
@@ -447,10 +448,10 @@ def _paint_edges(
             a, b = edge_corners(d)
             if wet_k != wet_m:
                 if wet_k:  # drawn once, from the water side
-                    pygame.draw.line(target, pal.SHORE, pts[a], pts[b], style.shore + 1)
+                    pygame.draw.line(target, theme.SHORE, pts[a], pts[b], style.shore + 1)
             elif not wet_k and level[k] > level[m]:
                 width = style.cliff if level[k] - level[m] >= 2 else style.contour
-                pygame.draw.line(target, pal.CONTOUR, pts[a], pts[b], width)
+                pygame.draw.line(target, theme.CONTOUR, pts[a], pts[b], width)
 
 
 def road_links(
@@ -551,9 +552,9 @@ def _paint_roads(
         width = 2 if style.size < DETAIL_SIZE else 3
         for _, p, q, bridge in spokes:
             if bridge:
-                pygame.draw.line(target, pal.BRIDGE_RAIL, p, q, width + 2)
+                pygame.draw.line(target, theme.BRIDGE_RAIL, p, q, width + 2)
         for _, p, q, _ in spokes:
-            pygame.draw.line(target, pal.ROAD_FAR, p, q, width)
+            pygame.draw.line(target, theme.ROAD_FAR, p, q, width)
         return
     casing, fill = style.road_casing, style.road_fill
     for k, p, q, bridge in spokes:
@@ -561,13 +562,13 @@ def _paint_roads(
             _paint_bridge_span(target, p, q, casing, land_end=q in land_ends.get(k, ()))
     for _, p, q, bridge in spokes:
         if not bridge:
-            pygame.draw.line(target, pal.ROAD_CASING, p, q, casing)
-            pygame.draw.circle(target, pal.ROAD_CASING, p, casing / 2)
-            pygame.draw.circle(target, pal.ROAD_CASING, q, casing / 2)
+            pygame.draw.line(target, theme.ROAD_CASING, p, q, casing)
+            pygame.draw.circle(target, theme.ROAD_CASING, p, casing / 2)
+            pygame.draw.circle(target, theme.ROAD_CASING, q, casing / 2)
     for _, p, q, _ in spokes:
-        pygame.draw.line(target, pal.ROAD_FILL, p, q, fill)
-        pygame.draw.circle(target, pal.ROAD_FILL, p, fill / 2)
-        pygame.draw.circle(target, pal.ROAD_FILL, q, fill / 2)
+        pygame.draw.line(target, theme.ROAD_FILL, p, q, fill)
+        pygame.draw.circle(target, theme.ROAD_FILL, p, fill / 2)
+        pygame.draw.circle(target, theme.ROAD_FILL, q, fill / 2)
 
 
 def _paint_bridge_span(
@@ -596,14 +597,14 @@ def _paint_bridge_span(
             (ax - nx * half + offset, ay - ny * half + offset),
         ]
 
-    pygame.draw.polygon(target, pal.SHORE, band(max(2.0, hw * 0.35), hw))
-    pygame.draw.polygon(target, pal.BRIDGE_DECK, band(0.0, hw))
+    pygame.draw.polygon(target, theme.SHORE, band(max(2.0, hw * 0.35), hw))
+    pygame.draw.polygon(target, theme.BRIDGE_DECK, band(0.0, hw))
     rail = max(1, round(hw / 4))
     for side in (1, -1):
         (ax, ay), (bx, by) = ends
         pygame.draw.line(
             target,
-            pal.BRIDGE_RAIL,
+            theme.BRIDGE_RAIL,
             (ax + nx * hw * side, ay + ny * hw * side),
             (bx + nx * hw * side, by + ny * hw * side),
             rail,
@@ -611,7 +612,7 @@ def _paint_bridge_span(
     if land_end:
         pygame.draw.line(
             target,
-            pal.BRIDGE_RAIL,
+            theme.BRIDGE_RAIL,
             (q[0] + nx * (hw + 3), q[1] + ny * (hw + 3)),
             (q[0] - nx * (hw + 3), q[1] - ny * (hw + 3)),
             rail + 2,
@@ -628,27 +629,27 @@ def _paint_building(
             r = max(1.5, ur * s * 1.6)
             rect = pygame.Rect(0, 0, r * 2, r * 1.4)
             rect.center = (round(x + ux * s * 0.8), round(y + uy * s * 0.8))
-            pygame.draw.rect(target, pal.RUBBLE, rect)
-            pygame.draw.rect(target, pal.WALL, rect, 1)
+            pygame.draw.rect(target, theme.RUBBLE, rect)
+            pygame.draw.rect(target, theme.WALL, rect, 1)
         return
     block = [(x + ux * s * 1.05, y + uy * s * 1.05) for ux, uy in _BLOCK]
     # Taller buildings cast a longer shadow to the south-east.
     shift = s * (0.05 + 0.045 * min(height, 6))
     shadow = [(px + shift, py + shift) for px, py in block]
-    pygame.draw.polygon(target, pal.WALL, shadow)
+    pygame.draw.polygon(target, theme.WALL, shadow)
     for (ax, ay), (bx, by) in zip(block, block[1:] + block[:1], strict=True):
         pygame.draw.polygon(
             target,
-            pal.WALL,
+            theme.WALL,
             [(ax, ay), (bx, by), (bx + shift, by + shift), (ax + shift, ay + shift)],
         )
-    pygame.draw.polygon(target, pal.roof(height), block)
-    pygame.draw.polygon(target, pal.WALL, block, max(1, round(s / 24)))
+    pygame.draw.polygon(target, theme.roof(height), block)
+    pygame.draw.polygon(target, theme.WALL, block, max(1, round(s / 24)))
     if s >= NEAR_SIZE:
         px = max(8, round(s * 0.3))
-        top = fonts.text(f"CF {cf}", px, pal.BUILDING_TEXT, bold=True, halo=pal.WALL)
+        top = fonts.text(f"CF {cf}", px, theme.BUILDING_TEXT, bold=True, halo=theme.WALL)
         target.blit(top, top.get_rect(center=(round(x), round(y - s * 0.1))))
-        low = fonts.text(f"H {height}", px, pal.BUILDING_TEXT, bold=True, halo=pal.WALL)
+        low = fonts.text(f"H {height}", px, theme.BUILDING_TEXT, bold=True, halo=theme.WALL)
         target.blit(low, low.get_rect(center=(round(x), round(y + s * 0.2))))
 
 
@@ -670,19 +671,21 @@ def _paint_labels(
         x, y = centres[k]
         if terrain[k] == WATER:
             label = f"D{depth[k]}"
-            colour = pal.SHORE
+            colour = theme.SHORE
         elif level[k] != 0:
             label = str(level[k])
-            colour = pal.LEVEL_TEXT
+            colour = theme.LEVEL_TEXT
         else:
             label = ""
-            colour = pal.LEVEL_TEXT
+            colour = theme.LEVEL_TEXT
         if label:
-            surf = fonts.text(label, level_px, colour, bold=True, halo=pal.LABEL_HALO)
+            surf = fonts.text(label, level_px, colour, bold=True, halo=theme.LABEL_HALO)
             target.blit(surf, surf.get_rect(midbottom=(round(x), round(y + half - 1))))
         if s >= NEAR_SIZE:
             col, row = k % SHEET_COLS, k // SHEET_COLS
-            surf = fonts.text(format_xxyy(col, row), name_px, pal.HEX_LABEL, halo=pal.LABEL_HALO)
+            surf = fonts.text(
+                format_xxyy(col, row), name_px, theme.HEX_LABEL, halo=theme.LABEL_HALO
+            )
             target.blit(surf, surf.get_rect(midtop=(round(x), round(y - half + 1))))
 
 
@@ -699,14 +702,14 @@ def _paint_sheet_label(
     i, j = geometry.pos
     # At the farthest zoom a sheet is too small for its name: the position only.
     px = max(10, round(s * 1.05))
-    title = fonts.text(f"({i},{j})", px + 1, pal.SHEET_LABEL_TEXT, bold=True)
+    title = fonts.text(f"({i},{j})", px + 1, theme.SHEET_LABEL_TEXT, bold=True)
     lines = [title]
     if s >= 8:
-        lines.append(fonts.text(sheet.name, px - 1, pal.SHEET_LABEL_TEXT))
+        lines.append(fonts.text(sheet.name, px - 1, theme.SHEET_LABEL_TEXT))
     w = max(line.get_width() for line in lines) + 10
     h = sum(line.get_height() for line in lines) + 6
     box = pygame.Surface((w, h), pygame.SRCALPHA)
-    pygame.draw.rect(box, (*pal.SHEET_LABEL_BOX, 150), box.get_rect(), border_radius=5)
+    pygame.draw.rect(box, (*theme.SHEET_LABEL_BOX, 150), box.get_rect(), border_radius=5)
     y = 3
     for line in lines:
         box.blit(line, line.get_rect(midtop=(w // 2, y)))
@@ -919,7 +922,7 @@ class MapLayer:
         surface: pygame.Surface,
         camera: Camera,
         hexes: Iterable[Hex],
-        colour: tuple[int, int, int] = pal.HIGHLIGHT,
+        colour: tuple[int, int, int] = theme.HIGHLIGHT,
         alpha: int = 96,
         outline: tuple[int, int, int] | None = None,
         outline_width: int = 2,
@@ -944,7 +947,7 @@ class MapLayer:
         w, h = camera.viewport
         line_w = max(2, round(size / 9))
         for edge in self.area.sides:
-            colour = pal.SIDE_COLOURS[edge]
+            colour = theme.SIDE_COLOURS[edge]
             shown = []
             for chain in self._home_edge_chains(edge):
                 pts = chain * size - offset
@@ -959,9 +962,9 @@ class MapLayer:
             if _on_screen(pts, w, h):
                 shown.append(pts.tolist())
         for pts in shown:
-            pygame.draw.lines(surface, pal.HALF_LINE_CASING, False, pts, line_w + 3)
+            pygame.draw.lines(surface, theme.HALF_LINE_CASING, False, pts, line_w + 3)
         for pts in shown:
-            pygame.draw.lines(surface, pal.HALF_LINE, False, pts, max(1, line_w - 1))
+            pygame.draw.lines(surface, theme.HALF_LINE, False, pts, max(1, line_w - 1))
         if shown:
             self._half_line_label(surface, [p for pts in shown for p in pts], w, h)
 
@@ -1109,7 +1112,7 @@ class MapLayer:
         if box is None:
             label = fonts.text(f"{edge.capitalize()} home edge", 14, (255, 255, 255), bold=True)
             box = pygame.Surface((label.get_width() + 14, label.get_height() + 4), pygame.SRCALPHA)
-            pygame.draw.rect(box, (*pal.SIDE_COLOURS[edge], 230), box.get_rect(), border_radius=8)
+            pygame.draw.rect(box, (*theme.SIDE_COLOURS[edge], 230), box.get_rect(), border_radius=8)
             box.blit(label, (7, 2))
             if edge in ("west", "east"):
                 box = pygame.transform.rotate(box, 90 if edge == "west" else -90)
@@ -1137,7 +1140,7 @@ class MapLayer:
         self, surface: pygame.Surface, pts: list[list[float]], w: int, h: int
     ) -> None:
         """ "half-line" written beside the line near the left (top) of the view."""
-        label = fonts.text("half-line", 13, pal.HALF_LINE_CASING, bold=True, halo=pal.HALF_LINE)
+        label = fonts.text("half-line", 13, theme.HALF_LINE_CASING, bold=True, halo=theme.HALF_LINE)
         if self.area.home_edges == "north-south":
             inside = [p for p in pts if 0 <= p[0] <= w]
             if not inside:

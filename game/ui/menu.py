@@ -17,27 +17,22 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from game.ui import fonts
-from game.ui import palette as pal
+from game.ui import fonts, theme
 from game.ui.app import (
-    ACCENT,
-    DIM,
-    ERROR,
     HOTSEAT,
     LEVELS,
     MODE_NAMES,
     MODES,
     SCENARIO_DIR,
     SOLO,
-    TEXT,
     WATCH,
     App,
     Screen,
     Seats,
     autosave_dir,
-    panel_surface,
-    wrap,
 )
+from game.ui.theme import ACCENT, ERROR, MUTED, PANEL_EDGE, TEXT
+from game.ui.widgets import panel_surface, wrap
 
 THUMB_SIZE = (300, 210)
 SQRT3 = math.sqrt(3.0)
@@ -116,14 +111,14 @@ def render_thumbnail(entry: ScenarioEntry, size: tuple[int, int] = THUMB_SIZE) -
     big.set_bounds(None)
     big.centre_on_world((x0 + x1) / 2, (y0 + y1) / 2)
     picture = pygame.Surface(full)
-    picture.fill(pal.BACKGROUND)
+    picture.fill(theme.BACKGROUND)
     layer.draw(picture, big)
     layer.draw_sides(picture, big)
     radius = max(3, big.size // 2)
     for u in scenario.units:
         h = area.hex_at(u.sheet, u.hex)
         x, y = big.hex_to_screen(h)
-        colour = pal.SIDE_COLOURS.get(u.side, (200, 200, 200))
+        colour = theme.SIDE_COLOURS.get(u.side, (200, 200, 200))
         pygame.draw.circle(picture, (20, 20, 20), (x, y), radius + 1)
         pygame.draw.circle(picture, colour, (x, y), radius)
     scale = min(size[0] / full[0], size[1] / full[1], 1.0)
@@ -431,8 +426,8 @@ class MainMenu(Screen):
         surface.blit(self._backdrop, (0, 0))
         x, y = self.left.x, self.left.y + 20
         surface.blit(fonts.text("BARRAGE", 58, ACCENT, bold=True), (x - 3, y))
-        surface.blit(fonts.text("Hex-map artillery simulator", 17, DIM), (x, y + 78))
-        surface.blit(fonts.text("Plot. Wait. Adjust. Hunt the guns.", 14, DIM), (x, y + 102))
+        surface.blit(fonts.text("Hex-map artillery simulator", 17, MUTED), (x, y + 78))
+        surface.blit(fonts.text("Plot. Wait. Adjust. Hunt the guns.", 14, MUTED), (x, y + 102))
         surface.blit(panel_surface(self.panel.size, 12), self.panel)
         inner = self.panel.inflate(-40, -40)
         surface.blit(fonts.text("New game", 22, ACCENT, bold=True), (inner.x, inner.y))
@@ -443,9 +438,9 @@ class MainMenu(Screen):
             image = entry.thumbnail
             surface.blit(image, image.get_rect(center=self.thumb_rect.center))
         elif entry is not None and not entry.problem:
-            label = fonts.text("drawing the map...", 14, DIM)
+            label = fonts.text("drawing the map...", 14, MUTED)
             surface.blit(label, label.get_rect(center=self.thumb_rect.center))
-        pygame.draw.rect(surface, (77, 88, 98), self.thumb_rect, 1, 6)
+        pygame.draw.rect(surface, PANEL_EDGE, self.thumb_rect, 1, 6)
         titles = {
             "mode": "Mode",
             "side": "Your side",
@@ -456,10 +451,10 @@ class MainMenu(Screen):
         for row, ry in self.row_titles:
             surface.blit(fonts.text(titles[row], 15, TEXT, bold=True), (inner.x, ry + 8))
         surface.blit(fonts.text("Seed", 15, TEXT, bold=True), self.seed_label_pos)
-        hint = fonts.text("empty: a new one", 12, DIM)
+        hint = fonts.text("empty: a new one", 12, MUTED)
         surface.blit(hint, (self.seed_entry.rect.right + 10, self.seed_label_pos[1] + 2))
         if self.message:
-            for k, line in enumerate(wrap(self.message, 13, self.left.width)):
+            for k, line in enumerate(wrap(self.message, self.left.width, 13)):
                 image = fonts.text(line, 13, ERROR)
                 surface.blit(image, (self.left.x, self.left.bottom - 60 + 17 * k))
         self.manager.draw_ui(surface)

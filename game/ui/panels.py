@@ -30,15 +30,12 @@ from game.hexmath import DIRECTION_NAMES, Hex
 from game.rules import battlesystem as bs
 from game.rules import toysoldiers as ts
 from game.state import Answer, EndPhase, PlaceSheet
-from game.ui import fonts
-from game.ui import palette as pal
-from game.ui.app import ACCENT, DIM, PANEL_EDGE, TEXT, panel_surface, wrap
+from game.ui import fonts, theme
 from game.ui.context import UiContext
 from game.ui.map_layer import hover_lines
+from game.ui.theme import ACCENT, BAR_HEIGHT, MARGIN, MUTED, PANEL_EDGE, TEXT
 from game.ui.units_layer import SYMBOL_NAMES, UnitsLayer, strength_colour, unit_hex, unit_symbol
-
-BAR_HEIGHT = 46
-MARGIN = 10
+from game.ui.widgets import panel_surface, wrap
 
 PHASE_NAMES = {
     "setup": "Set-up",
@@ -237,7 +234,7 @@ class PhaseBar:
         surf = pygame.Surface((width, BAR_HEIGHT), pygame.SRCALPHA)
         surf.fill((22, 26, 30, 238))
         pygame.draw.line(surf, PANEL_EDGE, (0, BAR_HEIGHT - 1), (width, BAR_HEIGHT - 1))
-        colour = pal.SIDE_COLOURS.get(view.side, (150, 150, 150))
+        colour = theme.SIDE_COLOURS.get(view.side, (150, 150, 150))
         pygame.draw.rect(surf, colour, pygame.Rect(0, 0, 6, BAR_HEIGHT))
         x = 16
         name = view.scenario_name or "Barrage"
@@ -246,7 +243,7 @@ class PhaseBar:
         limit = f" of {view.turn_limit}" if view.turn_limit else ""
         turn = f"Turn {view.turn}{limit}" if view.turn else "Before the battle"
         phase = PHASE_NAMES.get(view.phase, view.phase.capitalize())
-        sub = fonts.text(f"{turn}  ·  {phase}", 13, DIM)
+        sub = fonts.text(f"{turn}  ·  {phase}", 13, MUTED)
         surf.blit(sub, (x, 26))
         x += max(title.get_width(), sub.get_width()) + 26
         you = f"You: {side_label(session, view.side)} ({view.side})"
@@ -254,7 +251,7 @@ class PhaseBar:
             you = "The table: what both sides know"
         elif not session.humans:
             you = f"Watching: {view.side}'s view"
-        surf.blit(fonts.text(you, 14, pal.mix(colour, (255, 255, 255), 0.45), bold=True), (x, 4))
+        surf.blit(fonts.text(you, 14, theme.mix(colour, (255, 255, 255), 0.45), bold=True), (x, 4))
         if view.result is not None:
             winner = view.result.get("winner")
             status = f"{winner.capitalize()} wins" if winner else "Draw"
@@ -280,7 +277,7 @@ class PhaseBar:
                 f"{s} {initiative[s]}" for s in (initiative["winner"], initiative["loser"])
             )
             text += f"; {initiative['loser']} moves first"
-            image = fonts.text(text, 13, DIM)
+            image = fonts.text(text, 13, MUTED)
             right = getattr(self, "text_right", width) - 12
             if x + 260 + image.get_width() < right:
                 surf.blit(image, (right - image.get_width(), 15))
@@ -627,7 +624,7 @@ class UnitPanel:
         value_w = width - 2 * pad - label_w
         lines: list[tuple[str, str]] = []
         for label, value in unit_facts(data, own, strength):
-            for k, part in enumerate(wrap(value, 13, value_w)):
+            for k, part in enumerate(wrap(value, value_w, 13)):
                 lines.append((label if k == 0 else "", part))
         rows = damage_rows(data)
         height = pad + 26 + 20 + len(lines) * 18 + 14
@@ -636,12 +633,12 @@ class UnitPanel:
         if own and units is not None and units.can_move_now(ctx, data["id"]):
             height += 20
         surf = panel_surface((width, height))
-        colour = pal.SIDE_COLOURS.get(data["side"], (150, 150, 150))
+        colour = theme.SIDE_COLOURS.get(data["side"], (150, 150, 150))
         pygame.draw.rect(surf, colour, pygame.Rect(0, 0, 6, height), 0, 4)
         y = pad - 2
         surf.blit(fonts.text(data["name"], 17, TEXT, bold=True), (pad + 4, y))
         tag = "yours" if own else data["side"]
-        tag_img = fonts.text(tag, 13, pal.mix(colour, (255, 255, 255), 0.45), bold=True)
+        tag_img = fonts.text(tag, 13, theme.mix(colour, (255, 255, 255), 0.45), bold=True)
         surf.blit(tag_img, (width - pad - tag_img.get_width(), y + 3))
         y += 26
         # Strength bar.
@@ -653,7 +650,7 @@ class UnitPanel:
         y += 20
         for label, value in lines:
             if label:
-                surf.blit(fonts.text(label, 13, DIM), (pad + 4, y))
+                surf.blit(fonts.text(label, 13, MUTED), (pad + 4, y))
             surf.blit(fonts.text(value, 13, TEXT), (pad + 4 + label_w, y))
             y += 18
         if rows:
@@ -666,7 +663,7 @@ class UnitPanel:
             for k, (loc, text) in enumerate(rows):
                 cx = pad + 4 + (k % 2) * col_w
                 cy = y + (k // 2) * 17
-                surf.blit(fonts.text(loc, 12, DIM), (cx, cy))
+                surf.blit(fonts.text(loc, 12, MUTED), (cx, cy))
                 value = fonts.text(text, 12, TEXT, bold=True)
                 surf.blit(value, (cx + col_w - 12 - value.get_width(), cy))
             y += ((len(rows) + 1) // 2) * 17
@@ -762,10 +759,10 @@ class LogPanel:
         stamp = f"T{event.turn} " if event.turn else ""
         out = [
             ((part if k == 0 else "   " + part), colour)
-            for k, part in enumerate(wrap(stamp + event.text, 13, width))
+            for k, part in enumerate(wrap(stamp + event.text, width, 13))
         ]
         for roll in event.rolls:
-            out.extend((part, DIM) for part in wrap(f"   {roll}", 12, width))
+            out.extend((part, MUTED) for part in wrap(f"   {roll}", width, 12))
         return out
 
     def update(self, dt: float, ctx: UiContext) -> None:
@@ -798,7 +795,7 @@ class LogPanel:
             surf.blit(fonts.text(text, 13 if not text.startswith("   ") else 12, colour), (12, y))
             y += line_h
         if not self._lines:
-            surf.blit(fonts.text("Nothing has happened yet.", 13, DIM), (12, y))
+            surf.blit(fonts.text("Nothing has happened yet.", 13, MUTED), (12, y))
         return surf
 
 

@@ -65,26 +65,16 @@ from game.state import (
     state_hash,
 )
 from game.state.saves import SAVE_FORMAT, file_format
-from game.ui import dialogs as ui
-from game.ui import fonts
-from game.ui import palette as pal
-from game.ui.app import (
-    ACCENT,
-    DEFAULT_SIZE,
-    DIM,
-    HOTSEAT,
-    PANEL_EDGE,
-    TEXT,
-    App,
-    Screen,
-    Seats,
-)
+from game.ui import fonts, theme
+from game.ui import widgets as ui
+from game.ui.app import DEFAULT_SIZE, HOTSEAT, App, Screen, Seats
 from game.ui.artillery_plot import draw_badge, draw_disk_outline, hex_points
 from game.ui.context import UiContext
 from game.ui.game_screen import GameScreen
-from game.ui.panels import BAR_HEIGHT, MARGIN, PHASE_NAMES, side_label
+from game.ui.panels import PHASE_NAMES, side_label
 from game.ui.screens import HelpOverlay
 from game.ui.session import GameSession
+from game.ui.theme import ACCENT, BAR_HEIGHT, MARGIN, MUTED, PANEL_EDGE, TEXT
 from game.ui.units_layer import unit_hex
 
 if TYPE_CHECKING:
@@ -543,14 +533,14 @@ class ReplayBar:
         surf = pygame.Surface((width, BAR_HEIGHT), pygame.SRCALPHA)
         surf.fill((22, 26, 30, 238))
         pygame.draw.line(surf, PANEL_EDGE, (0, BAR_HEIGHT - 1), (width, BAR_HEIGHT - 1))
-        colour = pal.SIDE_COLOURS.get(view.side, UMPIRE_COLOUR)
+        colour = theme.SIDE_COLOURS.get(view.side, UMPIRE_COLOUR)
         pygame.draw.rect(surf, colour, pygame.Rect(0, 0, 6, BAR_HEIGHT))
         right = self.text_right - 12
         x = 16
         name = view.scenario_name or "Barrage"
         title = fonts.text(_fit(name, 17, max(40, right - x), True), 17, ACCENT, bold=True)
         surf.blit(title, (x, 4))
-        sub = fonts.text(_fit(where_text(view), 13, max(40, right - x)), 13, DIM)
+        sub = fonts.text(_fit(where_text(view), 13, max(40, right - x)), 13, MUTED)
         surf.blit(sub, (x, 26))
         x += max(title.get_width(), sub.get_width()) + 22
         if right - x < 120:
@@ -565,7 +555,7 @@ class ReplayBar:
             head = f"{screen.position}/{screen.timeline.last}"
         surf.blit(fonts.text(_fit(head, 14, right - head_x, True), 14, TEXT, True), (head_x, 4))
         seen = _fit(view_name(view.side).capitalize(), 13, right - x, True)
-        surf.blit(fonts.text(seen, 13, pal.mix(colour, (255, 255, 255), 0.45), True), (x, 26))
+        surf.blit(fonts.text(seen, 13, theme.mix(colour, (255, 255, 255), 0.45), True), (x, 26))
         return surf
 
 
@@ -636,7 +626,7 @@ class ReplayOverlay:
             groups.setdefault((str(p["side"]), Hex(*p["target"])), []).append(p)
         marked: set[Hex] = set()
         for (side, target), plots in sorted(groups.items()):
-            colour = pal.SIDE_COLOURS.get(side, UMPIRE_COLOUR)
+            colour = theme.SIDE_COLOURS.get(side, UMPIRE_COLOUR)
             reach = max(
                 weapon_spec(view.units[p["battery"]]["battery"]["weapon"]).ring_radius
                 if p["battery"] in view.units
@@ -659,7 +649,7 @@ class ReplayOverlay:
             if h is None or not u.get("hidden") or u.get("destroyed"):
                 continue
             x, y = camera.hex_to_screen(h)
-            colour = pal.mix(pal.SIDE_COLOURS.get(u["side"], UMPIRE_COLOUR), (0, 0, 0), 0.3)
+            colour = theme.mix(theme.SIDE_COLOURS.get(u["side"], UMPIRE_COLOUR), (0, 0, 0), 0.3)
             draw_badge(surface, "HIDDEN", (x, y + size * 0.95), colour, 11)
 
     # --- the panels -----------------------------------------------------------------------
@@ -701,15 +691,15 @@ class ReplayOverlay:
         k = screen.position
         by = screen.timeline.marks[k].by
         head = f"Command {k} of {screen.timeline.last}" + (f" · {by}" if by else "")
-        lines = ui.wrap(screen.step_text(), width - 24, ui.BODY)
+        lines = ui.wrap(screen.step_text(), width - 24, theme.BODY)
         if len(lines) > 2:
-            lines = [lines[0], _fit(lines[1] + " " + lines[2], ui.BODY, width - 24)]
+            lines = [lines[0], _fit(lines[1] + " " + lines[2], theme.BODY, width - 24)]
         image = pygame.Surface((width, 40 + 18 * len(lines)), pygame.SRCALPHA)
-        accent = pal.SIDE_COLOURS.get(by or "", UMPIRE_COLOUR)
+        accent = theme.SIDE_COLOURS.get(by or "", UMPIRE_COLOUR)
         inner = ui.draw_panel(image, image.get_rect(), head, accent)
         y = inner.y
         for line in lines:
-            ui.text(image, line, (inner.x, y), ui.BODY, ui.TEXT)
+            ui.text(image, line, (inner.x, y), theme.BODY, theme.TEXT)
             y += 18
         return image
 
@@ -732,14 +722,12 @@ class ReplayOverlay:
             winner = result.winner
             headline = f"{winner.capitalize()} wins" if winner else "Draw"
             detail = f"{result.reason} (turn {result.turn})"
-            colour = pal.SIDE_COLOURS.get(winner or "", ACCENT)
+            colour = theme.SIDE_COLOURS.get(winner or "", ACCENT)
         title = fonts.text(headline, 26, (255, 255, 255), bold=True)
         line = fonts.text(detail, 15, TEXT)
-        hint = fonts.text("Page Up steps back a turn", 12, DIM)
+        hint = fonts.text("Page Up steps back a turn", 12, MUTED)
         w = max(title.get_width(), line.get_width(), hint.get_width()) + 48
-        card = pygame.Surface((w, 96), pygame.SRCALPHA)
-        pygame.draw.rect(card, (20, 24, 28, 236), card.get_rect(), 0, 10)
-        pygame.draw.rect(card, colour, card.get_rect(), 2, 10)
+        card = ui.panel_surface((w, 96), 10, accent=colour, edge=2)
         pygame.draw.rect(card, colour, pygame.Rect(0, 0, w, 6), 0, 4)
         card.blit(title, title.get_rect(midtop=(w // 2, 12)))
         card.blit(line, line.get_rect(midtop=(w // 2, 50)))
@@ -750,42 +738,44 @@ class ReplayOverlay:
         view = ctx.view
         session = self.screen.session
         lines: list[tuple[str, tuple[int, int, int], bool]] = [
-            ("Replay only: the game never shows both sides.", ui.MUTED, False)
+            ("Replay only: the game never shows both sides.", theme.MUTED, False)
         ]
         plots = view.extra.get("plots", [])
         predesignated = view.extra.get("predesignated", {})
         for side in session.state.sides:
-            colour = pal.mix(pal.SIDE_COLOURS.get(side, UMPIRE_COLOUR), (255, 255, 255), 0.4)
+            colour = theme.mix(theme.SIDE_COLOURS.get(side, UMPIRE_COLOUR), (255, 255, 255), 0.4)
             lines.append((f"{side_label(session, side)} ({side})", colour, True))
             own = [u for u in view.units.values() if u["side"] == side]
             for u in own:
                 battery = u.get("battery")
                 if not battery:
                     continue
-                lines.append((f"  {u['name']}: {gun_place(view, u)}", ui.TEXT, False))
+                lines.append((f"  {u['name']}: {gun_place(view, u)}", theme.TEXT, False))
             flying = [p for p in plots if p["side"] == side]
             if flying:
                 first = min(int(p["arrival_turn"]) for p in flying)
                 when = "this turn" if first <= view.turn else f"in turn {first}"
                 text = f"  Shells in flight: {len(flying)}, the first lands {when}"
-                lines.append((text, ui.TEXT, False))
+                lines.append((text, theme.TEXT, False))
             else:
-                lines.append(("  No shell in flight", ui.MUTED, False))
+                lines.append(("  No shell in flight", theme.MUTED, False))
             hidden = [u["name"] for u in own if u.get("hidden") and not u.get("destroyed")]
             if hidden:
-                lines.append((f"  Hidden: {', '.join(hidden)}", ui.TEXT, False))
+                lines.append((f"  Hidden: {', '.join(hidden)}", theme.TEXT, False))
             marked = predesignated.get(side, [])
             if marked:
-                lines.append((f"  Pre-designated hexes: {len(marked)}", ui.TEXT, False))
+                lines.append((f"  Pre-designated hexes: {len(marked)}", theme.TEXT, False))
         width = PANEL_WIDTH
         wrapped = [
-            (part, c, b) for text, c, b in lines for part in ui.wrap(text, width - 24, ui.SMALL, b)
+            (part, c, b)
+            for text, c, b in lines
+            for part in ui.wrap(text, width - 24, theme.SMALL, b)
         ]
         image = pygame.Surface((width, 42 + 17 * len(wrapped)), pygame.SRCALPHA)
         inner = ui.draw_panel(image, image.get_rect(), "Umpire view: both sides", UMPIRE_COLOUR)
         y = inner.y
         for part, colour, bold in wrapped:
-            ui.text(image, part, (inner.x, y), ui.SMALL, colour, bold)
+            ui.text(image, part, (inner.x, y), theme.SMALL, colour, bold)
             y += 17
         return image
 

@@ -19,30 +19,14 @@ import pygame
 import pygame_gui
 
 from game.state import SaveError, SealedSaveError, player_view, save_game
-from game.ui import fonts
-from game.ui import palette as pal
-from game.ui.app import (
-    ACCENT,
-    DIM,
-    ERROR,
-    TEXT,
-    App,
-    Screen,
-    panel_surface,
-    saves_dir,
-    wrap,
-    write_seats,
-)
+from game.ui import fonts, theme
+from game.ui.app import App, Screen, saves_dir, write_seats
 from game.ui.panels import PHASE_NAMES, side_label
+from game.ui.theme import ACCENT, ERROR, MUTED, TEXT
+from game.ui.widgets import dim, panel_surface, wrap
 
 if TYPE_CHECKING:
     from game.ui.game_screen import GameScreen
-
-
-def _dim(surface: pygame.Surface, alpha: int = 150) -> None:
-    veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-    veil.fill((8, 10, 12, alpha))
-    surface.blit(veil, (0, 0))
 
 
 def _centred_box(size: tuple[int, int], screen: tuple[int, int]) -> pygame.Rect:
@@ -90,7 +74,7 @@ class _Overlay(Screen):
         self.manager.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
-        _dim(surface)
+        dim(surface)
         surface.blit(panel_surface(self.box.size, 12), self.box)
         self.draw_content(surface)
         self.manager.draw_ui(surface)
@@ -195,7 +179,7 @@ class HandOverScreen(Screen):
         if self._backdrop is None or self._backdrop.get_size() != (w, h):
             self._backdrop = backdrop((w, h))
         surface.blit(self._backdrop, (0, 0))
-        colour = pal.SIDE_COLOURS.get(self.side, ACCENT)
+        colour = theme.SIDE_COLOURS.get(self.side, ACCENT)
         session = self.game.session
         card = pygame.Rect(0, 0, min(760, w - 80), 300)
         card.center = (w // 2, h // 2)
@@ -204,18 +188,18 @@ class HandOverScreen(Screen):
         name = self.side.capitalize()
         title = fonts.text(f"{name} to play", 52, TEXT, bold=True)
         surface.blit(title, title.get_rect(center=(card.centerx, card.y + 72)))
-        label = fonts.text(side_label(session, self.side), 22, pal.mix(colour, TEXT, 0.3), True)
+        label = fonts.text(side_label(session, self.side), 22, theme.mix(colour, TEXT, 0.3), True)
         surface.blit(label, label.get_rect(center=(card.centerx, card.y + 128)))
         state = session.state
         phase = PHASE_NAMES.get(state.phase, state.phase)
         where = f"Turn {state.turn}, {phase.lower()}" if state.turn else "Set-up"
         if state.pending_sheet is not None:
             where += ": a new sheet must be placed"
-        info = fonts.text(where, 18, DIM)
+        info = fonts.text(where, 18, MUTED)
         surface.blit(info, info.get_rect(center=(card.centerx, card.y + 166)))
         prompt = fonts.text("Press Space to take the seat", 22, ACCENT, bold=True)
         surface.blit(prompt, prompt.get_rect(center=(card.centerx, card.y + 220)))
-        note = fonts.text(f"Only {name}'s player should see the next screen", 15, DIM)
+        note = fonts.text(f"Only {name}'s player should see the next screen", 15, MUTED)
         surface.blit(note, note.get_rect(center=(card.centerx, card.y + 258)))
         self.manager.draw_ui(surface)
 
@@ -299,7 +283,7 @@ class HelpOverlay(Screen):
         if self._image is None or self._size != size:
             self._size = size
             self._image = self._render(size)
-        _dim(surface, 170)
+        dim(surface, 170)
         surface.blit(self._image, self._image.get_rect(center=(size[0] // 2, size[1] // 2)))
 
     def _render(self, size: tuple[int, int]) -> pygame.Surface:
@@ -310,7 +294,7 @@ class HelpOverlay(Screen):
         for title, keys in self.sections:
             block = [(title, "", True)]
             for key, what in keys:
-                for k, part in enumerate(wrap(what, 14, col_w - key_w - 20)):
+                for k, part in enumerate(wrap(what, col_w - key_w - 20, 14)):
                     block.append((key if k == 0 else "", part, False))
             blocks.append(block)
         # Fill the columns in order, each block whole.
@@ -328,7 +312,7 @@ class HelpOverlay(Screen):
         h = min(size[1] - 40, rows * line_h + 90)
         surf = panel_surface((w, h), 12)
         surf.blit(fonts.text("Keys and mouse", 24, ACCENT, bold=True), (24, 16))
-        hint = fonts.text("F1, Esc or a click closes this", 13, DIM)
+        hint = fonts.text("F1, Esc or a click closes this", 13, MUTED)
         surf.blit(hint, (w - 24 - hint.get_width(), 24))
         for n, col in enumerate(cols):
             x = 24 + n * col_w
@@ -342,7 +326,7 @@ class HelpOverlay(Screen):
                     if key:
                         surf.blit(fonts.text(key, 14, TEXT, bold=True), (x, y))
                     if what:
-                        surf.blit(fonts.text(what, 14, DIM), (x + key_w, y))
+                        surf.blit(fonts.text(what, 14, MUTED), (x + key_w, y))
                 y += line_h
         return surf
 
@@ -436,11 +420,11 @@ class EndScreen(_Overlay):
                 headline = "Victory" if winner == humans[0] else "Defeat"
             else:
                 headline = f"{winner.capitalize()} wins"
-            colour = pal.SIDE_COLOURS.get(winner, ACCENT)
-        title = fonts.text(headline, 40, pal.mix(colour, (255, 255, 255), 0.3), bold=True)
+            colour = theme.SIDE_COLOURS.get(winner, ACCENT)
+        title = fonts.text(headline, 40, theme.mix(colour, (255, 255, 255), 0.3), bold=True)
         surface.blit(title, title.get_rect(midtop=(box.centerx, box.top + 18)))
         y = box.top + 80
-        for line in wrap(f"{self.result.reason} (turn {self.result.turn})", 16, box.width - 60):
+        for line in wrap(f"{self.result.reason} (turn {self.result.turn})", box.width - 60, 16):
             image = fonts.text(line, 16, TEXT)
             surface.blit(image, image.get_rect(midtop=(box.centerx, y)))
             y += 22
@@ -458,18 +442,18 @@ class EndScreen(_Overlay):
         label_x = box.left + 40
         col_x = [box.left + 330, box.left + 480]
         for k, s in enumerate(self.stats):
-            colour = pal.SIDE_COLOURS.get(s.side, TEXT)
-            image = fonts.text(s.label, 15, pal.mix(colour, (255, 255, 255), 0.4), bold=True)
+            colour = theme.SIDE_COLOURS.get(s.side, TEXT)
+            image = fonts.text(s.label, 15, theme.mix(colour, (255, 255, 255), 0.4), bold=True)
             surface.blit(image, image.get_rect(midtop=(col_x[k] + 40, y)))
         y += 28
         for label, attr in rows:
-            surface.blit(fonts.text(label, 15, DIM), (label_x, y))
+            surface.blit(fonts.text(label, 15, MUTED), (label_x, y))
             for k, s in enumerate(self.stats):
                 value = fonts.text(str(getattr(s, attr)), 15, TEXT, bold=True)
                 surface.blit(value, value.get_rect(midtop=(col_x[k] + 40, y)))
             y += 24
         played = self.game.session.state.turn
-        turns = fonts.text(f"{played} turn{'s' if played != 1 else ''} played", 14, DIM)
+        turns = fonts.text(f"{played} turn{'s' if played != 1 else ''} played", 14, MUTED)
         surface.blit(turns, turns.get_rect(midtop=(box.centerx, y + 6)))
 
 
@@ -570,11 +554,11 @@ class SaveDialog(_Overlay):
     def draw_content(self, surface: pygame.Surface) -> None:
         title = fonts.text("Save game", 22, ACCENT, bold=True)
         surface.blit(title, (self.box.left + 30, self.box.top + 20))
-        where = fonts.text(f"into {saves_dir()}", 13, DIM)
+        where = fonts.text(f"into {saves_dir()}", 13, MUTED)
         surface.blit(where, (self.box.left + 30, self.box.top + 52))
         if self.message:
             colour = ERROR if self.error else TEXT
-            for k, line in enumerate(wrap(self.message, 13, self.box.width - 60)):
+            for k, line in enumerate(wrap(self.message, self.box.width - 60, 13)):
                 image = fonts.text(line, 13, colour)
                 surface.blit(image, (self.box.left + 30, self.box.top + 126 + 17 * k))
 
@@ -634,7 +618,7 @@ class PassphraseDialog(_Overlay):
             "Saves of this game are sealed with both players' passphrases, so neither "
             "can read the other's guns and plots in the files. Loading it needs both."
         )
-        for k, line in enumerate(wrap(text, 13, self.box.width - 60)):
+        for k, line in enumerate(wrap(text, self.box.width - 60, 13)):
             surface.blit(fonts.text(line, 13, TEXT), (left, top + 56 + 17 * k))
 
 
@@ -689,7 +673,7 @@ class UnsealDialog(_Overlay):
             label = fonts.text(f"{side.capitalize()}:", 15, TEXT)
             surface.blit(label, (left, top + 90 + 56 * k))
         if self.message:
-            for k, line in enumerate(wrap(self.message, 13, self.box.width - 60)[:3]):
+            for k, line in enumerate(wrap(self.message, self.box.width - 60, 13)[:3]):
                 surface.blit(fonts.text(line, 13, ERROR), (left, self.box.bottom - 118 + 17 * k))
 
 
@@ -751,11 +735,11 @@ class LoadDialog(_Overlay):
     def draw_content(self, surface: pygame.Surface) -> None:
         title = fonts.text("Load game", 22, ACCENT, bold=True)
         surface.blit(title, (self.box.left + 30, self.box.top + 20))
-        folder = fonts.text(f"from {saves_dir()} and the autosave", 13, DIM)
+        folder = fonts.text(f"from {saves_dir()} and the autosave", 13, MUTED)
         surface.blit(folder, (self.box.left + 30, self.box.top + 48))
         if self.message:
-            colour = ERROR if self.saves else DIM
+            colour = ERROR if self.saves else MUTED
             y = self.box.bottom - 112
-            for line in wrap(self.message, 13, self.box.width - 60)[:3]:
+            for line in wrap(self.message, self.box.width - 60, 13)[:3]:
                 surface.blit(fonts.text(line, 13, colour), (self.box.left + 30, y))
                 y += 17

@@ -58,13 +58,13 @@ from game.board.terrain import BUILDING, TERRAIN_NAMES, WATER
 from game.hexmath import Hex, pixel_to_hex
 from game.state import Deploy, PlayerView, Predesignate
 from game.state.engine import deployment_refusal
-from game.ui import dialogs as ui
-from game.ui import palette as pal
+from game.ui import dialogs, theme
+from game.ui import widgets as ui
 from game.ui.artillery_plot import dash_line, draw_badge, hex_points, on_map, own_batteries
 from game.ui.context import SELECT, Layer, UiContext
 from game.ui.intel_layer import CATEGORY_COLOURS
 from game.ui.map_layer import SHEET_LABEL_MAX_SIZE, paint_sheet, sheet_geometry
-from game.ui.panels import BAR_HEIGHT, side_label
+from game.ui.panels import side_label
 from game.ui.session import HUMAN
 
 PREDESIGNATE = "predesignate"  # ctx.mode while map clicks pick pre-designated hexes
@@ -174,7 +174,7 @@ def deployment_reasons(view: PlayerView, draft: Draft, board: Any = None) -> lis
     """The engine's reasons against the draft (ART-1, ART-2, ART-3, MAP-10), worked out
     on a board holding only the view's contents; empty when the engine would accept it."""
     if board is None:
-        board = ui.board_from_view(view)
+        board = dialogs.board_from_view(view)
     reason = deployment_refusal(board, view.side, draft.command(view.side))
     return [] if reason is None else [reason]
 
@@ -342,7 +342,7 @@ class SheetPicture:
         if image is None:
             x, y, w, h = _HOME.pixel_rect(self.size)
             image = pygame.Surface((w, h))
-            image.fill(ui.PANEL)
+            image.fill(theme.PANEL)
             paint_sheet(image, sheet, _HOME, self.size, (x, y))
             if self.scale < 1.0:
                 image = pygame.transform.smoothscale(image, self.dimensions)
@@ -433,7 +433,9 @@ class DeployDialog(ui.Dialog):
 
     def layout(self, screen: pygame.Rect) -> None:
         # Below the top bar: its buttons (Accept deployment) stay clear of the dialog.
-        below = pygame.Rect(screen.x, screen.y + BAR_HEIGHT, screen.w, screen.h - BAR_HEIGHT)
+        below = pygame.Rect(
+            screen.x, screen.y + theme.BAR_HEIGHT, screen.w, screen.h - theme.BAR_HEIGHT
+        )
         super().layout(below)
         r = self.rect
         top = r.y + 40
@@ -485,7 +487,7 @@ class DeployDialog(ui.Dialog):
     def _sync(self, view: PlayerView) -> None:
         if view is not self._view:
             self._view = view
-            self._board = ui.board_from_view(view)
+            self._board = dialogs.board_from_view(view)
             self._reasons = None
             self._cells = None
             self._place_direction_buttons(view)
@@ -728,27 +730,27 @@ class DeployDialog(ui.Dialog):
         if self._columns is None:
             self.layout(surface.get_rect())
         assert self._columns is not None
-        accent = pal.SIDE_COLOURS.get(view.side, ui.ACCENT)
+        accent = theme.SIDE_COLOURS.get(view.side, theme.ACCENT)
         ui.draw_panel(surface, self.rect, self.title, accent)
         w = weapon_spec(self.weapon)
         ui.text(
             surface,
             f"{w.name}, reaches {w.max_range_sheets} sheets. The enemy never sees this (ART-4).",
             (self.rect.right - 14, self.rect.y + 14),
-            ui.SMALL,
-            ui.MUTED,
+            theme.SMALL,
+            theme.MUTED,
             anchor="midright",
         )
         reasons = self.refusal or self.reasons(view)
         self._draw_left(surface, view)
         self._draw_list(surface)
-        self._draw_picture(surface, pal.side_colour(view.side))
+        self._draw_picture(surface, theme.side_colour(view.side))
         self._draw_status(surface, view, reasons)
         self.deploy.draw(surface, self.mouse)
         self.cancel.draw(surface, self.mouse)
 
     def _label(self, surface: pygame.Surface, label: str, pos: tuple[int, int]) -> None:
-        ui.text(surface, label, pos, ui.BODY, ui.ACCENT, bold=True)
+        ui.text(surface, label, pos, theme.BODY, theme.ACCENT, bold=True)
 
     def _draw_left(self, surface: pygame.Surface, view: PlayerView) -> None:
         assert self._columns is not None
@@ -758,7 +760,7 @@ class DeployDialog(ui.Dialog):
         for button, edge in self.direction_buttons:
             button.draw(surface, self.mouse)
             if edge == d.direction:
-                pygame.draw.rect(surface, ui.ACCENT, button.rect, 2, border_radius=6)
+                pygame.draw.rect(surface, theme.ACCENT, button.rect, 2, border_radius=6)
         rows = [
             ("Distance", f"{d.distance} sheet{'s' if d.distance != 1 else ''}", "beyond the edge"),
             (f"Sheet {axis_word(d.direction)}", str(d.along), f"along the {d.direction} edge"),
@@ -766,10 +768,10 @@ class DeployDialog(ui.Dialog):
         room = self.steps["distance-"].rect.x - 8
         for n, (label, value, words) in enumerate(rows):
             y = self._rows_top + n * 34
-            ui.text(surface, label, (left.x, y + 5), ui.BODY, ui.MUTED)
-            at = ui.text(surface, value, (left.x + 110, y + 5), ui.BODY, ui.TEXT, bold=True)
-            if at.right + 8 + ui.text_width(words, ui.SMALL) <= room:
-                ui.text(surface, words, (at.right + 8, y + 7), ui.SMALL, ui.MUTED)
+            ui.text(surface, label, (left.x, y + 5), theme.BODY, theme.MUTED)
+            at = ui.text(surface, value, (left.x + 110, y + 5), theme.BODY, theme.TEXT, bold=True)
+            if at.right + 8 + ui.text_width(words, theme.SMALL) <= room:
+                ui.text(surface, words, (at.right + 8, y + 7), theme.SMALL, theme.MUTED)
         for button in self.steps.values():
             button.draw(surface, self.mouse)
         pos = d.position(view.area)
@@ -777,23 +779,23 @@ class DeployDialog(ui.Dialog):
             surface,
             f"Sheet grid: the battery at ({pos[0]},{pos[1]}); click a free position",
             (left.x, self.grid_rect.y - 20),
-            ui.SMALL,
-            ui.MUTED,
+            theme.SMALL,
+            theme.MUTED,
         )
         self._draw_grid(surface, view)
         y = self.grid_rect.bottom + 4
         legend = "Green: allowed there. Blue: your home edge. Dashed: the half-line."
-        for part in ui.wrap(legend, left.w, ui.SMALL):
-            ui.text(surface, part, (left.x, y), ui.SMALL, ui.MUTED)
+        for part in ui.wrap(legend, left.w, theme.SMALL):
+            ui.text(surface, part, (left.x, y), theme.SMALL, theme.MUTED)
             y += 16
         y += 4
         if self.hover_cell is not None:
             y = self._hover_cell_lines(surface, view, left, y)
         for line in reach_to_area(view.area, self.weapon, pos).lines():
-            for part in ui.wrap(line, left.w, ui.SMALL):
+            for part in ui.wrap(line, left.w, theme.SMALL):
                 if y > left.bottom - 14:
                     return
-                ui.text(surface, part, (left.x, y), ui.SMALL, ui.TEXT)
+                ui.text(surface, part, (left.x, y), theme.SMALL, theme.TEXT)
                 y += 16
 
     def _hover_cell_lines(
@@ -803,13 +805,13 @@ class DeployDialog(ui.Dialog):
         moved = draft_at(view.area, self.draft, self.hover_cell)
         i, j = self.hover_cell
         if moved is None:
-            line, colour = f"({i},{j}): a sheet of the play area", ui.MUTED
+            line, colour = f"({i},{j}): a sheet of the play area", theme.MUTED
         else:
             why = deployment_reasons(view, moved, self._board)
             line = f"({i},{j}): {moved.describe()}" + (f": {why[0]}" if why else ": legal")
-            colour = ui.BAD if why else ui.GOOD
-        for part in ui.wrap(line, left.w, ui.SMALL)[:2]:
-            ui.text(surface, part, (left.x, y), ui.SMALL, colour)
+            colour = theme.BAD if why else theme.GOOD
+        for part in ui.wrap(line, left.w, theme.SMALL)[:2]:
+            ui.text(surface, part, (left.x, y), theme.SMALL, colour)
             y += 16
         return y + 2
 
@@ -819,7 +821,7 @@ class DeployDialog(ui.Dialog):
         pygame.draw.rect(surface, (16, 19, 24), g, border_radius=6)
         cells = self.legal_cells(view)
         lo_i, hi_i, lo_j, hi_j = self.grid_extent(view)
-        own = pal.SIDE_COLOURS.get(view.side, ui.INTEL)
+        own = theme.SIDE_COLOURS.get(view.side, theme.INTEL)
         for i in range(lo_i, hi_i + 1):
             for j in range(lo_j, hi_j + 1):
                 r = self.cell_rect(view, (i, j))
@@ -859,8 +861,10 @@ class DeployDialog(ui.Dialog):
         if lo_i <= pos[0] <= hi_i and lo_j <= pos[1] <= hi_j:
             r = self.cell_rect(view, pos)
             ok = not self.reasons(view)
-            pygame.draw.rect(surface, ui.ACCENT if ok else ui.BAD, r.inflate(2, 2), 2)
-            _triangle(surface, r.center, max(5, min(r.w, r.h) // 3), ui.ACCENT if ok else ui.BAD)
+            pygame.draw.rect(surface, theme.ACCENT if ok else theme.BAD, r.inflate(2, 2), 2)
+            _triangle(
+                surface, r.center, max(5, min(r.w, r.h) // 3), theme.ACCENT if ok else theme.BAD
+            )
         if self.hover_cell is not None and (
             self.hover_cell in cells or area.has_sheet(self.hover_cell)
         ):
@@ -874,7 +878,7 @@ class DeployDialog(ui.Dialog):
             ("W", (g.x + 4, cy), "midleft"),
             ("E", (g.right - 4, cy), "midright"),
         ):
-            ui.text(surface, word, at, ui.SMALL, (200, 206, 214), True, anchor, halo=(0, 0, 0))
+            ui.text(surface, word, at, theme.SMALL, (200, 206, 214), True, anchor, halo=(0, 0, 0))
 
     def _draw_list(self, surface: pygame.Surface) -> None:
         assert self._columns is not None
@@ -890,21 +894,26 @@ class DeployDialog(ui.Dialog):
                 self.list_rect.x, self.list_rect.y + row * self.ROW, self.list_rect.w, self.ROW - 3
             )
             hot = self.mouse is not None and r.collidepoint(self.mouse)
-            fill = ui.SELECTED if k == chosen else (ui.BUTTON_HOT if hot else ui.BUTTON)
+            fill = theme.SELECTED if k == chosen else (theme.BUTTON_HOT if hot else theme.BUTTON)
             pygame.draw.rect(surface, fill, r, border_radius=5)
             if k == chosen:
-                pygame.draw.rect(surface, ui.ACCENT, r, 2, border_radius=5)
-            thumb = ui.sheet_thumbnail(sheet, (20, r.h - 4))
+                pygame.draw.rect(surface, theme.ACCENT, r, 2, border_radius=5)
+            thumb = dialogs.sheet_thumbnail(sheet, (20, r.h - 4))
             surface.blit(thumb, thumb.get_rect(midleft=(r.x + 4, r.centery)))
             chip = CATEGORY_COLOURS.get(sheet.category, (150, 150, 150))
-            cat = ui.text_width(sheet.category, ui.SMALL)
+            cat = ui.text_width(sheet.category, theme.SMALL)
             name_w = r.w - 36 - cat - 14
             name = sheet.name
-            while ui.text_width(name, ui.SMALL, True) > name_w and len(name) > 4:
+            while ui.text_width(name, theme.SMALL, True) > name_w and len(name) > 4:
                 name = name[:-2].rstrip() + "."
-            ui.text(surface, name, (r.x + 30, r.centery), ui.SMALL, ui.TEXT, True, "midleft")
+            ui.text(surface, name, (r.x + 30, r.centery), theme.SMALL, theme.TEXT, True, "midleft")
             ui.text(
-                surface, sheet.category, (r.right - 8, r.centery), ui.SMALL, chip, anchor="midright"
+                surface,
+                sheet.category,
+                (r.right - 8, r.centery),
+                theme.SMALL,
+                chip,
+                anchor="midright",
             )
         surface.set_clip(clip)
         if len(self.sheets) > room:
@@ -913,9 +922,9 @@ class DeployDialog(ui.Dialog):
             pygame.draw.rect(surface, (40, 44, 52), track, border_radius=2)
             thumb_h = max(12, track.h * room // len(self.sheets))
             top = track.y + (track.h - thumb_h) * self.scroll // max(1, len(self.sheets) - room)
-            pygame.draw.rect(surface, ui.MUTED, (track.x, top, 4, thumb_h), border_radius=2)
+            pygame.draw.rect(surface, theme.MUTED, (track.x, top, 4, thumb_h), border_radius=2)
 
-    def _draw_picture(self, surface: pygame.Surface, own: pal.Colour) -> None:
+    def _draw_picture(self, surface: pygame.Surface, own: theme.Colour) -> None:
         assert self._columns is not None
         right = self._columns[2]
         sheet = self.sheets[self.sheet_index()]
@@ -924,12 +933,12 @@ class DeployDialog(ui.Dialog):
             surface,
             "click, arrows or type XXYY",
             (right.right, right.y + 2),
-            ui.SMALL,
-            ui.MUTED,
+            theme.SMALL,
+            theme.MUTED,
             anchor="topright",
         )
         surface.blit(self.picture.image(sheet), self.picture_rect)
-        pygame.draw.rect(surface, ui.PANEL_EDGE, self.picture_rect, 1)
+        pygame.draw.rect(surface, theme.PANEL_EDGE, self.picture_rect, 1)
         origin = self.picture_rect.topleft
 
         def shifted(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -943,26 +952,26 @@ class DeployDialog(ui.Dialog):
         if local is not None:
             pts = shifted(self.picture.corners(*local))
             pygame.draw.polygon(surface, (0, 0, 0), pts, 5)
-            pygame.draw.polygon(surface, ui.ACCENT, pts, 3)
+            pygame.draw.polygon(surface, theme.ACCENT, pts, 3)
             cx = sum(p[0] for p in pts) / 6
             cy = sum(p[1] for p in pts) / 6
             mark = max(4, round(self.picture.size * self.picture.scale / 2))
             _triangle(surface, (round(cx), round(cy)), mark, own)
             line = f"Stands in {self.draft.xxyy}: {hex_words(sheet, *local)}"
-            ui.text(surface, line, (right.x, y), ui.SMALL, ui.TEXT, True)
+            ui.text(surface, line, (right.x, y), theme.SMALL, theme.TEXT, True)
         y += 18
         if self.typed:
-            line, colour = f"Typed: {self.typed.ljust(4, '_')}", ui.ACCENT
+            line, colour = f"Typed: {self.typed.ljust(4, '_')}", theme.ACCENT
         elif self.message:
-            line, colour = self.message, ui.BAD
+            line, colour = self.message, theme.BAD
         elif self.hover_hex is not None:
             at = format_xxyy(*self.hover_hex)
             line = f"Under the mouse: {at}, {hex_words(sheet, *self.hover_hex)}"
-            colour = ui.MUTED
+            colour = theme.MUTED
         else:
-            line, colour = f"{sheet.category}: {sheet.description}", ui.MUTED
-        for part in ui.wrap(line, right.w, ui.SMALL)[: max(1, (right.bottom - y) // 16)]:
-            ui.text(surface, part, (right.x, y), ui.SMALL, colour)
+            line, colour = f"{sheet.category}: {sheet.description}", theme.MUTED
+        for part in ui.wrap(line, right.w, theme.SMALL)[: max(1, (right.bottom - y) // 16)]:
+            ui.text(surface, part, (right.x, y), theme.SMALL, colour)
             y += 16
 
     def _draw_status(self, surface: pygame.Surface, view: PlayerView, reasons: list[str]) -> None:
@@ -970,7 +979,7 @@ class DeployDialog(ui.Dialog):
             self.rect.x + 14, self.rect.bottom - 88, self.deploy.rect.x - self.rect.x - 28, 78
         )
         refused = bool(self.refusal)
-        colour = ui.BAD if reasons else ui.GOOD
+        colour = theme.BAD if reasons else theme.GOOD
         pygame.draw.rect(surface, (16, 19, 24), box, border_radius=6)
         pygame.draw.rect(surface, colour, box, 1, border_radius=6)
         if reasons:
@@ -988,16 +997,20 @@ class DeployDialog(ui.Dialog):
                 "The enemy learns none of this until the battery's sheet comes into play "
                 "(ART-4, MAP-10); a shell it sees land may give away a direction (ART-24)."
             )
-            lines += [(part, ui.MUTED, False) for part in ui.wrap(secret, box.w - 20, ui.SMALL)]
+            lines += [
+                (part, theme.MUTED, False) for part in ui.wrap(secret, box.w - 20, theme.SMALL)
+            ]
         for reason in reasons:
-            lines += [(part, ui.TEXT, False) for part in ui.wrap(reason, box.w - 20, ui.SMALL)]
+            lines += [
+                (part, theme.TEXT, False) for part in ui.wrap(reason, box.w - 20, theme.SMALL)
+            ]
         y = box.y + 6
         for part, c, bold in lines[:4]:
             ui.text(
                 surface,
-                ui.wrap(part, box.w - 20, ui.SMALL, bold)[0],
+                ui.wrap(part, box.w - 20, theme.SMALL, bold)[0],
                 (box.x + 10, y),
-                ui.SMALL,
+                theme.SMALL,
                 c,
                 bold,
             )
@@ -1236,15 +1249,15 @@ class SetupLayer:
             pygame.draw.polygon(surface, (255, 255, 255), hex_points(ctx, h), 3)
             draw_badge(surface, "click: remove", (x, y - size * 1.3), (110, 90, 20), 12)
         elif predesignation_check(view, h) is None:
-            pygame.draw.polygon(surface, ui.GOOD, hex_points(ctx, h), 3)
+            pygame.draw.polygon(surface, theme.GOOD, hex_points(ctx, h), 3)
             draw_badge(
                 surface, f"click: PD {found.used + 1}", (x, y - size * 1.3), (30, 110, 50), 12
             )
         else:
-            pygame.draw.polygon(surface, ui.BAD, hex_points(ctx, h), 3)
+            pygame.draw.polygon(surface, theme.BAD, hex_points(ctx, h), 3)
             r = size * 0.4
-            pygame.draw.line(surface, ui.BAD, (x - r, y - r), (x + r, y + r), 3)
-            pygame.draw.line(surface, ui.BAD, (x - r, y + r), (x + r, y - r), 3)
+            pygame.draw.line(surface, theme.BAD, (x - r, y - r), (x + r, y + r), 3)
+            pygame.draw.line(surface, theme.BAD, (x - r, y + r), (x + r, y - r), 3)
             draw_badge(surface, "over the limit (ART-22)", (x, y - size * 1.3), (150, 40, 30), 12)
 
     # --- the panel ----------------------------------------------------------------------
@@ -1309,13 +1322,13 @@ class SetupLayer:
                 y += int(payload)
                 continue
             if y > room - 40:
-                items.append(("text", (x, y, "...", ui.SMALL, ui.MUTED, False)))
+                items.append(("text", (x, y, "...", theme.SMALL, theme.MUTED, False)))
                 y += 17
                 break
             if kind == "text":
                 text, px, colour, bold = payload
                 items.append(("text", (x, y, text, px, colour, bold)))
-                y += 19 if px == ui.BODY else 17
+                y += 19 if px == theme.BODY else 17
             elif kind == "bar":
                 share, colour = payload
                 items.append(("bar", (pygame.Rect(x, y + 3, width, 8), share, colour)))
@@ -1325,7 +1338,7 @@ class SetupLayer:
                 for n, (text, colour, action, button) in enumerate(payload):
                     cy = y + (n // 2) * 22
                     if cy > room - 40:
-                        items.append(("text", (x, cy, "...", ui.SMALL, ui.MUTED, False)))
+                        items.append(("text", (x, cy, "...", theme.SMALL, theme.MUTED, False)))
                         break
                     r = pygame.Rect(x - 4 + (n % 2) * col_w, cy - 2, col_w - 4, 21)
                     items.append(("row", (r, text, colour, action is not None and action == hot)))
@@ -1339,7 +1352,7 @@ class SetupLayer:
                 y += min(((len(payload) + 1) // 2) * 22, max(0, room - 40 - y + 22))
             elif kind == "head":
                 text, colour, button = payload
-                items.append(("text", (x, y, text, ui.BODY, colour, True)))
+                items.append(("text", (x, y, text, theme.BODY, colour, True)))
                 if button is not None:
                     label, action = button
                     b = pygame.Rect(x + width - 104, y - 3, 104, 26)
@@ -1347,7 +1360,7 @@ class SetupLayer:
                     controls.append((b, action))
                 y += 22
         height = min(room, y + 8)
-        accent = pal.SIDE_COLOURS.get(view.side, ui.ACCENT)
+        accent = theme.SIDE_COLOURS.get(view.side, theme.ACCENT)
         title = f"Set-up: {side_label(ctx.session, view.side)}"
         ui.draw_panel(scratch, pygame.Rect(0, 0, PANEL_WIDTH, height), title, accent)
         mouse_hot = hot
@@ -1361,28 +1374,30 @@ class SetupLayer:
             elif kind == "row":
                 r, text, colour, is_hot = payload
                 if is_hot:
-                    pygame.draw.rect(scratch, ui.BUTTON_HOT, r, border_radius=4)
-                ui.text(scratch, text, (r.x + 4, r.y + 3), ui.SMALL, colour)
+                    pygame.draw.rect(scratch, theme.BUTTON_HOT, r, border_radius=4)
+                ui.text(scratch, text, (r.x + 4, r.y + 3), theme.SMALL, colour)
             elif kind == "button":
                 r, label, chosen, action = payload
                 fill = (
-                    ui.SELECTED if chosen else (ui.BUTTON_HOT if action == mouse_hot else ui.BUTTON)
+                    theme.SELECTED
+                    if chosen
+                    else (theme.BUTTON_HOT if action == mouse_hot else theme.BUTTON)
                 )
                 pygame.draw.rect(scratch, fill, r, border_radius=6)
                 pygame.draw.rect(
-                    scratch, ui.ACCENT if chosen else ui.PANEL_EDGE, r, 1, border_radius=6
+                    scratch, theme.ACCENT if chosen else theme.PANEL_EDGE, r, 1, border_radius=6
                 )
-                px = ui.SMALL if r.h < 24 else ui.BODY
-                ui.text(scratch, label, r.center, px, ui.TEXT, True, "center")
+                px = theme.SMALL if r.h < 24 else theme.BODY
+                ui.text(scratch, label, r.center, px, theme.TEXT, True, "center")
         return scratch.subsurface(pygame.Rect(0, 0, PANEL_WIDTH, height)).copy(), controls
 
     def _battery_lines(self, ctx: UiContext, width: int) -> list[tuple[str, Any]]:
         view = ctx.view
         out: list[tuple[str, Any]] = []
 
-        def para(text: str, colour: tuple[int, int, int] = ui.MUTED) -> None:
+        def para(text: str, colour: tuple[int, int, int] = theme.MUTED) -> None:
             out.extend(
-                ("text", (p, ui.SMALL, colour, False)) for p in ui.wrap(text, width, ui.SMALL)
+                ("text", (p, theme.SMALL, colour, False)) for p in ui.wrap(text, width, theme.SMALL)
             )
 
         batteries = own_batteries(view)
@@ -1393,7 +1408,7 @@ class SetupLayer:
             off = battery.get("offboard")
             w = weapon_spec(battery["weapon"])
             button = ("Re-deploy", ("deploy", unit["id"])) if off is not None else None
-            out.append(("head", (unit["name"], ui.TEXT, button)))
+            out.append(("head", (unit["name"], theme.TEXT, button)))
             para(f"{w.name}, {battery['pieces']} piece(s), reaches {w.max_range_sheets} sheets")
             if off is None:
                 para("On the board now: it cannot be re-deployed.")
@@ -1403,8 +1418,8 @@ class SetupLayer:
             pos = (int(off["position"][0]), int(off["position"][1]))
             sheet = available_sheets().get(draft.sheet)
             sheet_name = f"{sheet.name} ({sheet.category})" if sheet else draft.sheet
-            para(f"At ({pos[0]},{pos[1]}): {draft.describe()}", ui.TEXT)
-            para(f"Stands on {sheet_name}, hex {draft.xxyy} (secret)", ui.TEXT)
+            para(f"At ({pos[0]},{pos[1]}): {draft.describe()}", theme.TEXT)
+            para(f"Stands on {sheet_name}, hex {draft.xxyy} (secret)", theme.TEXT)
             for line in reach_to_area(view.area, battery["weapon"], pos).lines():
                 para(line)
             out.append(("gap", 10))
@@ -1419,13 +1434,14 @@ class SetupLayer:
         found = allowance(view)
         out: list[tuple[str, Any]] = []
 
-        def para(text: str, colour: tuple[int, int, int] = ui.MUTED, bold: bool = False) -> None:
+        def para(text: str, colour: tuple[int, int, int] = theme.MUTED, bold: bool = False) -> None:
             out.extend(
-                ("text", (p, ui.SMALL, colour, bold)) for p in ui.wrap(text, width, ui.SMALL, bold)
+                ("text", (p, theme.SMALL, colour, bold))
+                for p in ui.wrap(text, width, theme.SMALL, bold)
             )
 
         if not found.allowed:
-            para("This scenario does not allow pre-designated hexes (ART-20).", ui.TEXT)
+            para("This scenario does not allow pre-designated hexes (ART-20).", theme.TEXT)
             para("B or Esc: back to the batteries.")
             return out
         para(
@@ -1433,7 +1449,7 @@ class SetupLayer:
             "it. Fire at one hits automatically after its flight time (ART-21)."
         )
         out.append(("gap", 6))
-        colour = ui.GOOD if found.used < found.limit else ui.ACCENT
+        colour = theme.GOOD if found.used < found.limit else theme.ACCENT
         out.append(("head", (f"Allowance: {found.used} of {found.limit} chosen", colour, None)))
         out.append(("bar", (found.used / found.limit if found.limit else 1.0, colour)))
         para(
@@ -1442,24 +1458,24 @@ class SetupLayer:
         )
         if self.refusal:
             out.append(("gap", 4))
-            para(f"Refused: {self.refusal}", ui.BAD, True)
+            para(f"Refused: {self.refusal}", theme.BAD, True)
         out.append(("gap", 4))
         sheets = []
         for pos in view.area.positions:
             n = found.per_sheet.get(pos, 0)
             name = view.area.sheet_at(pos).name
             text = f"({pos[0]},{pos[1]}) {name}: {n}/{PER_SHEET_CAP}"
-            sheets.append((text, ui.TEXT if n else ui.MUTED, None, None))
+            sheets.append((text, theme.TEXT if n else theme.MUTED, None, None))
         out.append(("grid", sheets))
         out.append(("gap", 6))
-        out.append(("head", ("Chosen hexes (click one to centre it)", ui.ACCENT, None)))
+        out.append(("head", ("Chosen hexes (click one to centre it)", theme.ACCENT, None)))
         if not found.chosen:
             para("None yet.")
         rows = []
         for k, h in enumerate(found.chosen, 1):
             pos, name = view.area.name_of(h)
             label = f"{k}. {name} on ({pos[0]},{pos[1]})"
-            rows.append((label, ui.TEXT, ("centre", h), ("\u00d7", ("remove", h))))
+            rows.append((label, theme.TEXT, ("centre", h), ("\u00d7", ("remove", h))))
         out.append(("grid", rows))
         out.append(("gap", 4))
         para("B or Esc: back to the batteries.")
@@ -1468,7 +1484,7 @@ class SetupLayer:
 
 def make_layers(ctx: UiContext) -> list[Layer]:
     """The set-up layer, kept as ``ctx.extra["setup"]``. Its dialog goes to the screen's
-    dialog host (``game.ui.dialogs.dialog_layer``), which the artillery layers place on
+    dialog host (``game.ui.widgets.dialog_layer``), which the artillery layers place on
     top of everything; without them the set-up layer shows and serves the host itself."""
     layer = SetupLayer(ui.dialog_layer(ctx))
     ctx.extra["setup"] = layer

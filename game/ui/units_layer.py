@@ -34,8 +34,7 @@ from game.hexmath import DIRECTION_NAMES, Hex
 from game.state import Hold, Move, PlayerView, Unit
 from game.state.moving import can_move
 from game.state.systems import damage_state, initial_damage, strength_text
-from game.ui import fonts
-from game.ui import palette as pal
+from game.ui import fonts, theme
 from game.ui.context import SELECT, UiContext
 
 WALK_TINT = (70, 160, 235)
@@ -268,7 +267,7 @@ def render_counter(
         pygame.draw.circle(surf, fill, (c, c), radius)
         pygame.draw.circle(surf, COUNTER_EDGE, (c, c), radius, 1)
         if own and not wreck:
-            pygame.draw.circle(surf, pal.OWN_FRAME, (c, c), radius + 2, 2)
+            pygame.draw.circle(surf, theme.OWN_FRAME, (c, c), radius + 2, 2)
         if facing is not None and not wreck:
             a = facing_angle(facing)
             tip = (c + math.cos(a) * (radius + 2), c + math.sin(a) * (radius + 2))
@@ -291,12 +290,12 @@ def render_counter(
         pygame.draw.polygon(surf, COUNTER_EDGE, [tip, left, right])
         inner_tip = (c + math.cos(a) * (reach - 2.5), c + math.sin(a) * (reach - 2.5))
         pygame.draw.polygon(surf, (255, 240, 200), [inner_tip, left, right])
-    shade = pal.mix(fill, (0, 0, 0), 0.35)
+    shade = theme.mix(fill, (0, 0, 0), 0.35)
     pygame.draw.rect(surf, shade, rect.move(0, max(1, side // 24)), 0, radius)
     pygame.draw.rect(surf, fill, rect, 0, radius)
     pygame.draw.rect(surf, COUNTER_EDGE, rect, max(1, side // 22), radius)
     if own and not wreck:
-        pygame.draw.rect(surf, pal.OWN_FRAME, rect.inflate(4, 4), 2, radius + 2)
+        pygame.draw.rect(surf, theme.OWN_FRAME, rect.inflate(4, 4), 2, radius + 2)
     box = pygame.Rect(0, 0, round(side * 0.64), round(side * 0.42))
     box.center = (rect.centerx, rect.top + round(side * 0.38))
     _draw_symbol(
@@ -391,7 +390,7 @@ class UnitsLayer:
             h = unit_hex(data)
             if h is None:
                 continue
-            colour = pal.SIDE_COLOURS.get(data["side"], NEUTRAL)
+            colour = theme.SIDE_COLOURS.get(data["side"], NEUTRAL)
             fraction, text = unit_strength(data)
             drawn = _Drawn(data, h, colour, unit_symbol(data), fraction, text)
             self._units.append(drawn)
@@ -669,7 +668,13 @@ class UnitsLayer:
             h = unit_hex(unit) if unit else None
             if h is not None:
                 ctx.map_layer.draw_highlight(
-                    surface, camera, [h], pal.HIGHLIGHT, 50, outline=pal.HIGHLIGHT, outline_width=3
+                    surface,
+                    camera,
+                    [h],
+                    theme.HIGHLIGHT,
+                    50,
+                    outline=theme.HIGHLIGHT,
+                    outline_width=3,
                 )
         inspected = ctx.extra.get("inspected")
         if inspected and inspected in ctx.view.units:
@@ -798,7 +803,7 @@ class UnitsLayer:
             tip = (x + math.cos(a) * r, y + math.sin(a) * r)
             left = (x + math.cos(a + 2.3) * r, y + math.sin(a + 2.3) * r)
             right = (x + math.cos(a - 2.3) * r, y + math.sin(a - 2.3) * r)
-            colour = pal.HIGHLIGHT if chosen else HANDLE_OK if possible else HANDLE_OFF
+            colour = theme.HIGHLIGHT if chosen else HANDLE_OK if possible else HANDLE_OFF
             pygame.draw.polygon(surface, PATH_CASING, [tip, left, right])
             pygame.draw.polygon(surface, colour, [tip, left, right], 0 if possible else 2)
 

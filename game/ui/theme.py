@@ -1,10 +1,16 @@
-"""Colours of the map: a muted, natural palette with clear contrast between terrains.
+"""The look of the window: every colour, panel metric and text size of the
+screens, panels, dialogs and layers, in one place.
 
+The map is a muted, natural palette with clear contrast between terrains.
 Ground is a hypsometric ramp (low sage green through tan to brown as the level
 rises); woods are green crowns on that ground, so the level still shows
 between the trees; water darkens with depth; roads are pale with a dark
 casing so they read at every zoom. Overlay colours (sides, highlights) are
 saturated so they stand out against the muted terrain.
+
+The panels, dialogs and screens over the map share one set of colours, the
+same as the pygame-gui theme of their buttons and lists (assets/theme.json):
+warm light text, dark translucent panels with a thin edge, an amber accent.
 
 Everything here is plain data and small colour arithmetic (no pygame).
 """
@@ -85,6 +91,46 @@ HIGHLIGHT: Colour = (255, 214, 64)
 # looks the same on the map, the minimap and the panels whoever watches.
 OWN_FRAME: Colour = (255, 255, 255)
 NO_SIDE: Colour = (150, 150, 150)
+
+
+# --- panels, dialogs and screens -----------------------------------------------------------
+# The text, edge and accent colours are those of assets/theme.json (normal_text,
+# normal_border, link_text), so hand-drawn panels match the pygame-gui widgets.
+
+PANEL: Colour = (24, 28, 32)  # panel background, drawn at PANEL_ALPHA
+PANEL_ALPHA = 228
+PANEL_HEAD: Colour = (36, 42, 50)  # the title bar of a panel
+PANEL_EDGE: Colour = (77, 88, 98)
+TEXT: Colour = (232, 228, 218)
+MUTED: Colour = (160, 166, 172)  # secondary text: labels, hints, details
+ACCENT: Colour = (240, 180, 96)  # titles, the chosen item, the next thing to do
+ERROR: Colour = (255, 120, 100)  # error messages
+GOOD: Colour = (86, 214, 120)
+BAD: Colour = (238, 84, 72)  # refusals, blocked, a shot that cannot be fired
+INCOMING: Colour = (255, 58, 40)
+INCOMING_DARK: Colour = (120, 16, 10)
+INTEL: Colour = (96, 200, 255)
+INTEL_THEIRS: Colour = (255, 150, 60)
+SELECTED: Colour = (64, 110, 170)
+# Hand-drawn buttons, as theme.json's normal_bg and hovered_bg; fire in red.
+BUTTON: Colour = (47, 54, 61)
+BUTTON_HOT: Colour = (63, 74, 84)
+BUTTON_FIRE: Colour = (176, 44, 32)
+BUTTON_FIRE_HOT: Colour = (214, 64, 44)
+# The veil over the screen under a modal dialog or an overlay (alpha given where used).
+SHADE: Colour = (8, 10, 12)
+SHADE_ALPHA = 150
+
+# Panel metrics.
+PANEL_RADIUS = 8
+TITLE_HEIGHT = 28  # the title bar of a panel
+BAR_HEIGHT = 46  # the phase bar along the top of the game and replay screens
+MARGIN = 10  # between a panel and the window's edge
+
+# Text sizes (pixels) of panels and dialogs.
+BODY = 14
+SMALL = 12
+HEAD = 16
 
 
 def side_colour(side: str | None) -> Colour:
