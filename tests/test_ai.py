@@ -32,7 +32,7 @@ from game.state import (
     new_game,
     player_view,
 )
-from game.state import combat as engine_combat
+from game.state.combat.battletech import target_number
 from game.state.model import OffBoard
 from game.state.setup import lattice_hex
 
@@ -171,9 +171,7 @@ def test_direct_fire_odds_follow_the_engine_target_number_ART_32a() -> None:
             memory.observe(view)
             board = Board.read(view, memory, level("normal"), personality("steady"))
             for a in attacks:
-                tn = engine_combat._bt_target_number(
-                    state, state.units[a.unit], state.units[a.target], a.weapon
-                )
+                tn = target_number(state, state.units[a.unit], state.units[a.target], a.weapon)
                 p, _ = battletech_odds(board, a)
                 from game.rules import battletech as bt
 

@@ -37,7 +37,7 @@ from game.state import (
     state_hash,
     systems,
 )
-from game.state import combat_systems as cs
+from game.state import combat as cs
 from game.state.board import battery_sheet
 from game.state.model import ATTACK, MOVEMENT, SETUP, TARGETING, GameState
 

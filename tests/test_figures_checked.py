@@ -9,7 +9,7 @@ import pytest
 from game.hexmath import Hex, neighbor, step
 from game.rules import battlesystem as bs
 from game.state import Answer, EndPhase, IllegalCommand, apply, legal_commands
-from game.state import combat_systems as cs
+from game.state import combat as cs
 from game.state.model import GameState, state_hash
 from tests.test_engine_systems import ARCHERS, FOOT, ORCS, game, place, unit
 from tests.test_figures_in_play import KNIGHTS, SPEARMEN, bowmen_over, play_moves

@@ -14,7 +14,7 @@ import pytest
 
 from game.board.area import PlayArea
 from game.dice import Dice, ScriptedDice
-from game.hexmath import Hex, neighbor, step
+from game.hexmath import Hex, distance, neighbor, step
 from game.rules import battlesystem as bs
 from game.rules import toysoldiers as ts
 from game.state import (
@@ -30,7 +30,7 @@ from game.state import (
     moving,
     systems,
 )
-from game.state import combat_systems as cs
+from game.state import combat as cs
 from game.state.model import ATTACK, MOVEMENT, SETUP, TARGETING, GameState
 from tests.sheet_factory import make_sheet
 from tests.test_engine_systems import (
@@ -172,7 +172,7 @@ def test_WHC_1_no_fresh_charge_in_a_combat_that_goes_on() -> None:
     beside = next(
         h
         for h in (neighbor(orcs.hex, d) for d in range(1, 7))
-        if h != men.hex and cs.distance(h, men.hex) == 1
+        if h != men.hex and distance(h, men.hex) == 1
     )
     play_moves(state, {"men": (beside, 4), "orcs": (orcs.hex, 2)})
     assert state.units["men"].charged == [] and state.units["orcs"].charged == []

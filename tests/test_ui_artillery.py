@@ -776,7 +776,7 @@ def attack_duel() -> GameState:
 def test_ART_32a_attack_dialog_odds_are_the_resolvers_and_the_result_is_shown_roll_by_roll():
     """ART-32a: the dialog's to-hit number and chance are the engine's for the same shot;
     Fire sends the Attack and the dialog then lists the log entry with every roll."""
-    from game.state import combat
+    from game.state.combat.battletech import target_number
 
     state = attack_duel()
     h = Harness(state, "north")
@@ -789,9 +789,7 @@ def test_ART_32a_attack_dialog_odds_are_the_resolvers_and_the_result_is_shown_ro
     dialog = h.arts.dialogs.top
     assert isinstance(dialog, AttackDialog)
     laser = next(o for o in dialog.options if o.weapon == "medium_laser")
-    engine_tn = combat._bt_target_number(
-        state, state.units["n-close"], state.units["s-mech"], "medium_laser"
-    )
+    engine_tn = target_number(state, state.units["n-close"], state.units["s-mech"], "medium_laser")
     assert laser.refusal is None
     assert laser.chance == pytest.approx(bt.hit_probability(engine_tn))
     assert engine_tn.breakdown() in laser.lines[0]

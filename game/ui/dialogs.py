@@ -490,7 +490,7 @@ def _figures_odds(board: GameState, unit: Unit, target: Unit, weapon: str) -> At
     from game.rules import battlesystem as bs
     from game.rules import toysoldiers as ts
     from game.rules import warhammer as wh
-    from game.state import combat_systems as cs
+    from game.state import combat as cs
 
     label = weapon.capitalize()
     if weapon in (cs.MISSILE, cs.MAGICAL):
@@ -652,7 +652,7 @@ def attack_odds(view: PlayerView, attacker_id: str, target_id: str) -> list[Atta
     if system == "battletech":
         weapons = list(dict.fromkeys(str(w) for w in attacker["profile"].get("weapons", [])))
         return [battletech_odds(view, attacker, target, w) for w in weapons]
-    from game.state import combat_systems as cs
+    from game.state import combat as cs
 
     board = board_from_view(view)
     unit, aimed = board.units[attacker_id], board.units[target_id]

@@ -1,0 +1,106 @@
+"""BattleTech-style direct fire on the board (ART-32, ART-32a, ART-18): a mech or
+vehicle fires one of its weapons at an enemy of its own system, checked completely
+before any die is rolled (``game.rules.battletech`` rolls it).
+
+Command: ``Attack(side, unit, target, weapon)`` with one of the unit's weapons.
+"""
+
+from __future__ import annotations
+
+from game.board.los import line_of_sight
+from game.board.terrain import HEAVY_WOODS, LIGHT_WOODS
+from game.hexmath import distance
+from game.rules import battletech as bt
+from game.rules.core import TargetNumber
+from game.state.board import log_event
+from game.state.combat.common import SystemRules
+from game.state.commands import IllegalCommand
+from game.state.model import GameState, Unit
+from game.state.spotting import spotting_this_turn
+
+BATTLETECH = "battletech"
+
+
+def _weapons(unit: Unit) -> list[str]:
+    return [str(w) for w in unit.profile.get("weapons", [])]
+
+
+def target_number(
+    state: GameState, unit: Unit, target: Unit, weapon: str
+) -> TargetNumber | str | None:
+    """The to-hit number, or the reason the shot is impossible (ART-32a, ART-18)."""
+    assert unit.hex is not None and target.hex is not None
+    if weapon not in _weapons(unit):
+        return f"{unit.name} carries no {weapon!r} (it has: {', '.join(_weapons(unit)) or 'none'})"
+    if weapon in unit.weapons_fired:
+        return f"{unit.name} has already fired its {weapon} this turn"
+    spec = bt.direct_fire_weapon(weapon)
+    rng = distance(unit.hex, target.hex)
+    refusal = bt.direct_fire_refusal(rng, spec.ranges)
+    if refusal:
+        return f"{spec.name} at {target.name}: {refusal}"
+    sight = line_of_sight(state.area, unit.hex, target.hex, unit.height, target.height)
+    if not sight:
+        return f"no line of sight to {target.name}: {sight.reason}"
+    woods = [*sight.woods_hexes, target.hex]
+    terrain = state.area.terrain
+    light = sum(
+        1 for h in woods if (i := state.area.index_of(h)) >= 0 and terrain[i] == LIGHT_WOODS
+    )
+    heavy = sum(
+        1 for h in woods if (i := state.area.index_of(h)) >= 0 and terrain[i] == HEAVY_WOODS
+    )
+    return bt.direct_fire_target_number(
+        unit.gunnery,
+        rng,
+        spec.ranges,
+        attacker_moved=unit.movement_mode if unit.movement_mode in ("walked", "ran") else "stood",
+        target_hexes_moved=target.hexes_moved,
+        light_woods=light,
+        heavy_woods=heavy,
+        spotting=spotting_this_turn(state, unit),
+        minimum_range=spec.minimum_range,
+    )
+
+
+def _options(state: GameState, unit: Unit) -> list[tuple[str, str]]:
+    out = []
+    for target in state.living(state.other(unit.side)):
+        if target.hex is None or target.hidden or target.system != BATTLETECH:
+            continue
+        if target.altitude is not None:
+            continue  # ART-36: no direct fire reaches an aircraft
+
+        for weapon in _weapons(unit):
+            if not isinstance(target_number(state, unit, target, weapon), str):
+                out.append((target.id, weapon))
+    return out
+
+
+def _resolve(state: GameState, unit: Unit, target: Unit, weapon: str) -> None:
+    tn = target_number(state, unit, target, weapon)
+    if isinstance(tn, str):
+        raise IllegalCommand(tn)
+    assert unit.hex is not None and target.hex is not None
+    spec = bt.direct_fire_weapon(weapon)
+    to_hit = bt.roll_to_hit(state.dice, tn, f"{unit.name} {spec.name} to hit")
+    unit.attacked = True
+    unit.weapons_fired.append(weapon)
+    lines = [f"{unit.name} fires {spec.name} at {target.name}: {to_hit} [{tn.breakdown()}]"]
+    data: dict = {"attacker": unit.id, "target": target.id, "weapon": weapon, "hit": to_hit.hit}
+    if to_hit.hit:
+        hit = bt.weapon_damage(spec, state.dice)
+        direction = bt.attack_direction_from(target.hex, target.facing, unit.hex, target.kind)
+        state_obj = bt.damage_state_from_dict(target.damage)
+        result = bt.apply_damage(state_obj, hit.damage, direction, state.dice, hit.group_size)
+        target.damage = result.state.to_dict()
+        lines += [f"{hit.damage} damage from the {direction}:", *result.lines]
+        data["damage"] = hit.damage
+        if result.destroyed:
+            target.destroyed = True
+            lines.append(f"{target.name} is destroyed ({result.destroyed_reason})")
+            data["destroyed"] = True
+    log_event(state, "attack", "\n".join(lines), data=data, rolls=state.dice.take_records())
+
+
+RULES = SystemRules(BATTLETECH, _options, _resolve)
