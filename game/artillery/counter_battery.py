@@ -20,16 +20,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Protocol
 
 from game.artillery.detection import announced_side
 from game.artillery.flight import flight_time, sheet_distance
 from game.artillery.tohit import INDIRECT_MODIFIER
 from game.artillery.weapons import Weapon, weapon
+from game.board.area import sheet_hex
+from game.board.sheet import parse_xxyy
 from game.hexmath import Hex
+from game.limits import position_refusal
 from game.rules.core import probability_at_least
 
 SheetPosition = tuple[int, int]
+
+_HEX_0909 = parse_xxyy("0909")  # ART-24: announcements point at this hex of a sheet
 
 
 class Grid(Protocol):
@@ -64,19 +70,47 @@ def announced_positions(
     """Off-board positions within ``reach`` sheets of ``origin`` on the enemy's side
     of the half-line (ART-1) that agree with every announced side (ART-24):
     the side of each aimed hex toward the position's hex 0909. Empty without an
-    announcement: nothing points anywhere yet."""
+    announcement: nothing points anywhere yet. Positions beyond the limits of a
+    sheet position (game/limits.py) hold no gun and are left out."""
     heard = list(announcements)
     if not heard:
         return []
-    out = []
-    for i in range(origin[0] - reach, origin[0] + reach + 1):
-        for j in range(origin[1] - reach, origin[1] + reach + 1):
-            pos = (i, j)
-            if grid.has_sheet(pos) or grid.side_of_position(pos) != enemy:
-                continue
-            if all(announced_side(grid, aimed, pos) == side for aimed, side in heard):
-                out.append(pos)
-    return out
+    agree: frozenset[SheetPosition] | None = None
+    for aimed, side in heard:
+        pointed = _positions_toward(Hex(*aimed), side, (origin[0], origin[1]), reach)
+        agree = pointed if agree is None else agree & pointed
+        if not agree:
+            return []
+    assert agree is not None
+    return [
+        pos
+        for pos in sorted(agree)
+        if not grid.has_sheet(pos) and grid.side_of_position(pos) == enemy
+    ]
+
+
+class _Lattice:
+    """Hex 0909 of any sheet position, pure MAP-2 geometry: it needs no play area,
+    so what an announcement points to is the same question on every area."""
+
+    @staticmethod
+    def hex_0909(position: SheetPosition) -> Hex:
+        return sheet_hex(position, *_HEX_0909)
+
+
+@lru_cache(maxsize=4096)
+def _positions_toward(
+    aimed: Hex, side: int, origin: SheetPosition, reach: int
+) -> frozenset[SheetPosition]:
+    """The sheet positions within ``reach`` of ``origin`` whose hex 0909 lies beyond
+    ``side`` of ``aimed`` (ART-24). An announcement stays in the intel for the rest
+    of the game, so the same question is asked every targeting phase."""
+    return frozenset(
+        (i, j)
+        for i in range(origin[0] - reach, origin[0] + reach + 1)
+        for j in range(origin[1] - reach, origin[1] + reach + 1)
+        if position_refusal((i, j)) is None and announced_side(_Lattice, aimed, (i, j)) == side
+    )
 
 
 @dataclass(frozen=True)
