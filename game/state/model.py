@@ -291,12 +291,23 @@ class Event:
         """Whether any reader reads less of it than the umpire."""
         return self.side is not None or has_secret([self.parts, self.data, self.rolls])
 
+    def _owners(self) -> set[str]:
+        """The sides whose secrets the event holds, worked out once: an event is written
+        once, and only its rolls may grow after (the leftover rolls of the command
+        that wrote it), so their count keys the answer. Every view reads the whole
+        log, so this is asked of every event for every decision."""
+        known = self.__dict__.get("_held")
+        if known is None or known[0] != len(self.rolls):
+            known = (len(self.rolls), owners([self.parts, self.data, self.rolls]))
+            self.__dict__["_held"] = known
+        return known[1]
+
     def visible_to(self, reader: str) -> Event | None:
         """The copy ``reader`` (a side, ``PUBLIC`` or ``UMPIRE``) may read, or None
         when it may read nothing of it. The only way an event reaches a reader."""
         if self.side is not None and reader not in (self.side, UMPIRE):
             return None
-        held = owners([self.parts, self.data, self.rolls])
+        held = self._owners()
         if not held:
             return self
         text = read_text(self.parts, reader)
