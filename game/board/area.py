@@ -503,12 +503,15 @@ class PlayArea:
 
     def index_of(self, h: Hex) -> int:
         """Index of ``h`` in the area arrays, -1 when it is not in the area."""
-        gc, gr = to_offset(Hex(int(h[0]), int(h[1])))
-        x = gc - self.grid_origin[0]
-        y = gr - self.grid_origin[1]
-        if 0 <= x < self.grid.shape[0] and 0 <= y < self.grid.shape[1]:
-            return int(self.grid[x, y])
-        return -1
+        if type(h) is not Hex:
+            h = Hex(int(h[0]), int(h[1]))
+        # Asked for hexes one by one everywhere: a dict kept until the arrays change.
+        cached = self.__dict__.get("_index_at")
+        if cached is None or cached[0] is not self.grid:
+            every = zip(self.q.tolist(), self.r.tolist(), strict=True)
+            table = {qr: i for i, qr in enumerate(every)}
+            cached = self._index_at = (self.grid, table)
+        return cached[1].get(h, -1)
 
     def indices_of(self, q: np.ndarray, r: np.ndarray) -> np.ndarray:
         """Vectorized ``index_of`` over arrays of axial q and r (-1 outside the area)."""
