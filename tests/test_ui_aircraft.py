@@ -82,7 +82,7 @@ def test_ART_36_fly_the_aircraft_and_aim_its_arrow_iv_in_the_window(tmp_path, mo
         target = state.area.hex_at((0, 0), "0613")
         post(pygame.MOUSEMOTION, pos=screen.hex_to_screen(target), rel=(0, 0), buttons=(0, 0, 0))
         app.run_frames(3)
-        preview = screen.ctx.extra["artillery"].plot.preview(screen.ctx)
+        preview = screen.ctx.artillery.plot.preview(screen.ctx)
         assert screen.ctx.mode == PLOT and preview is not None and preview.refusal is None
         assert preview.flight == 1 and preview.forecast is not None
         assert (

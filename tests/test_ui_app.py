@@ -428,7 +428,7 @@ def test_the_end_screen_waits_until_the_last_shells_have_been_shown(app):
     app.run_frames(3)
     press(app, pygame.K_RETURN, mod=pygame.KMOD_CTRL, frames=10)
     assert state.result is not None
-    animation = game.ctx.extra["artillery"].animation
+    animation = game.ctx.artillery.animation
     assert animation.busy, "the shell landing in the last turn is on show"
     assert app.top is game
     press(app, pygame.K_ESCAPE, frames=3)  # skip the rest of the arrivals

@@ -101,7 +101,7 @@ class Harness:
         self.camera.fit(self.map_layer.world_bounds())
         self.ctx = UiContext(self.session, self.camera, self.map_layer, self.session.view(), size)
         self.layers = make_layers(self.ctx)
-        self.arts: ArtilleryLayers = self.ctx.extra["artillery"]
+        self.arts: ArtilleryLayers = self.ctx.artillery
         self.surface = pygame.Surface(size)
 
     def show(self, side: str) -> None:
@@ -335,8 +335,8 @@ def test_ART_9_fire_queue_lists_own_shells_by_arrival_turn_and_never_the_enemys(
     assert all(p["side"] == "south" for _, plots in fire_queue(south) for p in plots)
     harness = Harness(state, "north")
     harness.frame()
-    assert "fire_queue" in harness.ctx.extra["panels"]
-    assert "incoming_banner" in harness.ctx.extra["panels"]
+    assert "fire_queue" in harness.ctx.panels
+    assert "incoming_banner" in harness.ctx.panels
 
 
 # --- plot mode by events --------------------------------------------------------------------
@@ -357,7 +357,7 @@ def test_ART_10_plot_mode_by_events_fires_with_the_chosen_ammunition(tmp_path):
     assert h.ctx.hovered == target
     h.frame()
     pygame.image.save(h.surface, str(tmp_path / "plot_mode.png"))
-    assert {"batteries"} <= set(h.ctx.extra["panels"])
+    assert {"batteries"} <= set(h.ctx.panels)
     before = h.arts.plot.preview_computations
     for _ in range(30):
         h.hover(target)
@@ -381,7 +381,7 @@ def test_ART_10_plot_mode_by_events_fires_with_the_chosen_ammunition(tmp_path):
     h.key(pygame.K_ESCAPE)
     assert h.ctx.mode == SELECT
     h.frame()
-    assert "incoming_banner" in h.ctx.extra["panels"]
+    assert "incoming_banner" in h.ctx.panels
 
 
 def test_plot_mode_outside_the_targeting_phase_previews_but_does_not_fire():
@@ -448,7 +448,7 @@ def test_ART_12_ART_25_each_arrival_is_animated_with_rings_and_damage():
     assert hit.get("s-hunter-1") == 25
     for _ in range(int(3.4 * 60)):
         h.frame()
-    assert "arrival" in h.ctx.extra["cards"]
+    assert "arrival" in h.ctx.cards
     for _ in range(int(2.0 * 60)):
         h.frame()
     assert anim.played_plots == [plot_id] and not anim.busy
@@ -496,7 +496,7 @@ def test_ART_9_both_sides_see_the_landing_but_only_the_firing_side_saw_the_plot(
     assert north.arts.plot.tooltip_lines(target, north.ctx)
     assert south.arts.plot.tooltip_lines(target, south.ctx) == []
     south.frame()
-    assert "incoming_banner" not in south.ctx.extra["panels"]
+    assert "incoming_banner" not in south.ctx.panels
     land(state)
     for h in (north, south):
         h.ctx.refresh()
@@ -555,7 +555,7 @@ def test_MAP_5_los_tool_draws_the_engine_line_with_the_blocking_hex():
     assert sight == line_of_sight(state.area, spotter.hex, blocked, spotter.height)
     assert not sight and sight.blocking_hex is not None and sight.reason
     h.frame()
-    assert "los" in h.ctx.extra["cards"]
+    assert "los" in h.ctx.cards
     count = h.arts.los.computations
     for _ in range(10):
         h.frame()
@@ -592,7 +592,7 @@ def test_ART_24_announced_directions_are_drawn_as_sectors_from_the_aimed_hex():
     assert SIDE_ANGLES[1] == pytest.approx(-1.5707963, abs=1e-6)  # north is up the screen
     assert h.key(pygame.K_i)
     h.frame()
-    assert {"intel", "minimap"} <= set(h.ctx.extra["panels"])
+    assert {"intel", "minimap"} <= set(h.ctx.panels)
     assert h.arts.intel.tooltip_lines(aimed, h.ctx)
     north = player_view(state, "north")
     if any("side" in e.data for e in north.log if e.kind == "detection"):
@@ -860,7 +860,7 @@ def test_make_layers_returns_the_layers_in_drawing_order_with_their_keys():
 def test_place_box_keeps_panels_clear_of_the_game_screens_panels():
     h = Harness(long_tom_hunt(), "north")
     log = pygame.Rect(10, 590, 470, 200)
-    h.ctx.extra["hud"] = {"log": log, "phase_bar": pygame.Rect(0, 0, 1280, 46)}
+    h.ctx.hud = {"log": log, "phase_bar": pygame.Rect(0, 0, 1280, 46)}
     box = place_box(h.ctx, (400, 150), "test")
     assert not box.colliderect(log) and box.top >= 46 and h.surface.get_rect().contains(box)
 
@@ -900,7 +900,7 @@ def test_end_to_end_plot_by_events_then_the_arrival_is_played_in_the_game_screen
         )
         screen = app.replace_all(GameScreen(app, session, Seats(mode="solo", human="north")))
         ctx = screen.ctx
-        arts: ArtilleryLayers = ctx.extra["artillery"]
+        arts: ArtilleryLayers = ctx.artillery
         assert arts.plot in screen.layers and screen.layers[-1] is arts.dialogs
 
         def north_to_act() -> bool:
@@ -990,7 +990,7 @@ def test_screenshots_of_the_game_window(tmp_path, monkeypatch, shots):
         apply(state, Predesignate("north", target))
         to_targeting(state, "north")
         screen = window(state, "north")
-        arts: ArtilleryLayers = screen.ctx.extra["artillery"]
+        arts: ArtilleryLayers = screen.ctx.artillery
         aim = state.area.hex_at((0, 1), "0807")
         screen.set_zoom(4)
         screen.camera.centre_on(aim)
@@ -1062,7 +1062,7 @@ def test_screenshots_of_the_game_window(tmp_path, monkeypatch, shots):
             side = acting_side(mobile)
             apply(mobile, next(c for c in legal_commands(mobile, side) if isinstance(c, Hold)))
         screen = window(mobile, "north")
-        arts = screen.ctx.extra["artillery"]
+        arts = screen.ctx.artillery
         screen.ctx.selected = "n-hunter-1"
         exits = arts.mobile.exits(screen.ctx)
         ours = [

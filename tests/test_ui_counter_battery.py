@@ -92,7 +92,7 @@ def test_ART_37_plot_a_counter_battery_shot_from_the_sheet_grid(tmp_path, monkey
             pygame.event.Event(pygame.MOUSEMOTION, pos=at, rel=(0, 0), buttons=(0, 0, 0))
         )
         app.run_frames(3)
-        arts = screen.ctx.extra["artillery"]
+        arts = screen.ctx.artillery
         preview = arts.plot.preview(screen.ctx)
         assert screen.ctx.mode == PLOT and preview is not None and preview.counter_battery
         app.screenshot(shots / "counter_battery_plot.png")

@@ -173,13 +173,13 @@ def test_stepping_to_the_end_by_keys_reaches_the_games_final_hash(app, game):
     assert turns_seen[: final.turn + 1] == list(range(final.turn + 1)), "one turn a step"
     # The end: the result in a banner, and no end screen stopping the stepping.
     app.run_frames(2)
-    assert "replay_end" in screen.ctx.extra["panels"]
+    assert "replay_end" in screen.ctx.panels
     assert app.top is screen
     # A step back lands on the start of the previous turn.
     press(app, pygame.K_PAGEUP)
     assert screen.ctx.view.turn == final.turn - 1
     assert screen.position == screen.timeline.turn_start(final.turn - 1)
-    assert "replay_end" not in screen.ctx.extra["panels"]
+    assert "replay_end" not in screen.ctx.panels
     # Finer steps: a command forward and back, a phase forward.
     at = screen.position
     press(app, pygame.K_PERIOD)
@@ -251,7 +251,7 @@ def test_views_hidden_enemy_units_appear_only_in_the_view_of_both_sides(app, gam
     assert all(state.units[g].hidden for g in guns.values())
     assert screen.ctx.view.side == UMPIRE
     assert set(guns.values()) <= set(screen.ctx.view.units)
-    assert "umpire" in screen.ctx.extra["panels"]
+    assert "umpire" in screen.ctx.panels
     seen = []
     for _ in range(3):
         press(app, pygame.K_v)
@@ -259,12 +259,12 @@ def test_views_hidden_enemy_units_appear_only_in_the_view_of_both_sides(app, gam
         seen.append(view.side)
         if view.side == UMPIRE:
             assert set(guns.values()) <= set(view.units)
-            assert "umpire" in screen.ctx.extra["panels"]
+            assert "umpire" in screen.ctx.panels
             continue
         enemy = state.other(view.side)
         assert guns[enemy] not in view.units, f"{view.side} must not see {guns[enemy]}"
         assert guns[view.side] in view.units
-        assert "umpire" not in screen.ctx.extra["panels"]
+        assert "umpire" not in screen.ctx.panels
         # Nothing of the enemy's plots or hidden units on the map either.
         assert guns[enemy] not in screen.game.units.drawn
         assert all(p["side"] == view.side for p in view.plots)

@@ -35,7 +35,6 @@ from game.state import (
     player_view,
 )
 from game.state.engine import deployment_refusal
-from game.ui import game_screen
 from game.ui import widgets as ui
 from game.ui.app import HOTSEAT, App, Seats
 from game.ui.context import SELECT
@@ -126,7 +125,7 @@ def solo(app: App, state, side: str = "north") -> GameScreen:
 
 
 def setup_layer(screen: GameScreen) -> SetupLayer:
-    layer = screen.ctx.extra["setup"]
+    layer = screen.ctx.setup
     assert isinstance(layer, SetupLayer) and layer in screen.layers
     return layer
 
@@ -360,7 +359,7 @@ def test_ART_1_ART_2_redeploy_to_a_flank_then_pick_hexes_and_accept_into_turn_1(
     screen = solo(app, state)
     ctx = screen.ctx
     layer = setup_layer(screen)
-    assert layer.rect.w > 0 and ui.panels(ctx)["setup"] == layer.rect
+    assert layer.rect.w > 0 and ctx.panels["setup"] == layer.rect
     # --- re-deploy (ART-1, ART-2) ---
     dialog = open_dialog(app, layer, "n-long-tom")
     app.run_frames(1)
@@ -395,7 +394,7 @@ def test_ART_1_ART_2_redeploy_to_a_flank_then_pick_hexes_and_accept_into_turn_1(
     assert (off.sheet, off.xxyy) == ("deep_forest", "1008")
     assert ctx.view is not old_view
     assert ctx.view.units["n-long-tom"]["battery"]["offboard"]["position"] == [-4, 0]
-    intel = ctx.extra["artillery"].intel
+    intel = ctx.artillery.intel
     x0 = intel.minimap_bounds(ctx.view)[0]
     assert x0 < intel.minimap_bounds(old_view)[0], "the minimap reaches out to the west flank"
     app.run_frames(2)
@@ -436,7 +435,7 @@ def test_ART_1_ART_2_redeploy_to_a_flank_then_pick_hexes_and_accept_into_turn_1(
     assert off is not None and (off.direction, off.position, off.xxyy) == ("west", (-4, 0), "1008")
     assert state.predesignated["north"] == [hexes[0], hexes[2], hexes[1], hexes[3]]
     app.run_frames(2)
-    assert layer.rect.w == 0 and "setup" not in ui.panels(ctx)
+    assert layer.rect.w == 0 and "setup" not in ctx.panels
 
 
 def _panel_text(layer: SetupLayer, ctx) -> list[str]:
@@ -599,14 +598,16 @@ def test_the_panel_only_shows_while_the_side_on_screen_sets_up(app):
     assert screen.ctx.mode == SELECT and layer.rect.w == 0
 
 
-def test_without_the_artillery_layers_the_setup_layer_hosts_its_dialog(app, monkeypatch):
-    """The game screen's other layers are optional modules: with only the set-up layer
-    installed, its dialog still opens, takes the events and deploys."""
-    monkeypatch.setattr(game_screen, "OTHER_LAYERS", ("game.ui.setup_layer",))
+def test_the_setup_dialog_opens_in_the_screens_one_dialog_host(app):
+    """The game screen makes its layers by name: the set-up layer and the artillery
+    layers share one dialog host, the topmost layer, so the deployment dialog takes
+    the events while it is open and deploys."""
     state = new_game(DEFAULT_SCENARIO, 3)
     screen = solo(app, state)
     layer = setup_layer(screen)
-    assert "artillery" not in screen.ctx.extra and layer.dialogs not in screen.layers
+    assert screen.ctx.artillery is not None
+    assert layer.dialogs is screen.ctx.dialogs is screen.ctx.artillery.dialogs
+    assert screen.layers[-1] is layer.dialogs
     dialog = open_dialog(app, layer, "n-long-tom")
     app.run_frames(1)
     click(app, direction_button(dialog, "east").center)

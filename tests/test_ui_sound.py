@@ -179,10 +179,10 @@ def test_mute_lasts_from_one_game_to_the_next_in_the_same_window(tmp_path, monke
     try:
         scenario = str(ROOT / "maps" / "long_tom_hunt.toml")
         first = app.start_game(scenario, Seats("hotseat"), 1)
-        board = first.ctx.extra["sound"]
+        board = first.ctx.sound
         assert app.sound is board
         board.toggle_mute()
         second = app.start_game(scenario, Seats("hotseat"), 2)
-        assert second.ctx.extra["sound"] is board and board.muted
+        assert second.ctx.sound is board and board.muted
     finally:
         app.shutdown()

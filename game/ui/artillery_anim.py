@@ -257,7 +257,7 @@ class ArrivalAnimation:
 
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
         if self.playing is None:
-            ui.cards(ctx).pop("arrival", None)
+            ctx.cards.pop("arrival", None)
             return
         show = self.playing.show
         rect = ui.map_rect(ctx)
@@ -293,7 +293,7 @@ class ArrivalAnimation:
             theme.MUTED,
             anchor="topright",
         )
-        ui.cards(ctx)["arrival"] = box
+        ctx.cards["arrival"] = box
 
     # --- drawing one show -----------------------------------------------------------------
 

@@ -15,8 +15,8 @@ last, sees every event first while a dialog is open).
 =================  ==========================================================
 
 Each layer follows ``game.ui.context.Layer`` and lists its keys with ``keys()``
-for the help overlay. ``ctx.extra["artillery"]`` keeps the layers by name.
-Screen conventions (``ctx.extra["map_rect"]``, ``ctx.extra["panels"]``) are
+for the help overlay. ``ctx.artillery`` keeps the layers by name.
+Screen conventions (``ctx.map_rect``, ``ctx.panels``) are
 described in ``game.ui.dialogs``.
 """
 
@@ -36,7 +36,7 @@ from game.ui.widgets import DialogLayer, dialog_layer
 
 @dataclass
 class ArtilleryLayers:
-    """The layers by name (``ctx.extra["artillery"]``)."""
+    """The layers by name (``ctx.artillery``)."""
 
     intel: IntelLayer
     mobile: MobileMapLayer
@@ -61,7 +61,7 @@ class ArtilleryLayers:
 
 
 def make_layers(ctx: UiContext) -> list[Layer]:
-    """The layers in drawing order, bottom first; also kept in ``ctx.extra["artillery"]``."""
+    """The layers in drawing order, bottom first; also kept in ``ctx.artillery``."""
     dialogs = dialog_layer(ctx)
     layers = ArtilleryLayers(
         intel=IntelLayer(),
@@ -73,5 +73,5 @@ def make_layers(ctx: UiContext) -> list[Layer]:
         dialogs=dialogs,
         aircraft=AircraftLayer(),
     )
-    ctx.extra["artillery"] = layers
+    ctx.artillery = layers
     return layers.in_order()

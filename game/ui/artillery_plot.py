@@ -1117,7 +1117,7 @@ class PlotLayer:
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
         self._sync(ctx)
         rect = ui.map_rect(ctx)
-        registry = ui.panels(ctx)
+        registry = ctx.panels
         self.battery_rows = []
         self.queue_rows = []
         # The right-hand column under the top bar (the game screen's panels are on the left).
@@ -1133,7 +1133,7 @@ class PlotLayer:
         else:
             registry.pop("batteries", None)
         if ctx.view.plots:
-            mouse = ctx.extra.get("mouse") or pygame.mouse.get_pos()
+            mouse = ctx.mouse
             old = self._panels.get("fire_queue")
             hot = -1
             if old is not None:
@@ -1159,7 +1159,7 @@ class PlotLayer:
         if preview is not None:
             self._draw_card(surface, ctx, preview, rect)
         else:
-            ui.cards(ctx).pop("plot_card", None)
+            ctx.cards.pop("plot_card", None)
 
     def _cached_panel(
         self,
@@ -1298,16 +1298,16 @@ class PlotLayer:
             fill = (round(150 + 80 * glow), 24, 16)
             label = f"OUR SHELLS LAND THIS TURN: {len(now)}"
             box = draw_badge(surface, label, (rect.centerx, ui.top_of_map(ctx) + 60), fill, 17)
-            ui.panels(ctx)["incoming_banner"] = box
+            ctx.panels["incoming_banner"] = box
         elif later:
             first = min(int(p["arrival_turn"]) for p in later)
             label = f"Shells in flight: {len(later)}, the first lands in turn {first}"
             box = draw_badge(
                 surface, label, (rect.centerx, ui.top_of_map(ctx) + 60), (150, 80, 20), 14
             )
-            ui.panels(ctx)["incoming_banner"] = box
+            ctx.panels["incoming_banner"] = box
         else:
-            ui.panels(ctx).pop("incoming_banner", None)
+            ctx.panels.pop("incoming_banner", None)
 
     def _draw_edge_arrows(self, surface: pygame.Surface, ctx: UiContext, rect: pygame.Rect) -> None:
         seen: set[Hex] = set()
@@ -1338,7 +1338,7 @@ class PlotLayer:
         avoid = [(x + rect.x, y + rect.y) for x, y in avoid]
         box = ui.place_box(ctx, image.get_size(), "plot_card", ("bottom", "top"), avoid)
         surface.blit(image, box)
-        ui.cards(ctx)["plot_card"] = box
+        ctx.cards["plot_card"] = box
 
     def _paint_card(self, ctx: UiContext, p: PlotPreview, why: str | None) -> pygame.Surface:
         lines = p.lines(ctx.view.turn)

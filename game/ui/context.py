@@ -25,9 +25,14 @@ from game.state import Command, IllegalCommand, PlayerView
 if TYPE_CHECKING:
     import pygame
 
+    from game.ui.artillery_layers import ArtilleryLayers
     from game.ui.camera import Camera
     from game.ui.map_layer import MapLayer
     from game.ui.session import GameSession
+    from game.ui.setup_layer import SetupLayer
+    from game.ui.sound import SoundBoard
+    from game.ui.units_layer import UnitsLayer
+    from game.ui.widgets import DialogLayer
 
 SELECT = "select"  # pick and move units
 PLOT = "plot"  # aim artillery (plot mode)
@@ -44,7 +49,27 @@ class Toast:
 
 @dataclass
 class UiContext:
-    """Shared state of the game screen (see the module docstring)."""
+    """Shared state of the game screen (see the module docstring).
+
+    Where things lie on the screen (the conventions of ``game.ui.widgets``):
+
+    - ``map_rect``: where the map lies on the screen, kept by the game screen to the
+      camera's viewport (None: the viewport at the top-left corner; ``map_rect(ctx)``).
+    - ``hud``: the game screen's own panels by name (phase bar, unit panel, log).
+    - ``panels``: the layers' panels drawn in the last frame, by name; the mouse
+      over one of them, or over the ``hud``, hovers no hex.
+    - ``cards``: information cards of the last frame (previews, the arrival's log
+      entry): other panels keep clear of them, but they do not stop hovering.
+    - ``mouse``: the last mouse position over the window, (-1, -1) before any.
+
+    The layers of the screen that others reach (None until they are made):
+
+    - ``units_layer``: the units on the map (reach and paths of the selected unit).
+    - ``dialogs``: the host of the modal dialogs (``dialog_layer(ctx)`` makes it).
+    - ``artillery``: the artillery, intelligence and attack layers by name.
+    - ``setup``: the set-up layer (deployment, pre-designated hexes).
+    - ``sound``: the window's sound board (its mute and volume last from game to game).
+    """
 
     session: GameSession
     camera: Camera
@@ -52,13 +77,23 @@ class UiContext:
     view: PlayerView
     screen_size: tuple[int, int] = (1280, 800)
     selected: str | None = None  # unit id of the side on screen
+    inspected: str | None = None  # unit id of a unit shown in the unit panel, not selected
     hovered: Hex | None = None
     mode: str = SELECT
     plot_battery: str | None = None
     ammunition: str = "standard"
     toasts: list[Toast] = field(default_factory=list)
     ui_manager: Any = None  # pygame_gui.UIManager of the game screen
-    extra: dict[str, Any] = field(default_factory=dict)
+    map_rect: pygame.Rect | None = None
+    hud: dict[str, pygame.Rect] = field(default_factory=dict)
+    panels: dict[str, pygame.Rect] = field(default_factory=dict)
+    cards: dict[str, pygame.Rect] = field(default_factory=dict)
+    mouse: tuple[int, int] = (-1, -1)
+    units_layer: UnitsLayer | None = None
+    dialogs: DialogLayer | None = None
+    artillery: ArtilleryLayers | None = None
+    setup: SetupLayer | None = None
+    sound: SoundBoard | None = None
 
     def refresh(self) -> None:
         """Take a fresh view of the side on screen (after commands and hand-overs)."""

@@ -51,7 +51,6 @@ from game.ui.widgets import (
     Button,
     Dialog,
     DialogLayer,
-    cards,
     chance_bar,
     clicked,
     draw_panel,
@@ -920,10 +919,10 @@ class AttackTool:
 
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
         if ctx.mode != ATTACK:
-            cards(ctx).pop("attack_hint", None)
+            ctx.cards.pop("attack_hint", None)
             return
         hint = "Attack mode: click an enemy for the odds (F or Esc leaves)"
         box = place_box(ctx, (text_width(hint, BODY, True) + 24, 30), "attack_hint")
         draw_panel(surface, box, None, BAD)
         text(surface, hint, box.center, BODY, TEXT, True, "center")
-        cards(ctx)["attack_hint"] = box
+        ctx.cards["attack_hint"] = box

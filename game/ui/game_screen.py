@@ -2,11 +2,12 @@
 
 It owns the ``UiContext`` (``ctx``) every layer shares and hosts the layers in
 drawing order: the units layer, the unit panel, the log, the phase bar, then
-the layers of each module of ``OTHER_LAYERS`` that exists (``make_layers(ctx)``):
-the set-up layer (deployment, pre-designated hexes), then the artillery layers
-(LOS tool, artillery, arrivals, intelligence, sheet picker, attack dialog, and
-last the dialog host), then the tooltip. Events go to pygame-gui first, then to
-the layers topmost first; what no layer takes moves the map:
+the layers each of their modules makes (``make_layers(ctx)``, see
+``other_layers``): the sound, the set-up layer (deployment, pre-designated
+hexes), then the artillery layers (LOS tool, artillery, arrivals, intelligence,
+sheet picker, attack dialog, and last the dialog host), then the tooltip.
+Events go to pygame-gui first, then to the layers topmost first; what no layer
+takes moves the map:
 
 - drag with any mouse button pans (a press and release without a drag is a
   click, delivered to the layers as MOUSEBUTTONUP: layers act on the release);
@@ -16,7 +17,7 @@ the layers topmost first; what no layer takes moves the map:
   saves, Ctrl+L loads, F12 saves a screenshot.
 
 The map fills the window (camera screen coordinates are window coordinates);
-panels lie over it, and their rectangles are in ``ctx.extra["hud"]`` so other
+panels lie over it, and their rectangles are in ``ctx.hud`` so other
 layers can keep clear of them. Other optional layer hooks: ``tooltip_lines(h,
 ctx) -> list[str]`` adds lines to the hover tooltip; ``reset(ctx)`` is called
 at a hot-seat hand-over (drop everything of the side that left the seat);
@@ -40,7 +41,6 @@ stays responsive. ``run_frames`` on the app drives all of it in tests.
 
 from __future__ import annotations
 
-import importlib
 import time
 from pathlib import Path
 from typing import Any
@@ -48,6 +48,7 @@ from typing import Any
 import pygame
 import pygame_gui
 
+from game.ai import make_policy
 from game.dice import DiceBase
 from game.hexmath import Hex, hex_to_pixel
 from game.state import (
@@ -61,10 +62,10 @@ from game.state import (
     player_view,
 )
 from game.state.sealing import Passphrases
-from game.ui import fonts, theme
+from game.ui import artillery_layers, fonts, setup_layer, sound, theme
 from game.ui.app import HOTSEAT, WATCH, App, Screen, Seats, data_home
 from game.ui.camera import DEFAULT_ZOOM, Camera
-from game.ui.context import UiContext
+from game.ui.context import Layer, UiContext
 from game.ui.map_layer import MapLayer
 from game.ui.panels import LogPanel, PhaseBar, Tooltip, UnitPanel
 from game.ui.session import HUMAN, TABLE, GameSession
@@ -94,8 +95,6 @@ def drop_queued_input() -> None:
     pygame.event.clear(INPUT_EVENTS)
 
 
-# Modules of further layers, each with ``make_layers(ctx)``, in drawing order.
-OTHER_LAYERS = ("game.ui.sound", "game.ui.setup_layer", "game.ui.artillery_layers")
 AI_BUDGET = 0.012  # seconds of AI thinking per frame before the frame is drawn
 DRAG_THRESHOLD = 5  # pixels a pressed mouse moves before the press is a drag
 ZOOM_RENDER_BUDGET = 0.008  # seconds a frame may spend rendering sheet caches
@@ -115,7 +114,7 @@ PAN_KEYS = {
 
 
 class StandingController:
-    """A stand-in opponent for when no AI package is installed: it accepts its
+    """A stand-in opponent for an AI that offers an illegal command: it accepts its
     deployment, holds every unit and ends every phase (the first such legal command)."""
 
     def choose(self, view: PlayerView, legal: list[Command], dice: DiceBase) -> Command:
@@ -128,21 +127,11 @@ class StandingController:
         return legal[0]
 
 
-def ai_controller(level: str) -> Any:
-    """The AI of ``game.ai`` at a level (easy / normal / hard); the stand-in when
-    the AI package is not installed."""
-    try:
-        from game.ai import make_policy
-    except ImportError:
-        return StandingController()
-    return make_policy(level)
-
-
 def make_session(state: GameState, seats: Seats, autosave_folder: Path | None) -> GameSession:
     """The session of a game: a controller per side as the seats say."""
     humans = seats.human_sides(state.sides)
     controllers: dict[str, object] = {
-        side: HUMAN if side in humans else ai_controller(seats.level) for side in state.sides
+        side: HUMAN if side in humans else make_policy(seats.level) for side in state.sides
     }
     session = GameSession(
         state,
@@ -156,18 +145,14 @@ def make_session(state: GameState, seats: Seats, autosave_folder: Path | None) -
     return session
 
 
-def discover_layers(ctx: UiContext) -> list[Any]:
-    """The other layers of the game screen, from those of their modules that are installed."""
-    found: list[Any] = []
-    for name in OTHER_LAYERS:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name == name:
-                continue
-            raise
-        found += module.make_layers(ctx)
-    return found
+def other_layers(ctx: UiContext) -> list[Layer]:
+    """The layers over the units and panels, in drawing order: the sound, the set-up
+    layer, then the artillery layers (the dialog host last, so it sees events first)."""
+    return [
+        *sound.make_layers(ctx),
+        *setup_layer.make_layers(ctx),
+        *artillery_layers.make_layers(ctx),
+    ]
 
 
 # --- the screen ------------------------------------------------------------------------------
@@ -198,15 +183,15 @@ class GameScreen(Screen):
             view=view,
             screen_size=app.size,
             ui_manager=self.ui_manager,
+            sound=app.sound,
         )
         self.units = UnitsLayer(self.ctx)
-        self.ctx.extra["units_layer"] = self.units
-        self.ctx.extra["game_screen"] = self
-        self.ctx.extra["mouse"] = (-1, -1)
+        self.ctx.units_layer = self.units
         self.unit_panel = UnitPanel()
         self.log_panel = LogPanel()
         self.phase_bar = PhaseBar(self.ctx, self.open_pause, self.open_help)
-        self.other_layers = discover_layers(self.ctx)
+        self.other_layers = other_layers(self.ctx)
+        app.sound = self.ctx.sound  # the next game keeps this board, its mute and volume
         self.tooltip = Tooltip(lambda: self.layers)
         self.layers: list[Any] = [
             self.units,
@@ -289,7 +274,7 @@ class GameScreen(Screen):
         ctx.mode = "select"
         ctx.plot_battery = None
         ctx.toasts.clear()
-        ctx.extra.pop("inspected", None)
+        ctx.inspected = None
         ctx.refresh()
         for layer in self.layers:
             reset = getattr(layer, "reset", None)
@@ -437,7 +422,7 @@ class GameScreen(Screen):
     def _handle(self, event: pygame.event.Event) -> None:
         ctx = self.ctx
         if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-            ctx.extra["mouse"] = event.pos
+            ctx.mouse = event.pos
         if event.type == pygame.KEYUP and event.key in PAN_KEYS:
             self._keys.discard(PAN_KEYS[event.key])
         if self.ui_manager.process_events(event):
@@ -472,7 +457,7 @@ class GameScreen(Screen):
             self._press = (event.button, event.pos)
             self._dragging = False
         elif event.type == pygame.MOUSEWHEEL:
-            anchor = ctx.extra.get("mouse", (-1, -1))
+            anchor = ctx.mouse
             if anchor[0] < 0:
                 anchor = None
             self.camera.zoom_at(1 if event.y > 0 else -1, anchor)
@@ -509,8 +494,8 @@ class GameScreen(Screen):
             self._keys.add(PAN_KEYS[key])
 
     def _over_hud(self, pos: tuple[int, int]) -> bool:
-        """Over a panel of this screen or of another layer (``ctx.extra["panels"]``)."""
-        rects = [*self.hud_rects().values(), *self._panels().values()]
+        """Over a panel of this screen or of another layer (``ctx.panels``)."""
+        rects = [*self.hud_rects().values(), *self.ctx.panels.values()]
         return any(r.collidepoint(pos) for r in rects if isinstance(r, pygame.Rect))
 
     def _set_hover(self, pos: tuple[int, int]) -> None:
@@ -519,13 +504,6 @@ class GameScreen(Screen):
             return
         h = self.camera.screen_to_hex(*pos)
         self.ctx.hovered = h
-
-    def _panels(self) -> dict[str, Any]:
-        found = self.ctx.extra.get("panels")
-        if not isinstance(found, dict):
-            found = {}
-            self.ctx.extra["panels"] = found
-        return found
 
     def hud_rects(self) -> dict[str, pygame.Rect]:
         rects = {"phase_bar": self.phase_bar.rect, "log": self.log_panel.rect}
@@ -559,9 +537,9 @@ class GameScreen(Screen):
         for layer in [*self.layers, self.tooltip]:
             layer.update(dt, ctx)
         hud = self.hud_rects()
-        ctx.extra["hud"] = hud
-        ctx.extra["map_rect"] = pygame.Rect(0, 0, *self.camera.viewport)
-        panels = self._panels()
+        ctx.hud = hud
+        ctx.map_rect = pygame.Rect(0, 0, *self.camera.viewport)
+        panels = self.ctx.panels
         for name in ("phase_bar", "log", "unit_panel"):
             if name in hud:
                 panels[name] = hud[name]
@@ -770,7 +748,7 @@ class GameScreen(Screen):
         self.camera.resize(size)
         self.ctx.screen_size = size
         # Under an overlay (pause, help) the screen is drawn without its update.
-        self.ctx.extra["map_rect"] = pygame.Rect(0, 0, *self.camera.viewport)
+        self.ctx.map_rect = pygame.Rect(0, 0, *self.camera.viewport)
         self.ui_manager.set_window_resolution(size)
         self._map_key = None
         self._map_image = None

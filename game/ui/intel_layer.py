@@ -274,7 +274,7 @@ class IntelLayer:
 
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
         rect = ui.map_rect(ctx)
-        registry = ui.panels(ctx)
+        registry = ctx.panels
         if self.show_minimap:
             registry["minimap"] = self._draw_minimap(surface, ctx, rect)
         else:
@@ -314,7 +314,7 @@ class IntelLayer:
                     (part, theme.MUTED, False) for part in ui.wrap(item, width - 36, theme.SMALL)
                 ]
         box = pygame.Rect(0, 0, width, 42 + 17 * len(lines))
-        minimap = ui.panels(ctx).get("minimap")
+        minimap = ctx.panels.get("minimap")
         box.bottomright = (rect.right - 10, (minimap.top - 8) if minimap else rect.bottom - 10)
         inner = ui.draw_panel(surface, box, "Intelligence (I)", theme.INTEL)
         y = inner.y
@@ -495,7 +495,7 @@ class MobileMapLayer:
             or not ctx.may_act()
         ):
             return {}
-        units_layer = ctx.extra.get("units_layer")
+        units_layer = ctx.units_layer
         shared = getattr(units_layer, "reach", None)
         if callable(shared):
             # The game screen's units layer already keeps this search.

@@ -148,7 +148,7 @@ class LosTool:
 
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
         if ctx.mode != LOS:
-            ui.cards(ctx).pop("los", None)
+            ctx.cards.pop("los", None)
             return
         unit = ctx.own_unit(ctx.selected)
         sight = self.sight(ctx)
@@ -198,4 +198,4 @@ class LosTool:
             theme.MUTED,
             anchor="topright",
         )
-        ui.cards(ctx)["los"] = box
+        ctx.cards["los"] = box

@@ -98,7 +98,7 @@ class PhaseBar:
             # A rules question (a charge reaction, the order of fire): one button a choice.
             return [(f"answer:{c}", c.capitalize()) for c in view.question["choices"]]
         if view.pending_sheet is not None:
-            if ctx.extra.get("dialogs") is not None:
+            if ctx.dialogs is not None:
                 # The sheet picker of the mobile-map layer asks which sheet.
                 return [("wait", "Pick the new sheet")]
             return [("sheet", "Place a sheet")]
@@ -166,7 +166,7 @@ class PhaseBar:
         if ident.startswith("answer:"):
             return ctx.submit(Answer(view.side, ident.removeprefix("answer:")))
         if ident == "hold":
-            units = ctx.extra.get("units_layer")
+            units = ctx.units_layer
             if isinstance(units, UnitsLayer):
                 if not units.can_move_now(ctx, ctx.selected):
                     movable = units.movable_units(ctx)
@@ -574,11 +574,11 @@ class UnitPanel:
 
     def _unit(self, ctx: UiContext) -> dict[str, Any] | None:
         view = ctx.view
-        for uid in (ctx.selected, ctx.extra.get("inspected")):
+        for uid in (ctx.selected, ctx.inspected):
             if uid and uid in view.units:
                 return view.units[uid]
         h = ctx.hovered
-        units = ctx.extra.get("units_layer")
+        units = ctx.units_layer
         if h is not None and isinstance(units, UnitsLayer):
             return units.living_at(ctx, h)
         return None
@@ -588,7 +588,7 @@ class UnitPanel:
         return bool(
             self.shown
             and event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEWHEEL)
-            and self.rect.collidepoint(getattr(event, "pos", ctx.extra.get("mouse", (-1, -1))))
+            and self.rect.collidepoint(getattr(event, "pos", ctx.mouse))
         )
 
     def update(self, dt: float, ctx: UiContext) -> None:
@@ -614,7 +614,7 @@ class UnitPanel:
 
     def _render(self, ctx: UiContext, data: dict[str, Any]) -> pygame.Surface:
         own = data["side"] == ctx.side
-        units = ctx.extra.get("units_layer")
+        units = ctx.units_layer
         strength = (
             units.strength_of(ctx, data["id"]) if isinstance(units, UnitsLayer) else (1.0, "")
         )
@@ -708,7 +708,7 @@ class LogPanel:
             self._image_key = None
             return True
         if event.type == pygame.MOUSEWHEEL:
-            if self.rect.collidepoint(ctx.extra.get("mouse", (-1, -1))):
+            if self.rect.collidepoint(ctx.mouse):
                 self.scroll = max(0, min(self.scroll + event.y * 3, max(0, len(self._lines) - 4)))
                 self._image_key = None
                 return True
@@ -860,7 +860,7 @@ class Tooltip:
             self._image = self._render(self.lines)
         if self._image is None:
             return
-        mx, my = ctx.extra.get("mouse", (0, 0))
+        mx, my = ctx.mouse
         rect = self._image.get_rect(topleft=(mx + 18, my + 18))
         screen = surface.get_rect()
         if rect.right > screen.right:

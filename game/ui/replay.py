@@ -655,7 +655,7 @@ class ReplayOverlay:
     # --- the panels -----------------------------------------------------------------------
 
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
-        registry = ui.panels(ctx)
+        registry = ctx.panels
         if self.umpire(ctx):
             if self._panel is None or self._panel[0] is not ctx.view:
                 self._panel = (ctx.view, self._paint_panel(ctx))
@@ -825,7 +825,6 @@ class ReplayScreen(Screen):
         self._wait = 0.0
         self.game = GameScreen(app, self.session, Seats(HOTSEAT))
         ctx = self.game.ctx
-        ctx.extra["replay"] = self
         self.bar = ReplayBar(self, ctx)
         layers = self.game.layers
         layers[layers.index(self.game.phase_bar)] = self.bar
@@ -841,7 +840,7 @@ class ReplayScreen(Screen):
     # --- stepping --------------------------------------------------------------------------
 
     def animation(self) -> ArrivalAnimation | None:
-        layers = self.ctx.extra.get("artillery")
+        layers = self.ctx.artillery
         return getattr(layers, "animation", None)
 
     def go(self, position: int) -> None:

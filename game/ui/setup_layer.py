@@ -29,7 +29,7 @@ the dialog.
 Everything comes from ``ctx.view`` (the view of the side on screen): only the
 own batteries and pre-designated hexes are in it (ART-4), and in hot-seat the
 panel appears only after the hand-over. Commands go through ``ctx.submit``.
-``make_layers(ctx)`` registers the layer as ``ctx.extra["setup"]``; the
+``make_layers(ctx)`` registers the layer as ``ctx.setup``; the
 dialog opens in the screen's dialog host, which takes every event while it is
 open.
 """
@@ -1103,13 +1103,7 @@ class SetupLayer:
 
     # --- events ---------------------------------------------------------------------------
 
-    def _hosts_dialogs(self, ctx: UiContext) -> bool:
-        """No other layer hosts the dialogs (the artillery layers are not installed)."""
-        return "artillery" not in ctx.extra
-
     def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool:
-        if self.dialogs.top is not None and self._hosts_dialogs(ctx):
-            return self.dialogs.handle_event(event, ctx)
         if self.dialogs.top is not None or not setting_up(ctx):
             return False
         if ui.plain_key(event, pygame.K_r):
@@ -1123,7 +1117,7 @@ class SetupLayer:
             return self.show_hexes(ctx, False)
         shown = self.rect.w > 0
         if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEWHEEL):
-            pos = getattr(event, "pos", ctx.extra.get("mouse", (-1, -1)))
+            pos = getattr(event, "pos", ctx.mouse)
             return shown and self.rect.collidepoint(pos)
         if event.type != pygame.MOUSEBUTTONUP:
             return False
@@ -1162,8 +1156,6 @@ class SetupLayer:
         self._image = None
 
     def update(self, dt: float, ctx: UiContext) -> None:
-        if self._hosts_dialogs(ctx):
-            self.dialogs.update(dt, ctx)
         if ctx.view is not self._view:
             self._view = ctx.view
             self._serial += 1
@@ -1174,15 +1166,13 @@ class SetupLayer:
 
     def reset(self, ctx: UiContext) -> None:
         """A hot-seat hand-over: nothing of the side that left the seat stays."""
-        if self._hosts_dialogs(ctx):
-            self.dialogs.reset(ctx)
         self.refusal = None
         self.deployed = []
         self._image = None
         self._view = None
         self.controls = []
         self.rect = pygame.Rect(0, 0, 0, 0)
-        ui.panels(ctx).pop("setup", None)
+        ctx.panels.pop("setup", None)
         if ctx.mode == PREDESIGNATE:
             ctx.mode = SELECT
 
@@ -1264,11 +1254,9 @@ class SetupLayer:
 
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
         self._draw_panel(surface, ctx)
-        if self._hosts_dialogs(ctx):
-            self.dialogs.draw_hud(surface, ctx)
 
     def _draw_panel(self, surface: pygame.Surface, ctx: UiContext) -> None:
-        registry = ui.panels(ctx)
+        registry = ctx.panels
         if not setting_up(ctx) or ctx.mode not in (SELECT, PREDESIGNATE):
             registry.pop("setup", None)
             self.rect = pygame.Rect(0, 0, 0, 0)
@@ -1280,7 +1268,7 @@ class SetupLayer:
         bottom = (minimap.top - 8) if minimap is not None else rect.bottom - 10
         room = max(160, bottom - top)
         at = (rect.right - PANEL_WIDTH - 10, top)
-        mouse = ctx.extra.get("mouse") or (-1, -1)
+        mouse = ctx.mouse
         hot = None
         if self._image is not None:
             placed = self._image[1].get_rect(topleft=at)
@@ -1483,9 +1471,9 @@ class SetupLayer:
 
 
 def make_layers(ctx: UiContext) -> list[Layer]:
-    """The set-up layer, kept as ``ctx.extra["setup"]``. Its dialog goes to the screen's
+    """The set-up layer, kept as ``ctx.setup``. Its dialog goes to the screen's
     dialog host (``game.ui.widgets.dialog_layer``), which the artillery layers place on
-    top of everything; without them the set-up layer shows and serves the host itself."""
+    top of everything."""
     layer = SetupLayer(ui.dialog_layer(ctx))
-    ctx.extra["setup"] = layer
+    ctx.setup = layer
     return [layer]

@@ -139,7 +139,7 @@ class SoundLayer:
 
     def _arrival(self, ctx: UiContext) -> list[str]:
         """The effects due now in the arrival show on screen."""
-        layers = ctx.extra.get("artillery")
+        layers = ctx.artillery
         animation = getattr(layers, "animation", None)
         playing = animation.playing if isinstance(animation, ArrivalAnimation) else None
         if playing is None:
@@ -160,15 +160,11 @@ class SoundLayer:
 
 
 def make_layers(ctx: UiContext) -> list[Any]:
-    """The sound layer of the game screen, with the window's one sound board (so mute and
-    volume last from game to game)."""
-    app = getattr(ctx.extra.get("game_screen"), "app", None)
-    board = ctx.extra.get("sound") or getattr(app, "sound", None)
-    if not isinstance(board, SoundBoard):
-        board = SoundBoard()
-    ctx.extra["sound"] = board
-    if app is not None:
-        app.sound = board
-    layer = SoundLayer(board)
+    """The sound layer of the game screen, playing on ``ctx.sound`` (made when the screen
+    has none: the game screen hands over the window's one board, so mute and volume
+    last from game to game)."""
+    if ctx.sound is None:
+        ctx.sound = SoundBoard()
+    layer = SoundLayer(ctx.sound)
     layer.reset(ctx)
     return [layer]

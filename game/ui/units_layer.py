@@ -494,9 +494,9 @@ class UnitsLayer:
             if self.plan is not None:
                 self.plan = None
                 return True
-            if ctx.selected is not None or ctx.extra.get("inspected"):
+            if ctx.selected is not None or ctx.inspected:
                 ctx.selected = None
-                ctx.extra.pop("inspected", None)
+                ctx.inspected = None
                 return True
             return False
         if event.type == pygame.KEYDOWN:
@@ -570,22 +570,22 @@ class UnitsLayer:
                 return True
         if unit is not None:
             # An enemy (or an own unit that cannot move now): show it in the unit panel.
-            ctx.extra["inspected"] = unit["id"]
+            ctx.inspected = unit["id"]
             if unit["side"] == ctx.side:
                 self.select(ctx, unit["id"])
             return True
         if self.plan is not None:
             self.plan = None
             return True
-        if selected is not None or ctx.extra.get("inspected"):
+        if selected is not None or ctx.inspected:
             ctx.selected = None
-            ctx.extra.pop("inspected", None)
+            ctx.inspected = None
             return True
         return False
 
     def select(self, ctx: UiContext, unit_id: str | None) -> None:
         ctx.selected = unit_id
-        ctx.extra.pop("inspected", None)
+        ctx.inspected = None
         self.plan = None
 
     def cycle(self, ctx: UiContext, step: int = 1) -> None:
@@ -676,7 +676,7 @@ class UnitsLayer:
                     outline=theme.HIGHLIGHT,
                     outline_width=3,
                 )
-        inspected = ctx.extra.get("inspected")
+        inspected = ctx.inspected
         if inspected and inspected in ctx.view.units:
             h = unit_hex(ctx.view.units[inspected])
             if h is not None:

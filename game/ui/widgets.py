@@ -3,20 +3,20 @@ the conventions every layer of the game screen follows to share the screen.
 
 Screen conventions shared by the game screen's layers:
 
-- ``map_rect(ctx)``: where the map lies on the screen. ``ctx.extra["map_rect"]``
+- ``map_rect(ctx)``: where the map lies on the screen. ``ctx.map_rect``
   (a ``pygame.Rect``) when the game screen sets it, else the camera's
   viewport at the top-left corner. Mouse positions are screen positions;
   ``draw_world`` surfaces are in camera space (the camera's own coordinates).
-- ``ctx.extra["hud"]``: the game screen's panels (phase bar, unit panel, log);
-  ``ctx.extra["panels"]``: ``{name: Rect}`` of these layers' panels drawn in
+- ``ctx.hud``: the game screen's panels (phase bar, unit panel, log);
+  ``ctx.panels``: ``{name: Rect}`` of these layers' panels drawn in
   the last frame. The mouse over either hovers no hex (``hex_under``).
-  ``ctx.extra["cards"]``: information cards (previews, the arrival's log
+  ``ctx.cards``: information cards (previews, the arrival's log
   entry), which do not stop hovering. ``place_box`` finds room for a new
   panel or card clear of all three.
 - Clicks act on the button's release (``MOUSEBUTTONUP``): the game screen
   pans the map on a drag and delivers a press and release without a drag as a
   click. A panel takes the press too, so no drag starts on it.
-- ``DialogLayer`` (``ctx.extra["dialogs"]``) hosts one modal dialog at a time;
+- ``DialogLayer`` (``ctx.dialogs``) hosts one modal dialog at a time;
   while it is open it takes every mouse and key event.
 
 Colours and sizes come from ``game.ui.theme``.
@@ -60,41 +60,18 @@ from game.ui.theme import (
 
 def map_rect(ctx: UiContext) -> pygame.Rect:
     """Where the map lies on the screen (see the module docstring)."""
-    rect = ctx.extra.get("map_rect")
-    if isinstance(rect, pygame.Rect):
-        return rect
+    if ctx.map_rect is not None:
+        return ctx.map_rect
     return pygame.Rect(0, 0, *ctx.camera.viewport)
-
-
-def panels(ctx: UiContext) -> dict[str, pygame.Rect]:
-    """The screen panels of the last frame, by name (the layers keep them current)."""
-    found = ctx.extra.get("panels")
-    if not isinstance(found, dict):
-        found = {}
-        ctx.extra["panels"] = found
-    return found
-
-
-def cards(ctx: UiContext) -> dict[str, pygame.Rect]:
-    """Information cards of the last frame (previews, the arrival's log entry): other
-    panels keep clear of them, but the mouse over one still hovers the hex below."""
-    found = ctx.extra.get("cards")
-    if not isinstance(found, dict):
-        found = {}
-        ctx.extra["cards"] = found
-    return found
 
 
 def hud_rects(ctx: UiContext) -> dict[str, pygame.Rect]:
     """The game screen's own panels (phase bar, unit panel, log), when it names them."""
-    found = ctx.extra.get("hud")
-    if not isinstance(found, dict):
-        return {}
-    return {k: r for k, r in found.items() if isinstance(r, pygame.Rect) and r.w and r.h}
+    return {k: r for k, r in ctx.hud.items() if r.w and r.h}
 
 
 def over_panel(ctx: UiContext, pos: tuple[int, int]) -> bool:
-    return any(r.collidepoint(pos) for r in [*panels(ctx).values(), *hud_rects(ctx).values()])
+    return any(r.collidepoint(pos) for r in [*ctx.panels.values(), *hud_rects(ctx).values()])
 
 
 def top_of_map(ctx: UiContext) -> int:
@@ -113,7 +90,7 @@ def place_box(
     """Room for a panel of ``size``: along the map's bottom or top row, as near the
     middle as possible, clear of every other panel and of the ``avoid`` points."""
     rect = map_rect(ctx)
-    others = [r for k, r in [*panels(ctx).items(), *cards(ctx).items()] if k != name] + list(
+    others = [r for k, r in [*ctx.panels.items(), *ctx.cards.items()] if k != name] + list(
         hud_rects(ctx).values()
     )
     box = pygame.Rect(0, 0, min(size[0], rect.w - 20), min(size[1], rect.h - 20))
@@ -383,7 +360,7 @@ class DialogLayer:
     def reset(self, ctx: UiContext) -> None:
         """A hot-seat hand-over: the dialogs of the side that left the seat close."""
         self.stack.clear()
-        panels(ctx).pop("dialog", None)
+        ctx.panels.pop("dialog", None)
 
     def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool:
         dialog = self.top
@@ -411,24 +388,22 @@ class DialogLayer:
                 dialog.layout(screen)
         dialog = self.top
         if dialog is None:
-            panels(ctx).pop("dialog", None)
+            ctx.panels.pop("dialog", None)
             return
         if dialog.rect.w == 0:
             dialog.layout(screen)
         dim(surface)
         dialog.draw(surface, ctx)
-        panels(ctx)["dialog"] = screen
+        ctx.panels["dialog"] = screen
 
     def _prune(self, ctx: UiContext) -> None:
         self.stack = [d for d in self.stack if not d.closed]
         if not self.stack:
-            panels(ctx).pop("dialog", None)
+            ctx.panels.pop("dialog", None)
 
 
 def dialog_layer(ctx: UiContext) -> DialogLayer:
     """The dialog host of this screen (made on first use)."""
-    host = ctx.extra.get("dialogs")
-    if not isinstance(host, DialogLayer):
-        host = DialogLayer()
-        ctx.extra["dialogs"] = host
-    return host
+    if ctx.dialogs is None:
+        ctx.dialogs = DialogLayer()
+    return ctx.dialogs
