@@ -10,11 +10,11 @@ import pytest
 from game.ai import PERSONALITIES, Policy, RandomPolicy, make_policy
 from game.ai.attacks import battletech_odds
 from game.ai.candidates import Board
-from game.ai.fire import KERNEL_RADIUS, damage_kernel
 from game.ai.hunt import beliefs, candidate_positions
 from game.ai.memory import Memory
 from game.ai.personality import level, personality
 from game.ai.sheets import crossing_cost
+from game.ai.shell_damage import KERNEL_RADIUS, damage_kernel
 from game.artillery.forecast import forecast
 from game.artillery.plots import Plot
 from game.dice import Dice

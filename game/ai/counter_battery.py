@@ -12,9 +12,9 @@ value of a gun, so it competes with the map's targets on the same scale.
 from __future__ import annotations
 
 from game.ai.candidates import Board, Candidate, unit_value
-from game.ai.fire import KERNEL_RADIUS, damage_kernel
 from game.ai.hunt import beliefs
 from game.ai.memory import as_hex
+from game.ai.shell_damage import KERNEL_RADIUS, damage_kernel
 from game.artillery.counter_battery import counter_battery_target_number, forecast_positions
 from game.state.commands import PlotFire
 

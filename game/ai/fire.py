@@ -20,43 +20,20 @@ unsearched hexes share the guns' value.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from game.ai.candidates import Board, Candidate, unit_value
+from game.ai.counter_battery import counter_battery_candidates
 from game.ai.hunt import beliefs, search_hexes
 from game.ai.manoeuvre import predicted_hexes
 from game.ai.memory import as_hex
+from game.ai.shell_damage import KERNEL_RADIUS, damage_kernel
 from game.artillery.flight import flight_time, sheet_distance
-from game.artillery.forecast import forecast, landing_distribution
+from game.artillery.forecast import forecast
 from game.artillery.tohit import INDIRECT_MODIFIER, spotter_modifier
-from game.artillery.weapons import ring_damage, weapon
 from game.hexmath import Hex, distance
 from game.rules.core import probability_at_least
 from game.state.commands import Command, EndPhase, PlotFire
-
-KERNEL_RADIUS = 18  # largest scatter margin (2d6 from 2 against 13+) plus the rings
-
-
-@lru_cache(maxsize=64)
-def damage_kernel(weapon_id: str, to_hit_number: int | None) -> np.ndarray:
-    """Expected damage by offset (dq, dr) from the aimed hex, as a square array
-    centred on ``KERNEL_RADIUS`` (shells lost off the map not counted)."""
-    w = weapon(weapon_id)
-    size = 2 * KERNEL_RADIUS + 1
-    kernel = np.zeros((size, size), dtype=np.float64)
-    rings = w.ring_radius
-    for landing, p in landing_distribution(Hex(0, 0), to_hit_number).items():
-        for dq in range(-rings, rings + 1):
-            for dr in range(max(-rings, -dq - rings), min(rings, -dq + rings) + 1):
-                q, r = landing.q + dq, landing.r + dr
-                if abs(q) > KERNEL_RADIUS or abs(r) > KERNEL_RADIUS:
-                    continue
-                d = max(abs(dq), abs(dr), abs(dq + dr))
-                kernel[q + KERNEL_RADIUS, r + KERNEL_RADIUS] += float(p) * ring_damage(w, d)
-    kernel.flags.writeable = False
-    return kernel
 
 
 def _expected(
@@ -96,10 +73,7 @@ def targeting_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
             end = Candidate(end.command, 1e9, "an enemy sees the guns' hex: firing reveals them")
             return [end]
     scored = _score_targets(board, first.battery, targets)
-    # ART-37: a detected gun may be shot at where it is believed to stand (imported
-    # here: that module builds on this one's damage kernel).
-    from game.ai.counter_battery import counter_battery_candidates
-
+    # ART-37: a detected gun may be shot at where it is believed to stand.
     return [end, *scored, *counter_battery_candidates(board, list(targets.values()))]
 
 

@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from game.ai import objectives
+import game.ai.objectives as objectives
 from game.ai.aircraft import flight_candidates
 from game.ai.candidates import Board, Candidate, run_mp
 from game.ai.hunt import beliefs, goal_position, search_hexes
