@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import game.state.aircraft as aircraft
+import game.state.counter_battery as counter_battery
+import game.state.shells as shells
 from game.artillery.detection import announced_side, describe_side, detection_rolls
 from game.artillery.plots import Arrival, Plot, valid_spotters
 from game.artillery.scatter import resolve_shell
@@ -18,7 +21,6 @@ from game.artillery.tohit import artillery_target_number, spotter_modifier
 from game.artillery.weapons import weapon as weapon_spec
 from game.hexmath import Hex
 from game.secrecy import lines, secret
-from game.state import aircraft, counter_battery, shells
 from game.state.board import battery_sheet, plot_for_side, reveal, seeing_units, told_name
 from game.state.model import Announcement, Event, GameState, Unit
 from game.state.shells import ShellHits

@@ -17,6 +17,7 @@ and buildings there shield as on the map. Whoever is told what:
 
 from __future__ import annotations
 
+import game.state.systems as systems
 from game.artillery.damage import BatteryOrigin, apply_shell
 from game.artillery.plots import Arrival, Plot
 from game.artillery.scatter import resolve_shell
@@ -25,7 +26,6 @@ from game.artillery.weapons import weapon as weapon_spec
 from game.board.area import PlayArea
 from game.hexmath import Hex, distance
 from game.secrecy import lines, secret
-from game.state import systems
 from game.state.board import battery_sheet, shot_number
 from game.state.model import Event, GameState, Unit
 

@@ -15,6 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import game.state.aircraft as aircraft
+import game.state.artillery_phase as artillery_phase
+import game.state.combat as combat
+import game.state.counter_battery as counter_battery
+import game.state.mobile as mobile
+import game.state.moving as moving
+import game.state.victory as victory
 from game.artillery.deployment import deployment_refusals, off_board_position
 from game.artillery.flight import flight_time, range_refusal, sheet_distance
 from game.artillery.plots import Plot
@@ -22,15 +29,6 @@ from game.artillery.predesignated import predesignation_refusal
 from game.artillery.weapons import ammunition as ammunition_spec
 from game.artillery.weapons import weapon as weapon_spec
 from game.hexmath import Hex, distance
-from game.state import (
-    aircraft,
-    artillery_phase,
-    combat,
-    counter_battery,
-    mobile,
-    moving,
-    victory,
-)
 from game.state.board import (
     battery_sheet,
     knows_unit,

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import game.state.aircraft as aircraft
+import game.state.combat as combat
+import game.state.counter_battery as counter_battery
+import game.state.moving as moving
 from game.artillery.counter_battery import announced_positions
 from game.artillery.flight import range_refusal
 from game.artillery.predesignated import predesignation_refusal
 from game.artillery.weapons import weapon as weapon_spec
 from game.hexmath import Hex, disk, neighbors
 from game.scenario.model import FLANKS
-from game.state import aircraft, combat, counter_battery, moving
 from game.state.board import battery_sheet
 from game.state.commands import (
     Answer,

@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import game.state.systems as systems
 from game.artillery.damage import BatteryOrigin, apply_shell
 from game.artillery.weapons import Weapon
 from game.dice import RollRecord
 from game.hexmath import Hex, distance
 from game.secrecy import secret
-from game.state import systems
 from game.state.model import GameState, Unit
 
 

@@ -22,7 +22,6 @@ from game.board.los import line_steps
 from game.board.terrain import BUILDING, CLEAR, HEAVY_WOODS, LIGHT_WOODS, TERRAIN_NAMES
 from game.hexmath import Hex, distance
 from game.rules import battlesystem as bs
-from game.state import systems
 from game.state.board import log_event
 from game.state.combat.common import (
     SystemRules,
@@ -48,6 +47,7 @@ from game.state.combat.contact import (
 )
 from game.state.commands import IllegalCommand
 from game.state.model import GameState, Unit
+from game.state.systems import store_damage
 
 BATTLESYSTEM = "battlesystem"
 MISSILE = "missile"
@@ -337,8 +337,8 @@ def _volley(state: GameState, unit: Unit, target: Unit, *, magical: bool = False
         state.dice, plan.groups, shooter, aimed, in_sight=in_sight, removal=REMOVAL
     )
     # The magical missiles' dice were for this volley only (BS-14).
-    systems.store_damage(unit, replace(result.shooter, attack_dice=battle_unit(unit).attack_dice))
-    systems.store_damage(target, result.target)
+    store_damage(unit, replace(result.shooter, attack_dice=battle_unit(unit).attack_dice))
+    store_damage(target, result.target)
     unit.attacked = True  # ART-18
     unit.weapons_fired.append(MISSILE)
     who = plural(len(plan.direct), "figure") + " direct"
@@ -509,8 +509,8 @@ def _melee(state: GameState, unit: Unit, target: Unit) -> None:
     regiments = {unit.id: plan.attacker.unit, target.id: plan.defender.unit}
     before = {k: v.figures for k, v in regiments.items()}
     result = bs.resolve_melee(state.dice, plan.attacker, plan.defender, advantage=plan.advantage)
-    systems.store_damage(unit, result.a)
-    systems.store_damage(target, result.b)
+    store_damage(unit, result.a)
+    store_damage(target, result.b)
     fought(unit, target, MELEE)
     names = {unit.id: unit.name, target.id: target.name}
     mode = (
@@ -576,7 +576,7 @@ def _open_attack_phase(state: GameState) -> None:
             foe is None or foe.destroyed or foe.hex is None or distance(foe.hex, unit.hex) != 1
         ):
             regiment = bs.break_contact(regiment)
-        systems.store_damage(unit, regiment)
+        store_damage(unit, regiment)
 
 
 # --- charges (BS-12) ----------------------------------------------------------------------------

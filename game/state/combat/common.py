@@ -14,10 +14,10 @@ from typing import Any
 
 from game.board.terrain import CLEAR
 from game.hexmath import Hex
-from game.state import systems
 from game.state.board import log_event
 from game.state.commands import IllegalCommand
 from game.state.model import GameState, Unit
+from game.state.systems import is_destroyed
 
 AttackOptions = Callable[[GameState, Unit], list[tuple[str, str]]]
 AttackResolver = Callable[[GameState, Unit, Unit, str], None]
@@ -127,7 +127,7 @@ def mark_destroyed(units: list[Unit], lines: list[str]) -> list[str]:
     """Mark units with nothing left as destroyed; the ids newly destroyed."""
     gone = []
     for u in units:
-        if not u.destroyed and systems.is_destroyed(u):
+        if not u.destroyed and is_destroyed(u):
             u.destroyed = True
             gone.append(u.id)
             lines.append(f"{u.name} is destroyed")

@@ -19,7 +19,6 @@ from typing import Any
 from game.board.terrain import BUILDING
 from game.hexmath import Hex, distance, line
 from game.rules import toysoldiers as ts
-from game.state import systems
 from game.state.board import log_event
 from game.state.combat.common import (
     SystemRules,
@@ -32,6 +31,7 @@ from game.state.combat.common import (
 )
 from game.state.commands import IllegalCommand
 from game.state.model import GameState, Unit
+from game.state.systems import store_damage
 
 TOY_SOLDIERS = "toysoldiers"
 SHOT = "shot"
@@ -372,7 +372,7 @@ def _virtual_shot(
     shot = ts.resolve_virtual_shot(plan.aim, state.dice, SPLIT)
     after = shot.target_after
     if isinstance(after, ts.Gun | ts.Vehicle):
-        systems.store_damage(target, after)
+        store_damage(target, after)
     else:
         _store_warrior(target, after)
     unit.attacked = True  # ART-18
@@ -617,7 +617,7 @@ def _crew(state: GameState, unit: Unit, gun_id: str) -> None:
     if isinstance(plan, str):
         raise IllegalCommand(plan)
     crewed, warrior = plan
-    systems.store_damage(gun_unit, crewed)
+    store_damage(gun_unit, crewed)
     log_event(
         state,
         "gun",
@@ -638,7 +638,7 @@ def _repair(state: GameState, unit: Unit, gun_id: str) -> None:
         attempt = ts.repair_gun(gun, plan, state.dice, state.turn, distance(unit.hex, gun_unit.hex))
     except ts.IllegalAction as exc:
         raise IllegalCommand(str(exc)) from None
-    systems.store_damage(gun_unit, attempt.gun)
+    store_damage(gun_unit, attempt.gun)
     gun_unit.weapons_fired.append(REPAIR)
     lines = [f"{attempt.account} (TS-9)"]
     gone = mark_destroyed([gun_unit], lines)
@@ -659,7 +659,7 @@ def _repair(state: GameState, unit: Unit, gun_id: str) -> None:
 
 def _store_warrior(unit: Unit, warrior: ts.Warrior) -> None:
     """Store one warrior of ``unit`` as it now is; its comrades stay as they were."""
-    systems.store_damage(
+    store_damage(
         unit, tuple(warrior if w.warrior_id == warrior.warrior_id else w for w in _warriors(unit))
     )
 
@@ -694,7 +694,7 @@ def _capture(state: GameState, unit: Unit, gun_id: str) -> None:
             lines.append(f"  {captor.name} of {unit.name} is wounded, to the hospital")
             lines.append(f"  the {gun.name} stays with {old}")
     if not plan.guards or data["won"]:
-        systems.store_damage(gun_unit, gun)
+        store_damage(gun_unit, gun)
         gun_unit.side = unit.side  # TS-10: the gun now belongs to the captor
         lines.append(
             f"{unit.name} captures the {gun.name} from {old}: it is {gun.status} and "

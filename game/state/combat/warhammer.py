@@ -23,7 +23,6 @@ from game.rules import battlesystem as bs
 from game.rules import warhammer as wh
 from game.rules.conversions import models_removed_by_wounds
 from game.rules.core import Modifier
-from game.state import moving, systems
 from game.state.board import log_event
 from game.state.combat.common import (
     SystemRules,
@@ -47,6 +46,8 @@ from game.state.combat.contact import (
 )
 from game.state.commands import IllegalCommand
 from game.state.model import GameState, Unit
+from game.state.moving import mover
+from game.state.systems import damage_state, store_damage
 
 WARHAMMER = "warhammer"
 SHOOTING = "shooting"
@@ -63,7 +64,7 @@ DEFAULT_LEADERSHIP = 7
 
 
 def troops(unit: Unit) -> WarhammerTroops:
-    state = systems.damage_state(unit)
+    state = damage_state(unit)
     if not isinstance(state, WarhammerTroops):
         raise IllegalCommand(f"{unit.name} is not a Warhammer unit")
     return state
@@ -229,7 +230,7 @@ def _shoot(state: GameState, unit: Unit, target: Unit, *, stand_and_shoot: bool 
     )
     rolled = _rolled(result, target)  # the target as the rolls found it
     after, removed, _ = _wound_models(target, result.unsaved)
-    systems.store_damage(target, after)
+    store_damage(target, after)
     unit.attacked = True  # ART-18
     unit.weapons_fired.append(SHOOTING)
     how = "stands and shoots at the charging" if stand_and_shoot else "shoots at"
@@ -357,7 +358,7 @@ def _fall_back(state: GameState, loser: Unit, winner: Unit) -> Hex | None:
         h = neighbor(loser.hex, direction)
         if not state.area.contains(h) or state.units_at(h):
             continue
-        if entry_cost(state.area, loser.hex, h, moving.mover(loser)).open:
+        if entry_cost(state.area, loser.hex, h, mover(loser)).open:
             return h
     return None
 
@@ -373,8 +374,8 @@ def _close_combat(state: GameState, unit: Unit, target: Unit) -> None:
     a_before, b_before = troops(unit).models, troops(target).models
     b_after, b_removed, _ = _wound_models(target, by_a.unsaved)
     a_after, a_removed, _ = _wound_models(unit, by_b.unsaved)
-    systems.store_damage(target, b_after)
-    systems.store_damage(unit, a_after)
+    store_damage(target, b_after)
+    store_damage(unit, a_after)
     fought(unit, target, CLOSE_COMBAT)
     lines = [f"{unit.name} fights {target.name} in close combat"]
     for text, result in ((text_a, by_a), (text_b, by_b)):
@@ -460,7 +461,7 @@ def _break_test(
     data["broken"] = loser.id
     to = _fall_back(state, loser, winner)
     if to is None:
-        systems.store_damage(loser, replace(troops(loser), models=0, carried_wounds=0))
+        store_damage(loser, replace(troops(loser), models=0, carried_wounds=0))
         data["fell_back"] = None
         return [f"{head}: it breaks, has nowhere to flee and is cut down"]
     loser.hex = to
