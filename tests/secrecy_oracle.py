@@ -277,7 +277,7 @@ class Oracle:
             self._search(docs[1:], mine, f"{reader} reads {owner}'s", where)
             self._dice(docs, state, reader, where)
             own = player_view(state, reader)
-            if own.pile != list(state.piles.get(reader, [])):
+            if list(own.pile) != state.piles.get(reader, []):
                 self.leaks.append(f"{where}: {reader}'s view holds a pile not its own")
         docs = [("table view", _view_doc(table_view(state), full_log))]
         docs += self._copies(events, PUBLIC)

@@ -15,7 +15,7 @@ from game.board.los import line_of_sight
 from game.hexmath import Hex
 from game.state import GameState, PlotFire, Predesignate, acting_side, apply, player_view
 from game.state.board import seeing_units
-from game.state.spotting import spotting_now, spotting_this_turn
+from game.state.spotting import spotting_this_turn
 from tests.engine_fixtures import (
     battery,
     duel,
@@ -138,6 +138,12 @@ def test_ART_18_the_spotter_attack_costs_the_shot_fired_that_turn() -> None:
 # --- ART-18: only a unit that actually spots pays +1 on its own attacks ------------------------
 
 
+def north_view_spots(state: GameState) -> bool:
+    """ART-18 as north's view (the AI, the window) works it out for n-mech."""
+    view = player_view(state, "north")
+    return spotting_this_turn(view, view.units["n-mech"])
+
+
 def test_ART_18_a_spotter_that_lost_sight_pays_nothing() -> None:
     """ART-18: n-mech saw the hex when turn 1's shell was fired; in turn 2 (its arrival
     turn) it stands where it cannot see the hex: it does not spot, and neither the
@@ -146,12 +152,12 @@ def test_ART_18_a_spotter_that_lost_sight_pays_nothing() -> None:
     plot_turn(state, {"north": [PlotFire("north", "n-tom", 1, target)]})
     mech_ = state.units["n-mech"]
     assert spotting_this_turn(state, mech_)
-    assert spotting_now(player_view(state, "north"), "n-mech")
+    assert north_view_spots(state)
     finish_turn(state)
     assert spotting_this_turn(state, mech_)  # turn 2: the shell arrives, still seen
     mech_.hex = blind_hex(state, "n-mech", target)
     assert not spotting_this_turn(state, mech_)
-    assert not spotting_now(player_view(state, "north"), "n-mech")
+    assert not north_view_spots(state)
 
 
 def test_ART_18_watching_a_pre_designated_or_auto_hit_hex_is_not_spotting() -> None:
@@ -166,7 +172,7 @@ def test_ART_18_watching_a_pre_designated_or_auto_hit_hex_is_not_spotting() -> N
     plot_turn(state, {"north": [PlotFire("north", "n-gun", 1, target)]})
     assert state.queue.plots[0].automatic == "pre-designated hex"
     assert not spotting_this_turn(state, state.units["n-mech"])
-    assert not spotting_now(player_view(state, "north"), "n-mech")
+    assert not north_view_spots(state)
     # An auto-hit hex of the firing battery (ART-19), earned before this turn.
     other = state.area.hex_at((0, 0), "0811")
     gun = state.units["n-gun"].battery

@@ -203,8 +203,8 @@ def test_ART_20_pre_designated_hexes_stay_secret_even_when_fire_lands_on_them() 
     state = game(duel(predesignated_hexes=True), LONG_SEED + 3)
     target = state.area.hex_at((0, 1), "0809")
     apply(state, Predesignate("north", target))
-    assert player_view(state, "north").predesignated == [[target.q, target.r]]
-    assert player_view(state, "south").predesignated == []
+    assert player_view(state, "north").predesignated == (target,)
+    assert player_view(state, "south").predesignated == ()
     end_setup(state)
     to_targeting(state)
     plot(state, "north", "n-gun", target)
@@ -293,7 +293,7 @@ def test_ART_23_detection_rolls_are_the_detecting_sides_and_the_firer_hears_the_
     assert "detection:" not in heard.text and heard.rolls == []
     assert [a.turn for a in state.intel["south"].announcements] == [2]
     assert state.intel["north"].announcements == []
-    assert player_view(state, "north").announcements == []
+    assert player_view(state, "north").announcements == ()
     assert player_view(state, "south").announcements[0]["side"] == 1  # the gun lies north
 
 

@@ -233,8 +233,8 @@ def test_MAP_8_pile_the_owner_draws_from_his_face_down_pile() -> None:
     state = scout_game(mobile_maps=True, sheet_table="pile")
     pile = list(state.piles["north"])
     assert len(pile) == 3 and "high_pass" in pile  # north's gun: distance 3, high_pass
-    assert player_view(state, "north").pile == pile
-    assert player_view(state, "south").pile == state.piles["south"]
+    assert list(player_view(state, "north").pile) == pile
+    assert list(player_view(state, "south").pile) == state.piles["south"]
     assert json.dumps(pile) not in json.dumps(player_view(state, "south").to_dict())
     move_now(state, exit_move(state, "s-scout", 1))
     offered = sorted(c.sheet for c in legal_commands(state, "north"))

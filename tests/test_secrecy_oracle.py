@@ -119,7 +119,7 @@ def test_the_table_view_holds_no_secret_and_what_both_sides_know() -> None:
         state, PlotFire(state.active, "n-gun" if state.active == "north" else "s-gun", 1, Hex(0, 0))
     )  # type: ignore[arg-type]
     table = table_view(state)
-    assert table.side == PUBLIC and table.plots == [] and table.predesignated == []
+    assert table.side == PUBLIC and table.plots == [] and table.predesignated == ()
     assert set(table.units) == {"n-mech", "s-mech"}
     assert all("ammunition" not in str(u.get("battery")) for u in table.units.values())
     both = [e.text for e in table.log]

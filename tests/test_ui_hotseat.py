@@ -456,4 +456,4 @@ def test_watching_with_no_side_chosen_shows_the_table_all_along(app):
         if state.turn >= 2 and state.phase == "targeting":
             break
     assert readers == {TABLE} and {"north", "south"} <= actors
-    assert game.ctx.view.plots == [] and game.ctx.view.predesignated == []
+    assert game.ctx.view.plots == [] and game.ctx.view.predesignated == ()

@@ -22,7 +22,7 @@ import pytest
 
 from game.ai import make_policy
 from game.dice import Dice
-from game.hexmath import Hex
+from game.secrecy import UMPIRE
 from game.state import (
     DEFAULT_SCENARIO,
     EndPhase,
@@ -38,8 +38,9 @@ from game.state import (
     save_log,
     state_hash,
 )
+from game.state.view import umpire_view
 from game.ui.app import App
-from game.ui.replay import UMPIRE, ReplayScreen, ReplayTimeline, umpire_view
+from game.ui.replay import BOTH, ReplayScreen, ReplayTimeline
 from game.ui.screens import HelpOverlay
 from main import main
 from tests.test_ui_app import button_named, click, run_main
@@ -97,7 +98,7 @@ def app(tmp_path, monkeypatch):
     window.shutdown()
 
 
-def open_replay(app: App, path: Path, side: str = UMPIRE, position: int = 0) -> ReplayScreen:
+def open_replay(app: App, path: Path, side: str = BOTH, position: int = 0) -> ReplayScreen:
     screen = app.open_replay(path, side, position)
     app.run_frames(2)
     assert app.top is screen
@@ -249,7 +250,7 @@ def test_views_hidden_enemy_units_appear_only_in_the_view_of_both_sides(app, gam
     guns = {"north": "n-long-tom", "south": "s-long-tom"}
     state = screen.session.state
     assert all(state.units[g].hidden for g in guns.values())
-    assert screen.ctx.view.side == UMPIRE
+    assert screen.ctx.view.umpire is not None
     assert set(guns.values()) <= set(screen.ctx.view.units)
     assert "umpire" in screen.ctx.panels
     seen = []
@@ -257,7 +258,7 @@ def test_views_hidden_enemy_units_appear_only_in_the_view_of_both_sides(app, gam
         press(app, pygame.K_v)
         view = screen.ctx.view
         seen.append(view.side)
-        if view.side == UMPIRE:
+        if view.umpire is not None:
             assert set(guns.values()) <= set(view.units)
             assert "umpire" in screen.ctx.panels
             continue
@@ -275,13 +276,13 @@ def test_views_hidden_enemy_units_appear_only_in_the_view_of_both_sides(app, gam
     app.run_frames(2)
     state = screen.session.state
     both = umpire_view(state)
-    assert both.extra["plots"] and both.plots == []
+    assert both.umpire is not None and both.umpire.plots and both.plots == []
     for side in state.sides:
         own = player_view(state, side).plots
-        assert len(own) == sum(1 for p in both.extra["plots"] if p["side"] == side)
+        assert len(own) == sum(1 for p in both.umpire.plots if p["side"] == side)
         assert all(p["side"] == side for p in own)
-    assert len(both.extra["plots"]) == len(state.queue.in_flight())
-    assert screen.overlay.tooltip_lines(Hex(*both.extra["plots"][0]["target"]), screen.ctx)
+    assert len(both.umpire.plots) == len(state.queue.in_flight())
+    assert screen.overlay.tooltip_lines(both.umpire.plots[0].target, screen.ctx)
 
 
 def test_a_replay_takes_no_commands(app, game):

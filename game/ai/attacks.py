@@ -23,7 +23,7 @@ from game.hexmath import distance
 from game.rules import battletech as bt
 from game.rules.core import mean
 from game.state.commands import Answer, Attack, Command, EndPhase, GunAction
-from game.state.spotting import spotting_now
+from game.state.spotting import spotting_this_turn
 
 # What an answer to a rules question is worth. Reactions that strike back or brace
 # beat holding (BS-12, WH-3); the winner of the shooting initiative fires first, so
@@ -88,7 +88,7 @@ def battletech_odds(board: Board, attack: Attack) -> tuple[float, float] | None:
         target_hexes_moved=int(target.get("hexes_moved", 0)),
         light_woods=light,
         heavy_woods=heavy,
-        spotting=spotting_now(board.view, attack.unit),
+        spotting=spotting_this_turn(board.view, board.view.units[attack.unit]),
         minimum_range=spec.minimum_range,
     )
     if tn is None:
@@ -121,7 +121,10 @@ def attack_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
             p, damage = 0.5, 1.0
             text = "an even chance"
         gain = p * damage * value
-        if spotting_now(board.view, c.unit) and gain < board.personality.spotter_fire_threshold:
+        if (
+            spotting_this_turn(board.view, board.view.units[c.unit])
+            and gain < board.personality.spotter_fire_threshold
+        ):
             continue
         out.append(Candidate(c, gain, f"{c.weapon} at {c.target}: {text}"))
     return out

@@ -95,9 +95,8 @@ def _to_hit(
     auto |= {Hex(*h) for h in view.predesignated}
     adjusted: dict[Hex, int] = {}
     for a in view.arrivals:
-        if a["side"] == view.side and a["battery"] == battery_id and a["spotted"]:
-            t = as_hex(a["target"])
-            adjusted[t] = adjusted.get(t, 0) + 1
+        if a.side == view.side and a.battery == battery_id and a.spotted:
+            adjusted[a.target] = adjusted.get(a.target, 0) + 1
     out: list[int | None] = []
     area = board.area
     for t in targets:

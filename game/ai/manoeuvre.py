@@ -366,7 +366,7 @@ def _spotter_moves(board: Board, uid: str, options: list[Command]) -> list[Candi
                 # Hexes from which a unit of this height sees h (MAP-5, read backward).
                 watch += p * board.memory.sight(area, h, 30, 1, height)
         for plot in view.plots:
-            t = as_hex(plot["target"])
+            t = plot.target
             if area.contains(t):
                 watch += 0.8 * board.memory.sight(area, t, 30, 1, height)
                 if board.level.spots_both_ends:

@@ -70,8 +70,8 @@ def sheet_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
     options = [c for c in legal if isinstance(c, PlaceSheet)]
     if len(options) <= 1:
         return [Candidate(c, 0.0, "the only sheet allowed (MAP-10)") for c in legal]
-    pending = view.pending_sheet or {}
-    mover = view.units.get(str(pending.get("unit", "")))
+    pending = view.pending_sheet
+    mover = None if pending is None or pending.unit is None else view.units.get(pending.unit)
     if mover is None:
         return [Candidate(c, 0.0, "an unseen unit enters") for c in options]
     kind = _kind(mover)

@@ -35,6 +35,7 @@ maps a hex to its index in one lookup. Indices are not stable across
 
 from __future__ import annotations
 
+import copy
 from collections import deque
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -321,6 +322,15 @@ class PlayArea:
         self._sheets[pos] = _resolve(sheet, pos, self._catalogue)
         self.revision += 1
         self._rebuild()
+
+    def snapshot(self) -> PlayArea:
+        """A copy of the area as it is now. Laying a sheet or demolishing a building
+        rebuilds the original's arrays rather than writing into them, so the copy
+        shares the arrays and stays as it was."""
+        twin = copy.copy(self)
+        twin._sheets = dict(self._sheets)
+        twin._rubble = set(self._rubble)
+        return twin
 
     def demolish(self, h: Hex) -> bool:
         """A building hex destroyed in play becomes rubble: rough ground at its

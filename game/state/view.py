@@ -5,47 +5,213 @@ off-board positions (direction, distance, sheet, hex), plots and ammunition
 before arrival, pre-designated hexes, hidden units, auto-hit hexes, the sheet
 pile, and the dice state. Events are redacted per side. The UI and the AI see
 nothing else.
+
+A view is typed and frozen, and has the state's shape for what it exposes:
+``units`` maps ids to ``Unit`` objects, ``area`` is the play area, ``queue``
+is a ``FireQueue`` of the side's own shells, ``log`` holds events; ``turn``,
+``phase``, ``options``, ``initiative`` and ``building_cf`` read as on the
+state. So one query (``game.state.queries``) runs over a state or a view
+alike. A view shares no live object with the engine: its units, queue and
+area are copies, and nothing in it can be changed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import copy
+import weakref
+from collections.abc import Mapping
+from dataclasses import FrozenInstanceError, dataclass, field, fields, replace
 from typing import Any
 
+from game.artillery.plots import FireQueue, Plot
 from game.board.area import PlayArea
-from game.secrecy import PUBLIC
+from game.hexmath import Hex
+from game.secrecy import PUBLIC, UMPIRE
 from game.state.board import knows_unit
 from game.state.engine import acting_side
 from game.state.mobile import allowed_sheets
-from game.state.model import Event, GameState, Unit
+from game.state.model import Announcement, Battery, Event, GameState, Result, Unit, hex_list
+
+# How much of a unit a view shows (``SeenUnit.seen_as``).
+OWN = "own"
+TABLE = "table"
+ENEMY = "enemy"
 
 
-def _own_unit(unit: Unit) -> dict[str, Any]:
-    return unit.to_dict()
+class _Record:
+    """Dictionary reading of a view's part, as its plain record (``record()``),
+    kept while the window and the AI move to reading attributes."""
+
+    def record(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def __getitem__(self, key: str) -> Any:
+        return self.record()[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.record().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.record()
+
+    def keys(self) -> Any:
+        return self.record().keys()
 
 
-def _enemy_unit(unit: Unit) -> dict[str, Any]:
-    """What the enemy may see of a unit on the board: no ammunition, no auto-hit hexes."""
-    data = unit.to_dict()
-    if unit.battery is not None:
-        data["battery"] = {"weapon": unit.battery.weapon, "pieces": unit.battery.pieces}
-    for secret in ("weapons_fired", "mp_spent"):
-        data.pop(secret, None)
-    return data
+class SeenUnit(_Record, Unit):
+    """A unit as one side sees it: a copy that cannot be changed.
+
+    ``seen_as`` says how much of it the side knows: ``own`` (everything),
+    ``table`` (a unit on the open table: what its moves and attacks told both
+    sides, MP spent and weapons fired, but no ammunition or auto-hit hexes) or
+    ``enemy``. An enemy's secrets read as neutral values: its battery shows
+    weapon and pieces only (no position off the board, no ammunition, no
+    auto-hit hexes), and in a side's own view no MP spent and no weapon fired.
+    """
+
+    seen_as: str
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self.__dict__.get("_sealed"):
+            raise FrozenInstanceError(f"a unit of a view cannot be changed ({name})")
+        object.__setattr__(self, name, value)
+
+    @classmethod
+    def seen(cls, unit: Unit, seen_as: str) -> SeenUnit:
+        values = {f.name: getattr(unit, f.name) for f in fields(Unit)}
+        for name in ("profile", "damage", "weapons_fired", "charged", "in_combat_with"):
+            values[name] = copy.deepcopy(values[name])
+        values["reactions"] = dict(unit.reactions)
+        gun = unit.battery
+        if gun is not None and seen_as == OWN:
+            values["battery"] = Battery.from_dict(gun.to_dict())
+        elif gun is not None:
+            values["battery"] = Battery(gun.weapon, gun.pieces, None, {})
+        if seen_as == ENEMY:
+            values["weapons_fired"], values["mp_spent"] = [], 0
+        seen = cls(**values)
+        object.__setattr__(seen, "seen_as", seen_as)
+        object.__setattr__(seen, "_sealed", True)
+        return seen
+
+    def record(self) -> dict[str, Any]:
+        """The unit as plain data, with only what the side knows (no key for a secret)."""
+        data = self.to_dict()
+        if self.seen_as != OWN and self.battery is not None:
+            data["battery"] = {"weapon": self.battery.weapon, "pieces": self.battery.pieces}
+        if self.seen_as == ENEMY:
+            del data["weapons_fired"], data["mp_spent"]
+        return data
+
+    # Built once: the window reads a unit's record many times a frame.
+    def _cached_record(self) -> dict[str, Any]:
+        cached = self.__dict__.get("_record")
+        if cached is None:
+            cached = self.record()
+            object.__setattr__(self, "_record", cached)
+        return cached
+
+    def __getitem__(self, key: str) -> Any:
+        return self._cached_record()[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._cached_record().get(key, default)
 
 
-def _table_unit(unit: Unit) -> dict[str, Any]:
-    """A unit on the open table: what its moves and attacks told both sides (MP
-    spent, weapons fired), but no ammunition or auto-hit hexes."""
-    data = unit.to_dict()
-    if unit.battery is not None:
-        data["battery"] = {"weapon": unit.battery.weapon, "pieces": unit.battery.pieces}
-    return data
+class SeenPlot(_Record, Plot):
+    """A shell of the side's own, numbered among its own plots (ART-9)."""
+
+    def record(self) -> dict[str, Any]:
+        return self.to_dict()
+
+    @classmethod
+    def of(cls, plot: Plot, number: int) -> SeenPlot:
+        return cls(**{f.name: getattr(plot, f.name) for f in fields(Plot)} | {"id": number})
 
 
-@dataclass
+class SeenAnnouncement(_Record, Announcement):
+    """ART-24: a direction the side heard announced."""
+
+    def record(self) -> dict[str, Any]:
+        return self.to_dict()
+
+
+class SeenResult(_Record, Result):
+    """How the game ended."""
+
+    def record(self) -> dict[str, Any]:
+        return self.to_dict()
+
+
+@dataclass(frozen=True)
+class SeenArrival(_Record):
+    """A shell that has landed, as one side knows it (ART-9, ART-37).
+
+    Every landing is public once it happens, but of an enemy shell a side never
+    learns the battery, the plot or whether a spotter watched it: those read
+    None. Nobody sees where a counter-battery shell comes down, the firer
+    included: ``landing`` and ``hit`` read None."""
+
+    side: str
+    turn: int
+    target: Hex
+    fired_turn: int
+    ammunition: str
+    off_board: bool
+    landing: Hex | None
+    hit: bool | None
+    plot_id: int | None  # own shells only, numbered among the side's own plots
+    battery: str | None
+    spotted: bool | None
+
+    def record(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "target": hex_list(self.target),
+            "turn": self.turn,
+            "off_board": self.off_board,
+            "side": self.side,
+            "fired_turn": self.fired_turn,
+            "ammunition": self.ammunition,
+        }
+        if self.landing is not None:
+            data["landing"], data["hit"] = hex_list(self.landing), self.hit
+        if self.plot_id is not None:
+            data.update(plot_id=self.plot_id, battery=self.battery, spotted=self.spotted)
+        return data
+
+
+@dataclass(frozen=True)
+class SeenPendingSheet(_Record):
+    """A sheet waiting to be laid (MAP-7, MAP-9): where, and who picks it. ``unit``
+    is None when the side does not know the unit that left; ``allowed`` is None
+    unless the side is the picker and may see the choices."""
+
+    position: tuple[int, int]
+    picker: str | None
+    unit: str | None
+    allowed: tuple[str, ...] | None
+
+    def record(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"position": list(self.position), "picker": self.picker}
+        if self.unit is not None:
+            data["unit"] = self.unit
+        if self.allowed is not None:
+            data["allowed"] = list(self.allowed)
+        return data
+
+
+@dataclass(frozen=True)
+class UmpireSight:
+    """What only the replay's umpire view adds: both sides' shells in flight (each
+    numbered as its own side numbers it) and both sides' pre-designated hexes."""
+
+    plots: tuple[Plot, ...]
+    predesignated: Mapping[str, tuple[Hex, ...]]
+
+
+@dataclass(frozen=True)
 class PlayerView:
-    """Everything one side may know, as plain data plus the (public) play area."""
+    """Everything one side may know (see the module docstring)."""
 
     side: str
     enemy: str
@@ -54,34 +220,55 @@ class PlayerView:
     acting: str | None
     turn_limit: int
     area: PlayArea
-    units: dict[str, dict[str, Any]]
-    plots: list[dict[str, Any]]  # own shells in flight
-    arrivals: list[dict[str, Any]]  # every arrived shell: public once it lands
-    predesignated: list[list[int]]
-    announcements: list[dict[str, Any]]
-    revealed: list[str]
-    initiative: dict[str, Any]
-    building_cf: list[list[int]]
-    log: list[Event]
-    pending_sheet: dict[str, Any] | None
-    pile: list[str]
-    options: dict[str, Any]
-    result: dict[str, Any] | None
+    units: Mapping[str, SeenUnit]
+    queue: FireQueue  # the side's own shells, numbered among its own plots (ART-9)
+    arrivals: tuple[SeenArrival, ...]  # every arrived shell: public once it lands
+    predesignated: tuple[Hex, ...]
+    announcements: tuple[SeenAnnouncement, ...]
+    revealed: tuple[str, ...]
+    initiative: Mapping[str, Any]
+    building_cf: Mapping[Hex, int]
+    log: tuple[Event, ...]
+    pending_sheet: SeenPendingSheet | None
+    pile: tuple[str, ...]
+    options: Mapping[str, Any]
+    result: SeenResult | None
     scenario_name: str = ""
     briefing: str = ""
     # The open question the rules put to a side (a charge reaction, the order of
     # fire, TS-1): public, so both sides see what is being asked.
-    question: dict[str, Any] | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    question: Mapping[str, Any] | None = None
+    table: bool = False  # the open table both sides share (``table_view``)
+    umpire: UmpireSight | None = None  # the replay's view of both sides
+    sides: tuple[str, str] = field(default=("north", "south"))
 
-    def own_units(self) -> list[dict[str, Any]]:
-        return [u for u in self.units.values() if u["side"] == self.side]
+    @property
+    def plots(self) -> list[SeenPlot]:
+        """The side's own shells in flight, by arrival turn then firing order."""
+        return self.queue.in_flight()  # type: ignore[return-value]
 
-    def enemy_units(self) -> list[dict[str, Any]]:
-        return [u for u in self.units.values() if u["side"] != self.side]
+    def other(self, side: str) -> str:
+        """The other side (as ``GameState.other``)."""
+        if side not in self.sides:
+            raise ValueError(f"unknown side {side!r}; the sides are {', '.join(self.sides)}")
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    def living(self, side: str | None = None) -> list[SeenUnit]:
+        """Units not destroyed (of ``side``), as ``GameState.living``."""
+        return [u for u in self.units.values() if u.alive and (side is None or u.side == side)]
+
+    def units_at(self, h: Hex) -> list[SeenUnit]:
+        return [u for u in self.units.values() if u.hex == h and u.alive]
+
+    def own_units(self) -> list[SeenUnit]:
+        return [u for u in self.units.values() if u.side == self.side]
+
+    def enemy_units(self) -> list[SeenUnit]:
+        return [u for u in self.units.values() if u.side != self.side]
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        """The view as plain data: what a side may know, nothing more."""
+        data = {
             "side": self.side,
             "enemy": self.enemy,
             "turn": self.turn,
@@ -89,23 +276,32 @@ class PlayerView:
             "acting": self.acting,
             "turn_limit": self.turn_limit,
             "area": self.area.to_dict(),
-            "units": self.units,
-            "plots": self.plots,
-            "arrivals": self.arrivals,
-            "predesignated": self.predesignated,
-            "announcements": self.announcements,
-            "revealed": self.revealed,
-            "initiative": self.initiative,
-            "building_cf": self.building_cf,
+            "units": {uid: u.record() for uid, u in self.units.items()},
+            "plots": [p.to_dict() for p in self.plots],
+            "arrivals": [a.record() for a in self.arrivals],
+            "predesignated": [hex_list(h) for h in self.predesignated],
+            "announcements": [a.to_dict() for a in self.announcements],
+            "revealed": list(self.revealed),
+            "initiative": copy.deepcopy(dict(self.initiative)),
+            "building_cf": [[h.q, h.r, cf] for h, cf in sorted(self.building_cf.items())],
             "log": [e.to_dict() for e in self.log],
-            "pending_sheet": self.pending_sheet,
-            "pile": self.pile,
-            "options": self.options,
-            "result": self.result,
+            "pending_sheet": None if self.pending_sheet is None else self.pending_sheet.record(),
+            "pile": list(self.pile),
+            "options": copy.deepcopy(dict(self.options)),
+            "result": None if self.result is None else self.result.to_dict(),
             "scenario_name": self.scenario_name,
             "briefing": self.briefing,
-            "question": self.question,
+            "question": copy.deepcopy(self.question),
         }
+        if self.umpire is not None:
+            data["umpire"] = {
+                "plots": [p.to_dict() for p in self.umpire.plots],
+                "predesignated": {
+                    s: [hex_list(h) for h in hexes]
+                    for s, hexes in self.umpire.predesignated.items()
+                },
+            }
+        return data
 
 
 def player_view(state: GameState, side: str) -> PlayerView:
@@ -122,14 +318,13 @@ def table_view(state: GameState, seat: str | None = None) -> PlayerView:
     ``seat``: the side that acts from the table (hot-seat): the view is labelled
     with it, so the screen offers it its commands, and holds nothing more."""
     view = _gate(state, PUBLIC)
-    view.extra["table"] = True
-    if seat is not None:
-        view.side, view.enemy = seat, state.other(seat)
+    if seat is None:
+        return view
+    pending = view.pending_sheet
+    if pending is not None and pending.picker == seat and not sheet_pick_is_secret(state):
         # The new sheet's choices, when they hide no battery of the picker (MAP-9).
-        pending = view.pending_sheet
-        if pending is not None and pending["picker"] == seat and not sheet_pick_is_secret(state):
-            pending["allowed"] = allowed_sheets(state)
-    return view
+        pending = replace(pending, allowed=tuple(allowed_sheets(state)))
+    return replace(view, side=seat, enemy=state.other(seat), pending_sheet=pending)
 
 
 def sheet_pick_is_secret(state: GameState) -> bool:
@@ -147,86 +342,160 @@ def sheet_pick_is_secret(state: GameState) -> bool:
     return False
 
 
+# One copy of the play area per map revision: views of the same map share it (so
+# the window's and the sight caches keyed on the area hold), and the engine's
+# own area, which grows in place (MAP-6), is never handed out.
+_AREA_COPIES: weakref.WeakKeyDictionary[PlayArea, tuple[int, PlayArea]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def area_copy(area: PlayArea) -> PlayArea:
+    """A copy of ``area`` as it is now, shared by every view until the map changes."""
+    held = _AREA_COPIES.get(area)
+    if held is not None and held[0] == area.revision:
+        return held[1]
+    snapshot = area.snapshot()
+    _AREA_COPIES[area] = (area.revision, snapshot)
+    return snapshot
+
+
+def _own_queue(state: GameState, sides: tuple[str, ...]) -> tuple[FireQueue, dict[int, int]]:
+    """The shells of ``sides``, each numbered among its own side's plots (ART-9), and
+    the numbering (engine plot id -> number)."""
+    numbers: dict[int, int] = {}
+    per_side: dict[str, int] = {}
+    plots = []
+    for p in state.queue.plots:
+        per_side[p.side] = per_side.get(p.side, 0) + 1
+        if p.side in sides:
+            numbers[p.id] = per_side[p.side]
+            plots.append(SeenPlot.of(p, numbers[p.id]))
+    arrivals = [
+        replace(a, plot_id=numbers[a.plot_id]) for a in state.queue.arrivals if a.plot_id in numbers
+    ]
+    return FireQueue(plots, arrivals, next_id=len(plots) + 1), numbers
+
+
+def _arrivals(state: GameState, side: str, numbers: Mapping[int, int]) -> tuple[SeenArrival, ...]:
+    plots_by_id = {p.id: p for p in state.queue.plots}
+    umpire = side == UMPIRE
+    seen = []
+    for a in state.queue.arrivals:
+        plot = plots_by_id[a.plot_id]
+        own = umpire or plot.side == side
+        if a.off_board and not own:
+            continue  # ART-37: a counter-battery shot stays the firing side's secret
+        # Nobody sees where a counter-battery shell comes down, the firer included;
+        # of an enemy shell nobody learns the battery, the plot or its spotters.
+        seen.append(
+            SeenArrival(
+                side=plot.side,
+                turn=a.turn,
+                target=a.target,
+                fired_turn=plot.fired_turn,
+                ammunition=plot.ammunition,
+                off_board=a.off_board,
+                landing=None if a.off_board and not umpire else a.landing,
+                hit=None if a.off_board and not umpire else a.hit,
+                plot_id=numbers[a.plot_id] if own else None,
+                battery=a.battery if own else None,
+                spotted=a.spotted if own else None,
+            )
+        )
+    return tuple(seen)
+
+
+def _pending(state: GameState, side: str) -> SeenPendingSheet | None:
+    ps = state.pending_sheet
+    if ps is None:
+        return None
+    mover = state.units.get(ps.unit)
+    known = mover is not None and (side == UMPIRE or knows_unit(state, side, mover))
+    return SeenPendingSheet(
+        position=(int(ps.position[0]), int(ps.position[1])),
+        picker=ps.picker,
+        unit=ps.unit if known else None,
+        allowed=tuple(allowed_sheets(state)) if ps.picker == side else None,
+    )
+
+
+def _common(state: GameState) -> dict[str, Any]:
+    """What every view reads the same way."""
+    return {
+        "turn": state.turn,
+        "phase": state.phase,
+        "acting": acting_side(state),
+        "turn_limit": state.turn_limit,
+        "area": area_copy(state.area),
+        "initiative": copy.deepcopy(state.initiative),
+        "building_cf": dict(state.building_cf),
+        "options": copy.deepcopy(state.options),
+        "result": None if state.result is None else SeenResult(**vars(state.result)),
+        "scenario_name": str(state.options.get("name", "")),
+        "briefing": str(state.scenario.get("scenario", {}).get("briefing", "")),
+        "question": copy.deepcopy(state.questions[0]) if state.questions else None,
+        "sides": state.sides,
+    }
+
+
 def _gate(state: GameState, side: str) -> PlayerView:
     """The one gate: what ``side`` (a side, or ``PUBLIC`` for the table) may know."""
     public = side == PUBLIC
     enemy = PUBLIC if public else state.other(side)
-    units: dict[str, dict[str, Any]] = {}
+    units: dict[str, SeenUnit] = {}
     for unit in state.units.values():
         if unit.side == side:
-            units[unit.id] = _own_unit(unit)
+            units[unit.id] = SeenUnit.seen(unit, OWN)
         elif knows_unit(state, side, unit):
-            units[unit.id] = _table_unit(unit) if public else _enemy_unit(unit)
-    arrived = {a.plot_id: a for a in state.queue.arrivals}
-    plots_by_id = {p.id: p for p in state.queue.plots}
-    numbers: dict[int, int] = {}  # own plots numbered among own plots only (ART-9)
-    for p in state.queue.plots:
-        if p.side == side:
-            numbers[p.id] = len(numbers) + 1
-    arrivals = []
-    for a in state.queue.arrivals:
-        plot = plots_by_id[a.plot_id]
-        if a.off_board and plot.side != side:
-            continue  # ART-37: a counter-battery shot stays the firing side's secret
-        record = a.to_dict()
-        if a.off_board:
-            # Nobody sees where a counter-battery shell comes down, the firer included.
-            del record["landing"], record["hit"]
-        record.update(side=plot.side, fired_turn=plot.fired_turn, ammunition=plot.ammunition)
-        if plot.side == side:
-            record["plot_id"] = numbers[plot.id]
-        else:
-            # An enemy shell is public once it lands, but not which battery or plot it
-            # was, nor whether a spotter (perhaps a hidden one) watched it (ART-4, ART-9).
-            for secret in ("plot_id", "battery", "spotted"):
-                del record[secret]
-        arrivals.append(record)
-    plots = []
-    for p in state.queue.plots:
-        if p.side == side and p.id not in arrived:
-            record = p.to_dict()
-            record["id"] = numbers[p.id]
-            plots.append(record)
-    pending = None
-    if state.pending_sheet is not None:
-        ps = state.pending_sheet
-        pending = {"position": list(ps.position), "picker": ps.picker}
-        mover = state.units.get(ps.unit)
-        if mover is not None and knows_unit(state, side, mover):
-            pending["unit"] = ps.unit
-        if ps.picker == side:
-            pending["allowed"] = allowed_sheets(state)
+            units[unit.id] = SeenUnit.seen(unit, TABLE if public else ENEMY)
+    queue, numbers = _own_queue(state, (side,))
     # ART-24: an announced side is said aloud; the table hears every announcement.
     heard = state.sides if public else (side,)
-    announcements = [a.to_dict() for s in heard for a in state.intel[s].announcements]
-    revealed = [u for s in heard for u in state.intel[s].revealed]
-    log = [seen for e in state.log if (seen := e.visible_to(side)) is not None]
     return PlayerView(
         side=side,
         enemy=enemy,
-        turn=state.turn,
-        phase=state.phase,
-        acting=acting_side(state),
-        turn_limit=state.turn_limit,
-        area=state.area,
         units=units,
-        plots=plots,
-        arrivals=arrivals,
-        predesignated=[[h.q, h.r] for h in state.predesignated.get(side, [])],
-        announcements=announcements,
-        revealed=revealed,
-        initiative=dict(state.initiative),
-        building_cf=[[h.q, h.r, cf] for h, cf in sorted(state.building_cf.items())],
-        log=log,
-        pending_sheet=pending,
-        pile=list(state.piles.get(side, [])),
-        options=dict(state.options),
-        result=None if state.result is None else state.result.to_dict(),
-        scenario_name=str(state.options.get("name", "")),
-        briefing=str(state.scenario.get("scenario", {}).get("briefing", "")),
-        question=(
-            {**state.questions[0], "choices": list(state.questions[0]["choices"])}
-            if state.questions
-            else None
+        queue=queue,
+        arrivals=_arrivals(state, side, numbers),
+        predesignated=tuple(state.predesignated.get(side, ())),
+        announcements=tuple(
+            SeenAnnouncement(a.turn, a.aimed, a.side)
+            for s in heard
+            for a in state.intel[s].announcements
         ),
+        revealed=tuple(u for s in heard for u in state.intel[s].revealed),
+        log=tuple(seen for e in state.log if (seen := e.visible_to(side)) is not None),
+        pending_sheet=_pending(state, side),
+        pile=tuple(state.piles.get(side, ())),
+        table=public,
+        **_common(state),
+    )
+
+
+def umpire_view(state: GameState) -> PlayerView:
+    """Both sides at once, for replays only: every unit with everything its own side
+    knows (the hidden ones and the guns off the board among them), every arrival, the
+    whole log unredacted, and every shell in flight (``umpire.plots``). The game
+    itself only ever shows ``player_view`` and ``table_view``."""
+    units = {u.id: SeenUnit.seen(u, OWN) for u in state.units.values()}
+    queue, numbers = _own_queue(state, state.sides)
+    return PlayerView(
+        side=UMPIRE,
+        enemy=UMPIRE,
+        units=units,
+        # The plot layer draws a side's own plots; the replay draws both sides' itself.
+        queue=FireQueue(),
+        arrivals=_arrivals(state, UMPIRE, numbers),
+        predesignated=(),
+        announcements=(),
+        revealed=(),
+        log=tuple(e.whole() for e in state.log),
+        pending_sheet=_pending(state, UMPIRE),
+        pile=(),
+        umpire=UmpireSight(
+            plots=tuple(queue.in_flight()),
+            predesignated={s: tuple(h) for s, h in state.predesignated.items()},
+        ),
+        **_common(state),
     )

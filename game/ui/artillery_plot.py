@@ -351,11 +351,19 @@ class PlotPreview:
         return locate(self.target)[0]
 
 
+# The odds of the last view asked about, by battery: asked every frame, they change
+# only with a new view.
+_odds_of_view: tuple[PlayerView | None, dict[str, tuple[CandidateOdds, ...]]] = (None, {})
+
+
 def counter_battery_odds(view: PlayerView, unit: dict[str, Any]) -> tuple[CandidateOdds, ...]:
     """ART-37: the odds of every position the side believes may hold an enemy gun
     (announced sides, flight times of landed enemy shells, the rules of deployment),
-    for this battery; empty before any gun is detected. Kept with the view."""
-    cache = view.extra.setdefault("counter_battery_odds", {})
+    for this battery; empty before any gun is detected. Kept while the view is."""
+    global _odds_of_view
+    if _odds_of_view[0] is not view:
+        _odds_of_view = (view, {})
+    cache = _odds_of_view[1]
     found = cache.get(unit["id"])
     if found is not None:
         return found

@@ -31,7 +31,7 @@ from game.hexmath import Hex, distance
 from game.rules import battletech as bt
 from game.rules.core import mean
 from game.state import Attack, Command, Event, GameState, GunAction, PlayerView, Unit
-from game.state.spotting import spotting_now
+from game.state.spotting import spotting_this_turn
 from game.ui.context import ATTACK, SELECT, UiContext
 from game.ui.map_layer import paint_sheet, sheet_geometry
 from game.ui.theme import (
@@ -434,7 +434,7 @@ def battletech_odds(
         target_hexes_moved=int(target.get("hexes_moved", 0)),
         light_woods=light,
         heavy_woods=heavy,
-        spotting=spotting_now(view, attacker["id"]),
+        spotting=spotting_this_turn(view, view.units[attacker["id"]]),
         minimum_range=spec.minimum_range,
     )
     assert tn is not None

@@ -206,7 +206,7 @@ class GameScreen(Screen):
         self._ai_wait = 0.0
         self._ai_paused = False
         self._end_shown = False
-        self._building_cf: list[list[int]] | None = None
+        self._building_cf: dict[Hex, int] | None = None
         self._map_image: pygame.Surface | None = None
         self._terrain_image: pygame.Surface | None = None
         self._terrain_offset: tuple[int, int] | None = None
@@ -633,8 +633,8 @@ class GameScreen(Screen):
             self.camera.set_bounds(self.map_layer.world_bounds())
             self._map_key = None
         if view.building_cf != self._building_cf:
-            self._building_cf = [list(x) for x in view.building_cf]
-            self.map_layer.set_building_cf({Hex(q, r): cf for q, r, cf in view.building_cf})
+            self._building_cf = dict(view.building_cf)
+            self.map_layer.set_building_cf(self._building_cf)
             self._map_key = None
 
     def draw(self, surface: pygame.Surface) -> None:

@@ -247,7 +247,7 @@ class PhaseBar:
         surf.blit(sub, (x, 26))
         x += max(title.get_width(), sub.get_width()) + 26
         you = f"You: {side_label(session, view.side)} ({view.side})"
-        if view.extra.get("table"):
+        if view.table:
             you = "The table: what both sides know"
         elif not session.humans:
             you = f"Watching: {view.side}'s view"
@@ -263,7 +263,7 @@ class PhaseBar:
             status = view.question["text"]
         elif view.acting == view.side and session.human_to_act():
             status = "Your move" if view.phase == "movement" else "Your turn"
-            if view.extra.get("table"):
+            if view.table:
                 status = f"{side_name(view.acting)} to act, at the table"
         else:
             who = side_name(view.acting)
@@ -837,7 +837,7 @@ class Tooltip:
 
     def text_lines(self, ctx: UiContext, h: Hex) -> list[str]:
         view = ctx.view
-        cf = {Hex(q, r): v for q, r, v in view.building_cf}
+        cf = view.building_cf
 
         def extra(hx: Hex) -> list[str]:
             out: list[str] = []

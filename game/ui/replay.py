@@ -21,7 +21,7 @@ the nearest kept state at or before the target and applies the few commands
 after it, so no step replays the game from its start.
 
 Views: north's, south's (``player_view``, exactly what that side saw in the
-game), or both (``UMPIRE``): every unit, the hidden ones and the guns off the
+game), or both (``BOTH``): every unit, the hidden ones and the guns off the
 board among them, every shell in flight and the whole log. A game never
 builds that view; a replay may, because a finished record has no secrets
 left, and its bar and panel say so.
@@ -65,6 +65,7 @@ from game.state import (
     state_hash,
 )
 from game.state.saves import SAVE_FORMAT, file_format
+from game.state.view import umpire_view
 from game.ui import fonts, theme
 from game.ui import widgets as ui
 from game.ui.app import DEFAULT_SIZE, HOTSEAT, App, Screen, Seats
@@ -80,7 +81,7 @@ from game.ui.units_layer import unit_hex
 if TYPE_CHECKING:
     from game.ui.artillery_anim import ArrivalAnimation
 
-UMPIRE = "both"  # the view of both sides at once (replays only)
+BOTH = "both"  # the viewer of both sides at once, the umpire (replays only)
 REPLAY_SEAT = "replay"  # the controller of every side in a replay: nobody plays
 SNAPSHOT_EVERY = 12  # commands between kept states inside one long phase
 KEPT_STATES = 200  # about the most kept states of a long game
@@ -274,76 +275,8 @@ def _snapshot(state: GameState) -> bytes:
     return pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-# --- the umpire's view ---------------------------------------------------------------------
-
-
-def umpire_view(state: GameState) -> PlayerView:
-    """Both sides at once, for replays only: every unit with everything its own side
-    knows (the hidden ones and the guns off the board among them), every arrival, the
-    whole log unredacted, and every shell in flight (``extra["plots"]``, each with
-    its side). The game itself only ever shows ``player_view``."""
-    units = {u.id: u.to_dict() for u in state.units.values()}
-    numbers: dict[int, int] = {}
-    per_side: dict[str, int] = {}
-    for p in state.queue.plots:  # each side's plots numbered as its own view numbers them
-        per_side[p.side] = per_side.get(p.side, 0) + 1
-        numbers[p.id] = per_side[p.side]
-    plots_by_id = {p.id: p for p in state.queue.plots}
-    arrivals = []
-    for a in state.queue.arrivals:
-        plot = plots_by_id[a.plot_id]
-        record = a.to_dict()
-        record.update(
-            side=plot.side,
-            fired_turn=plot.fired_turn,
-            ammunition=plot.ammunition,
-            plot_id=numbers[plot.id],
-        )
-        arrivals.append(record)
-    in_flight = []
-    for p in state.queue.in_flight():
-        record = p.to_dict()
-        record["id"] = numbers[p.id]
-        in_flight.append(record)
-    pending = None
-    if state.pending_sheet is not None:
-        ps = state.pending_sheet
-        pending = {"position": list(ps.position), "picker": ps.picker, "unit": ps.unit}
-    return PlayerView(
-        side=UMPIRE,
-        enemy=UMPIRE,
-        turn=state.turn,
-        phase=state.phase,
-        acting=acting_side(state),
-        turn_limit=state.turn_limit,
-        area=state.area,
-        units=units,
-        plots=[],  # the plot layer draws a side's own plots; both sides' are drawn below
-        arrivals=arrivals,
-        predesignated=[],
-        announcements=[],
-        revealed=[],
-        initiative=dict(state.initiative),
-        building_cf=[[h.q, h.r, cf] for h, cf in sorted(state.building_cf.items())],
-        log=[e.whole() for e in state.log],
-        pending_sheet=pending,
-        pile=[],
-        options=dict(state.options),
-        result=None if state.result is None else state.result.to_dict(),
-        scenario_name=str(state.options.get("name", "")),
-        briefing=str(state.scenario.get("scenario", {}).get("briefing", "")),
-        extra={
-            "umpire": True,
-            "plots": in_flight,
-            "predesignated": {
-                side: [[h.q, h.r] for h in hexes] for side, hexes in state.predesignated.items()
-            },
-        },
-    )
-
-
 def view_name(side: str) -> str:
-    return "both sides (umpire)" if side == UMPIRE else f"{side}'s view"
+    return "both sides (umpire)" if side == BOTH else f"{side}'s view"
 
 
 # --- the session -----------------------------------------------------------------------------
@@ -355,17 +288,17 @@ class ReplaySession(GameSession):
     no commands and steps no AI; the replay screen sets ``state`` at every step."""
 
     def viewer(self) -> str:
-        return self.shown or UMPIRE
+        return self.shown or BOTH
 
     def reader(self) -> str:
         return self.viewer()
 
     def view(self) -> PlayerView:
         side = self.viewer()
-        return umpire_view(self.state) if side == UMPIRE else player_view(self.state, side)
+        return umpire_view(self.state) if side == BOTH else player_view(self.state, side)
 
     def visible(self, events: list[Event]) -> list[Event]:
-        if self.viewer() == UMPIRE:
+        if self.viewer() == BOTH:
             return [e.whole() for e in events]
         return super().visible(events)
 
@@ -457,7 +390,7 @@ class ReplayBar:
                 enabled = not (at_start if action.startswith("previous") else at_end)
             out.append((action, label, tip, enabled))
         side = screen.session.viewer()
-        view = "Both sides" if side == UMPIRE else side.capitalize()
+        view = "Both sides" if side == BOTH else side.capitalize()
         out.append(("view", f"View: {view}", "North's view, south's view or both (V)", True))
         return out
 
@@ -595,14 +528,14 @@ class ReplayOverlay:
 
     @staticmethod
     def umpire(ctx: UiContext) -> bool:
-        return bool(ctx.view.extra.get("umpire"))
+        return ctx.view.umpire is not None
 
     def tooltip_lines(self, h: Hex, ctx: UiContext) -> list[str]:
         if not self.umpire(ctx):
             return []
         view = ctx.view
         lines = []
-        for p in view.extra.get("plots", []):
+        for p in view.umpire.plots if view.umpire else ():
             if Hex(*p["target"]) == h:
                 battery = view.units.get(p["battery"], {}).get("name", p["battery"])
                 lines.append(
@@ -622,7 +555,7 @@ class ReplayOverlay:
         camera = ctx.camera
         size = max(camera.size, 12)
         groups: dict[tuple[str, Hex], list[dict[str, Any]]] = {}
-        for p in view.extra.get("plots", []):
+        for p in view.umpire.plots if view.umpire else ():
             groups.setdefault((str(p["side"]), Hex(*p["target"])), []).append(p)
         marked: set[Hex] = set()
         for (side, target), plots in sorted(groups.items()):
@@ -740,8 +673,8 @@ class ReplayOverlay:
         lines: list[tuple[str, tuple[int, int, int], bool]] = [
             ("Replay only: the game never shows both sides.", theme.MUTED, False)
         ]
-        plots = view.extra.get("plots", [])
-        predesignated = view.extra.get("predesignated", {})
+        plots = view.umpire.plots if view.umpire else ()
+        predesignated = view.umpire.predesignated if view.umpire else {}
         for side in session.state.sides:
             colour = theme.mix(theme.SIDE_COLOURS.get(side, UMPIRE_COLOUR), (255, 255, 255), 0.4)
             lines.append((f"{side_label(session, side)} ({side})", colour, True))
@@ -807,13 +740,13 @@ class ReplayScreen(Screen):
     opaque = True
 
     def __init__(
-        self, app: App, timeline: ReplayTimeline, side: str = UMPIRE, position: int = 0
+        self, app: App, timeline: ReplayTimeline, side: str = BOTH, position: int = 0
     ) -> None:
         super().__init__(app)
-        if side != UMPIRE and side not in timeline.sides:
+        if side != BOTH and side not in timeline.sides:
             raise ValueError(
                 f"--side {side!r}: the sides of this game are {timeline.sides[0]} and "
-                f"{timeline.sides[1]} (or {UMPIRE} for the umpire's view)"
+                f"{timeline.sides[1]} (or {BOTH} for the umpire's view)"
             )
         self.timeline = timeline
         self.position = max(0, min(int(position), timeline.last))
@@ -873,9 +806,9 @@ class ReplayScreen(Screen):
         animation.follow_camera = follow
 
     def set_view(self, side: str) -> None:
-        """Show ``side``'s view (or ``UMPIRE``, both sides)."""
-        if side != UMPIRE and side not in self.timeline.sides:
-            raise ValueError(f"{side!r} is not a side of this game, nor {UMPIRE!r}")
+        """Show ``side``'s view (or ``BOTH``, both sides)."""
+        if side != BOTH and side not in self.timeline.sides:
+            raise ValueError(f"{side!r} is not a side of this game, nor {BOTH!r}")
         if side == self.session.viewer():
             return
         animation = self.animation()
@@ -887,7 +820,7 @@ class ReplayScreen(Screen):
         self.ctx.notify(f"Showing {view_name(side)}", 2.0)
 
     def next_view(self) -> None:
-        order = [*self.timeline.sides, UMPIRE]
+        order = [*self.timeline.sides, BOTH]
         current = self.session.viewer()
         k = order.index(current) if current in order else -1
         self.set_view(order[(k + 1) % len(order)])
@@ -1017,7 +950,7 @@ class ReplayHelp(HelpOverlay):
 
 def run_replay(
     path: str | Path,
-    side: str = UMPIRE,
+    side: str = BOTH,
     turn: int | None = None,
     screenshot: str | Path | None = None,
     frames: int | None = None,
@@ -1034,10 +967,10 @@ def run_replay(
         timeline = ReplayTimeline.from_file(path)
     except SaveError as exc:
         return invalid_file("replay", exc, err)
-    if side != UMPIRE and side not in timeline.sides:
+    if side != BOTH and side not in timeline.sides:
         raise UsageError(
             f"--side {side}: the sides of this game are {timeline.sides[0]} and "
-            f"{timeline.sides[1]}, or {UMPIRE} for both"
+            f"{timeline.sides[1]}, or {BOTH} for both"
         )
     position = 0
     if turn is not None:

@@ -1,0 +1,106 @@
+"""The player view is typed, frozen and a copy (ART-4, ART-9): it has the state's
+shape for what it shows, nothing in it can be changed, and nothing the engine
+changes afterwards reaches it."""
+
+from __future__ import annotations
+
+from dataclasses import FrozenInstanceError
+
+import pytest
+
+from game.hexmath import Hex
+from game.state import PlotFire, apply, player_view
+from game.state.view import ENEMY, OWN, TABLE, SeenUnit, table_view
+from tests.engine_fixtures import duel, end_phase, end_setup, game, hold_everything
+
+
+def started() -> object:
+    state = game(duel(mobile_maps=True), 7)
+    end_setup(state)
+    return state
+
+
+def test_a_view_cannot_be_changed() -> None:
+    state = started()
+    view = player_view(state, "north")
+    with pytest.raises(FrozenInstanceError):
+        view.turn = 9  # type: ignore[misc]
+    with pytest.raises(FrozenInstanceError):
+        view.units["n-mech"].hex = Hex(0, 0)
+
+
+def test_a_view_shares_no_live_object_with_the_engine() -> None:
+    """What the engine does after the view was taken never shows in it: units moved,
+    damaged or spent, a sheet laid, a building demolished."""
+    state = started()
+    view = player_view(state, "north")
+    mech = state.units["n-mech"]
+    seen = view.units["n-mech"]
+    assert seen is not mech and seen.profile is not mech.profile
+    assert seen.damage is not mech.damage and view.area is not state.area
+    before = (seen.hex, seen.damage, seen.mp_spent, view.area.sheet_count, view.area.revision)
+    mech.hex, mech.mp_spent = Hex(mech.hex.q, mech.hex.r + 1), 5
+    for part in mech.damage.values():
+        if isinstance(part, dict):
+            part.clear()
+    free = state.area.free_positions()[0]
+    state.area.add_sheet(free, "farmland")
+    assert (seen.hex, seen.damage, seen.mp_spent) == before[:3]
+    assert (view.area.sheet_count, view.area.revision) == before[3:]
+    assert player_view(state, "north").area.sheet_count == before[3] + 1
+
+
+def test_views_of_the_same_map_share_one_copy_of_it() -> None:
+    """The window's and the sight caches are kept per area: views share the copy
+    until the map changes."""
+    state = started()
+    assert player_view(state, "north").area is player_view(state, "south").area
+    assert table_view(state).area is player_view(state, "north").area
+
+
+def test_units_are_seen_as_their_owner_the_table_or_the_enemy_sees_them() -> None:
+    """ART-4: an enemy battery on the board shows weapon and pieces, never its
+    ammunition or auto-hit hexes; MP spent and weapons fired are the table's to see,
+    not a side's own view of the enemy."""
+    state = started()
+    s_gun = state.units["s-gun"]
+    s_gun.hex, s_gun.battery.offboard, s_gun.hidden = Hex(8, 3), None, False
+    s_mech = state.units["s-mech"]
+    s_mech.mp_spent, s_mech.weapons_fired = 3, ["medium_laser"]
+    north = player_view(state, "north")
+    assert north.units["n-mech"].seen_as == OWN
+    enemy_gun = north.units["s-gun"]
+    assert enemy_gun.seen_as == ENEMY and enemy_gun.battery is not None
+    assert enemy_gun.battery.ammunition == {} and not enemy_gun.battery.auto_hit.earned
+    assert (north.units["s-mech"].mp_spent, north.units["s-mech"].weapons_fired) == (0, [])
+    table = table_view(state)
+    assert table.units["s-mech"].seen_as == TABLE
+    assert (table.units["s-mech"].mp_spent, table.units["s-mech"].weapons_fired) == (
+        3,
+        ["medium_laser"],
+    )
+    # The plain record says nothing of what the side does not know.
+    assert "mp_spent" not in north.units["s-mech"].record()
+    assert set(north.units["s-gun"].record()["battery"]) == {"weapon", "pieces"}
+
+
+def test_a_view_has_the_states_shape_for_its_side() -> None:
+    """ART-9: the view's queue holds the side's own shells, numbered among its own,
+    and reads like the state's; units and the area read as on the state."""
+    state = started()
+    hold_everything(state)
+    target = state.area.hex_at((0, 1), "0805")
+    while state.active != "south":
+        end_phase(state)
+    apply(state, PlotFire("south", "s-gun", 1, target))
+    while state.active != "north":
+        end_phase(state)
+    apply(state, PlotFire("north", "n-gun", 1, target))
+    north, south = player_view(state, "north"), player_view(state, "south")
+    assert [p.id for p in north.queue.plots] == [1] and [p.id for p in south.queue.plots] == [1]
+    assert north.plots[0].battery == "n-gun" and south.plots[0].battery == "s-gun"
+    assert north.plots[0].target == target
+    assert isinstance(north.units["n-mech"], SeenUnit)
+    assert [u.id for u in north.living("north")] == [u.id for u in state.living("north")]
+    assert north.other("north") == state.other("north")
+    assert north.area.index_of(target) == state.area.index_of(target)
