@@ -218,7 +218,7 @@ def run_replay(args: argparse.Namespace) -> int:
     import os
 
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from game.ui.replay import run_replay as replay_window
+    from game.ui.app import run_replay as replay_window
 
     return replay_window(args.file, args.side, args.turn, args.screenshot, args.frames)
 

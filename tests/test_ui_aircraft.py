@@ -29,8 +29,9 @@ def test_ART_36_fly_the_aircraft_and_aim_its_arrow_iv_in_the_window(tmp_path, mo
     sheet under it shows the ART-14 preview (altitude modifier, flight 1 turn) and
     the forecast. Screenshot: air_attack.png, the aircraft with its altitude badge
     and the dashed path of its flight."""
-    from game.ui.app import App, Seats
+    from game.ui.app import App
     from game.ui.game_screen import GameScreen, StandingController
+    from game.ui.seats import Seats
     from game.ui.session import GameSession
 
     monkeypatch.setenv("BARRAGE_HOME", str(tmp_path / "home"))

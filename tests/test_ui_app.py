@@ -19,11 +19,12 @@ import pytest
 from game.hexmath import Hex
 from game.state import DEFAULT_SCENARIO, EndPhase, Hold, Move, acting_side, apply, new_game
 from game.state.model import PHASES, TARGETING
-from game.ui.app import HOTSEAT, SOLO, App, Seats
+from game.ui.app import App
 from game.ui.camera import ZOOM_SIZES
 from game.ui.game_screen import GameScreen
 from game.ui.menu import MainMenu
 from game.ui.screens import EndScreen, HelpOverlay, LoadDialog, PauseMenu, SaveDialog
+from game.ui.seats import HOTSEAT, SOLO, Seats
 from game.ui.units_layer import unit_hex
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -351,7 +352,7 @@ def test_a_save_whose_seats_file_names_another_games_side_still_loads(app, tmp_p
     import json
 
     from game.state import save_game
-    from game.ui.app import read_seats, seats_path
+    from game.ui.seats import read_seats, seats_path
 
     state = new_game(SCENARIO, 14)
     path = tmp_path / "odd.json"
@@ -581,7 +582,7 @@ def test_continue_in_the_menu_reopens_the_autosave(app):
     app.run_frames(2)
     click_button(app, game.ui_manager, "Accept deployment")
     run_until(app, lambda: state.turn >= 1)  # the AI sets up; turn 1 writes the autosave
-    from game.ui.app import autosave_dir
+    from game.ui.home import autosave_dir
 
     assert (autosave_dir() / "autosave.json").is_file()
     saved_turn = state.turn

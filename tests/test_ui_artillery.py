@@ -887,8 +887,9 @@ def test_end_to_end_plot_by_events_then_the_arrival_is_played_in_the_game_screen
     """The game window: plot mode by key, mouse and Enter in the targeting phase; the turn
     ends; the arrival of that plot id is played by the animation layer and the engine
     records its landing."""
-    from game.ui.app import App, Seats
+    from game.ui.app import App
     from game.ui.game_screen import GameScreen, StandingController
+    from game.ui.seats import Seats
 
     monkeypatch.setenv("BARRAGE_HOME", str(tmp_path / "home"))
     app = App(SIZE, ai_delay=0.0, autosave=False)
@@ -958,8 +959,9 @@ def test_end_to_end_plot_by_events_then_the_arrival_is_played_in_the_game_screen
 def test_screenshots_of_the_game_window(tmp_path, monkeypatch, shots):
     """The layers in the finished window: plot mode with the forecast and the scatter
     diagram, an arrival with its rings, the LOS tool, the intel arrows, the sheet picker."""
-    from game.ui.app import App, Seats
+    from game.ui.app import App
     from game.ui.game_screen import GameScreen, StandingController
+    from game.ui.seats import Seats
 
     monkeypatch.setenv("BARRAGE_HOME", str(tmp_path / "home"))
     app = App(SIZE, ai_delay=0.0, autosave=False)

@@ -61,8 +61,9 @@ def test_ART_37_plot_a_counter_battery_shot_from_the_sheet_grid(tmp_path, monkey
     """ART-37 in the window: plot mode, the candidate positions outlined beyond the
     map with their odds, hover a hex there, click, choose the ammunition: the shot is
     plotted at that off-board hex. Screenshot: counter_battery_plot.png."""
-    from game.ui.app import App, Seats
+    from game.ui.app import App
     from game.ui.game_screen import GameScreen, StandingController
+    from game.ui.seats import Seats
     from game.ui.session import GameSession
 
     monkeypatch.setenv("BARRAGE_HOME", str(tmp_path / "home"))

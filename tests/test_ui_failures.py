@@ -11,8 +11,10 @@ from pathlib import Path
 import pygame
 
 from game.state import EndPhase, apply, new_game, save_game, state_hash
-from game.ui.app import App, Seats, autosave_dir, saves_dir
+from game.ui.app import App
+from game.ui.home import autosave_dir, saves_dir
 from game.ui.screens import LoadDialog
+from game.ui.seats import Seats
 from tests.test_ui_app import SHOTS, button_named, click, press, run_until
 
 ROOT = Path(__file__).resolve().parents[1]

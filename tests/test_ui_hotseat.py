@@ -32,9 +32,10 @@ from game.state import (
     legal_commands,
     new_game,
 )
-from game.ui.app import HOTSEAT, App, Seats
+from game.ui.app import App
 from game.ui.game_screen import SEAT_GUARD, GameScreen
 from game.ui.screens import HandOverScreen
+from game.ui.seats import HOTSEAT, Seats
 from game.ui.session import TABLE
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -444,7 +445,7 @@ def test_a_scripted_hot_seat_long_tom_hunt_hands_over_at_most_3_times_a_turn() -
 def test_watching_with_no_side_chosen_shows_the_table_all_along(app):
     """Watch mode with no side: the table view, never one side's then the other's
     (it used to flip between them at every change of the acting side)."""
-    from game.ui.app import WATCH
+    from game.ui.seats import WATCH
 
     state = new_game(DEFAULT_SCENARIO, 7)
     game = app.open_game(state, Seats(WATCH))

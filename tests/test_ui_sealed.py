@@ -8,8 +8,10 @@ import json
 from pathlib import Path
 
 from game.state import EndPhase, new_game, state_hash
-from game.ui.app import HOTSEAT, App, Seats, autosave_dir
+from game.ui.app import App
+from game.ui.home import autosave_dir
 from game.ui.screens import PassphraseDialog, UnsealDialog
+from game.ui.seats import HOTSEAT, Seats
 from tests.test_ui_app import SHOTS, button_named, click, type_text
 from tests.test_ui_hotseat import take_seat
 

@@ -36,10 +36,11 @@ from game.state import (
 )
 from game.state.engine import deployment_refusal
 from game.ui import widgets as ui
-from game.ui.app import HOTSEAT, App, Seats
+from game.ui.app import App
 from game.ui.context import SELECT
 from game.ui.game_screen import GameScreen, StandingController
 from game.ui.screens import HandOverScreen
+from game.ui.seats import HOTSEAT, Seats
 from game.ui.session import GameSession
 from game.ui.setup_layer import (
     PREDESIGNATE,

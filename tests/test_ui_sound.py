@@ -172,7 +172,8 @@ def test_a_hot_seat_hand_over_sounds_once_and_the_new_side_hears_no_old_news():
 
 
 def test_mute_lasts_from_one_game_to_the_next_in_the_same_window(tmp_path, monkeypatch):
-    from game.ui.app import App, Seats
+    from game.ui.app import App
+    from game.ui.seats import Seats
 
     monkeypatch.setenv("BARRAGE_HOME", str(tmp_path))
     app = App((1024, 700), ai_delay=0.0, autosave=False)

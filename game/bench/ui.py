@@ -236,7 +236,8 @@ def main() -> None:
 
     import pygame
 
-    from game.ui.app import SOLO, App, Seats
+    from game.ui.app import App
+    from game.ui.seats import SOLO, Seats
 
     home = Path(os.environ.get("TMPDIR", "/tmp")) / "barrage-bench-home"
     os.environ["BARRAGE_HOME"] = str(home)

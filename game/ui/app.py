@@ -16,49 +16,46 @@ Tests drive the window with real pygame events: post them with
 fixed length exactly as the main loop does (events, update, draw).
 
 User data (saves, the autosave, screenshots) lives in ``$BARRAGE_HOME`` or
-``~/.barrage``.
+``~/.barrage`` (``game.ui.home``).
+
+This module is the top of the window: it imports the screens (the menu, the
+game screen, the replay, the screens over the game); they import the layers
+and panels; and those the theme, the widget kit and the context. Nothing
+imports back up (``tests/test_ui_import_graph.py``): a screen reaches the app
+only through ``self.app``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, TextIO
 
 import pygame
+import pygame_gui
 
 from game.cli import UsageError, add_screenshot_options, invalid_file, parse, usage_error
-from game.limits import read_bytes
+from game.state import GameState, SaveError, Seal, autosave, load_game, new_game
+from game.state.saves import clean_stale_temp_files
 from game.ui import theme
-
-if TYPE_CHECKING:
-    import pygame_gui
-
-    from game.state import GameState
-    from game.ui.game_screen import GameScreen
-    from game.ui.replay import ReplayScreen, ReplayTimeline
+from game.ui.game_screen import GameScreen, make_session
+from game.ui.home import autosave_dir, saves_dir
+from game.ui.menu import MainMenu
+from game.ui.replay import BOTH, ReplayScreen, ReplayTimeline
+from game.ui.screen import Screen
+from game.ui.seats import HOTSEAT, LEVELS, MODES, SOLO, WATCH, Seats, read_seats, write_seats
+from game.ui.sound import SoundBoard
 
 ROOT = Path(__file__).resolve().parents[2]
 THEME = ROOT / "assets" / "theme.json"
-SCENARIO_DIR = ROOT / "maps"
 DEFAULT_SIZE = (1280, 800)
 MIN_SIZE = (960, 600)
 MAX_SIZE = (16384, 16384)
 FPS = 60
-HOME_ENV = "BARRAGE_HOME"
-
-SOLO = "solo"
-HOTSEAT = "hotseat"
-WATCH = "watch"
-MODES = (SOLO, HOTSEAT, WATCH)
-MODE_NAMES = {SOLO: "Solo against the AI", HOTSEAT: "Hot-seat", WATCH: "Watch AI against AI"}
-LEVELS = ("easy", "normal", "hard")
 
 # Sizes pygame-gui uses with the theme in assets/theme.json; loaded up front so
 # no element has to load a font on the fly (and warn about it).
@@ -67,131 +64,6 @@ _GUI_FONTS = [
     for size in (13, 14, 15, 16, 17, 19)
     for style in ("regular", "bold", "italic", "bold_italic")
 ]
-
-
-def data_home() -> Path:
-    """Folder of saves, the autosave and screenshots: ``$BARRAGE_HOME`` or ``~/.barrage``."""
-    env = os.environ.get(HOME_ENV)
-    return Path(env) if env else Path.home() / ".barrage"
-
-
-def saves_dir() -> Path:
-    return data_home() / "saves"
-
-
-def autosave_dir() -> Path:
-    return data_home() / "autosave"
-
-
-# --- who plays which side ---------------------------------------------------------------
-
-
-@dataclass
-class Seats:
-    """Who sits at each side: the mode, the human's side in solo play, the AI level,
-    and in watch mode the side whose view is shown (None: the acting side's)."""
-
-    mode: str = SOLO
-    human: str | None = None
-    level: str = "normal"
-    watch: str | None = None
-    # Hot-seat: the game's saves are sealed with a passphrase per side, asked at each
-    # side's first hand-over (game/state/sealing.py).
-    sealed: bool = False
-
-    def __post_init__(self) -> None:
-        if self.mode not in MODES:
-            raise ValueError(f"mode {self.mode!r} must be one of {', '.join(MODES)}")
-        if self.level not in LEVELS:
-            raise ValueError(f"AI level {self.level!r} must be one of {', '.join(LEVELS)}")
-
-    def human_sides(self, sides: Sequence[str]) -> list[str]:
-        if self.mode == HOTSEAT:
-            return list(sides)
-        if self.mode == WATCH:
-            return []
-        human = self.human if self.human in sides else sides[0]
-        return [human]
-
-    def check(self, sides: Sequence[str]) -> None:
-        """ValueError when a named side is not one of the game's."""
-        for what, side in (("--side", self.human), ("watched side", self.watch)):
-            if side is not None and side not in sides:
-                raise UsageError(
-                    f"{what} {side!r} is not a side of this scenario (sides: {', '.join(sides)})"
-                )
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Seats:
-        return cls(
-            mode=str(data.get("mode", SOLO)),
-            human=data.get("human"),
-            level=str(data.get("level", "normal")),
-            watch=data.get("watch"),
-            sealed=data.get("sealed") is True,
-        )
-
-
-def seats_path(save: Path) -> Path:
-    """The file beside a save that remembers who played which side."""
-    return save.with_name(save.name.removesuffix(".json") + ".seats.json")
-
-
-# A seats file holds four short entries.
-SEATS_FILE_BYTES = 10_000
-
-
-def write_seats(save: Path, seats: Seats) -> None:
-    seats_path(save).write_text(json.dumps(seats.to_dict()), encoding="utf-8")
-
-
-def read_seats(save: Path, state: GameState) -> Seats:
-    """The seats saved beside ``save``; without that file (or with one that does not
-    fit this game), the scenario's controllers (a human side and an AI side: solo;
-    two humans: hot-seat)."""
-    try:
-        seats = Seats.from_dict(json.loads(read_bytes(seats_path(save), SEATS_FILE_BYTES)))
-        seats.check(state.sides)
-        return seats
-    except (OSError, ValueError, TypeError, AttributeError, RecursionError):
-        pass  # no seats file, or one that does not fit this game: the scenario's seats
-    sides = state.scenario.get("sides", [])
-    humans = [s["name"] for s in sides if s.get("controller") == "human"]
-    if len(humans) == 1:
-        return Seats(SOLO, humans[0])
-    if len(humans) == 2 or not sides:
-        return Seats(HOTSEAT)
-    return Seats(SOLO, state.sides[0])
-
-
-# --- screens ----------------------------------------------------------------------------
-
-
-class Screen:
-    """One screen of the stack. Opaque screens hide every screen below them."""
-
-    opaque = True
-
-    def __init__(self, app: App) -> None:
-        self.app = app
-
-    def handle_event(self, event: pygame.event.Event) -> None:
-        """Called for each event while this screen is on top."""
-
-    def update(self, dt: float) -> None:
-        """Called once a frame while this screen is on top."""
-
-    def draw(self, surface: pygame.Surface) -> None:
-        """Draw the screen (every frame in which it is visible)."""
-
-    def resize(self, size: tuple[int, int]) -> None:
-        """The window changed size."""
-
-    def close(self) -> None:
-        """The screen leaves the stack: release what it holds."""
 
 
 # --- the application --------------------------------------------------------------------
@@ -224,12 +96,10 @@ class App:
         self.frames = 0
         # The sound board (game/ui/sound.py): made by the first game screen, kept with its
         # volume and mute for the games after it.
-        self.sound: Any = None
+        self.sound: SoundBoard | None = None
         self.first_frame_seconds: float | None = None
         self._started = started
         self._gui_fonts_loaded = False
-        from game.state.saves import clean_stale_temp_files
-
         for folder in (saves_dir(), autosave_dir()):
             clean_stale_temp_files(folder)
 
@@ -268,16 +138,12 @@ class App:
     @property
     def game(self) -> GameScreen | None:
         """The game screen on the stack, if a game is open."""
-        from game.ui.game_screen import GameScreen
-
         return self.find(GameScreen)
 
     # --- pygame-gui -------------------------------------------------------------------
 
     def ui_manager(self) -> pygame_gui.UIManager:
         """A pygame-gui manager with the game's theme, its fonts loaded."""
-        import pygame_gui
-
         manager = pygame_gui.UIManager(self.size, str(THEME), enable_live_theme_updates=False)
         loaded = manager.get_theme().get_font_dictionary()
         missing = []
@@ -295,22 +161,16 @@ class App:
     # --- moving between screens ----------------------------------------------------------
 
     def open_menu(self) -> None:
-        from game.ui.menu import MainMenu
-
         self.replace_all(MainMenu(self))
 
     def start_game(self, scenario: str | Path, seats: Seats, seed: int | None = None) -> GameScreen:
         """A new game of a scenario file: replaces every screen with the game screen."""
-        from game.state import new_game
-
         seed = int(time.time() * 1000) % 1_000_000_007 if seed is None else int(seed)
         state = new_game(scenario, seed)
         return self.open_game(state, seats)
 
     def open_game(self, state: GameState, seats: Seats) -> GameScreen:
         """Play ``state`` with these seats (a new or loaded game)."""
-        from game.ui.game_screen import GameScreen, make_session
-
         seats.check(state.sides)
         folder = autosave_dir() if self.autosave else None
         session = make_session(state, seats, folder)
@@ -330,8 +190,6 @@ class App:
     def load_game(self, path: str | Path, passphrases: dict[str, str] | None = None) -> GameScreen:
         """Open a save (``SaveError`` with the reason when it cannot be read); a sealed
         hot-seat save with both sides' ``passphrases``, and its game goes on sealed."""
-        from game.state import Seal, load_game
-
         path = Path(path)
         state = load_game(path, passphrases)
         screen = self.open_game(state, read_seats(path, state))
@@ -345,8 +203,6 @@ class App:
     ) -> ReplayScreen:
         """Step through a saved game (a game log or a save, or its timeline) from
         ``side``'s view or both (``SaveError`` when the file does not replay)."""
-        from game.ui.replay import ReplayScreen, ReplayTimeline
-
         if not isinstance(source, ReplayTimeline):
             source = ReplayTimeline.from_file(source)
         screen = ReplayScreen(self, source, side, position)
@@ -414,8 +270,6 @@ class App:
         game = self.game
         if game is None or not self.autosave or game.session.over:
             return None
-        from game.state import autosave
-
         try:
             return autosave(game.session.state, autosave_dir(), game.session.seal)
         except OSError as exc:
@@ -568,6 +422,52 @@ def run(argv: Sequence[str] | None = None, prog: str = "main.py", epilog: str | 
         if args.screenshot:
             saved = app.screenshot(args.screenshot)
             print(f"screenshot saved to {saved}")
+        app.shutdown()
+        return 0
+    return app.run()
+
+
+def run_replay(
+    path: str | Path,
+    side: str = BOTH,
+    turn: int | None = None,
+    screenshot: str | Path | None = None,
+    frames: int | None = None,
+    size: Sequence[int] = DEFAULT_SIZE,
+    err: TextIO | None = None,
+) -> int:
+    """``python main.py replay FILE``: open the window on the replay; with
+    ``screenshot`` render without a display, save a PNG after ``frames`` frames and
+    exit. Returns the exit code: 1 when the file cannot be replayed (game/cli.py);
+    raises UsageError for a side or turn the game does not have."""
+    if frames is not None and frames < 1:
+        raise UsageError(f"--frames must be 1 or more, not {frames}")
+    try:
+        timeline = ReplayTimeline.from_file(path)
+    except SaveError as exc:
+        return invalid_file("replay", exc, err)
+    if side != BOTH and side not in timeline.sides:
+        raise UsageError(
+            f"--side {side}: the sides of this game are {timeline.sides[0]} and "
+            f"{timeline.sides[1]}, or {BOTH} for both"
+        )
+    position = 0
+    if turn is not None:
+        try:
+            position = timeline.turn_start(turn)
+        except ValueError as exc:
+            raise UsageError(f"--turn {turn}: {exc}") from None
+    if screenshot:
+        # No display needed: SDL reads these when the video system starts.
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    headless = bool(screenshot) or frames is not None
+    app = App((int(size[0]), int(size[1])), ai_delay=0.0, autosave=False)
+    app.open_replay(timeline, side, position)
+    if headless:
+        app.run_frames(frames or 3)
+        if screenshot:
+            print(f"screenshot saved to {app.screenshot(screenshot)}")
         app.shutdown()
         return 0
     return app.run()

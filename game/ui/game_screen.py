@@ -43,10 +43,9 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
-import pygame_gui
 
 from game.ai import make_policy
 from game.dice import DiceBase
@@ -63,38 +62,33 @@ from game.state import (
 )
 from game.state.sealing import Passphrases
 from game.ui import artillery_layers, fonts, setup_layer, sound, theme
-from game.ui.app import HOTSEAT, WATCH, App, Screen, Seats, data_home
 from game.ui.camera import DEFAULT_ZOOM, Camera
 from game.ui.context import Layer, UiContext
+from game.ui.home import data_home
 from game.ui.map_layer import MapLayer
 from game.ui.panels import LogPanel, PhaseBar, Tooltip, UnitPanel
+from game.ui.screen import INPUT_EVENTS, Screen, drop_queued_input
+from game.ui.screens import (
+    EndScreen,
+    HandOverScreen,
+    HelpOverlay,
+    LoadDialog,
+    PassphraseDialog,
+    PauseMenu,
+    SaveDialog,
+)
+from game.ui.seats import HOTSEAT, WATCH, Seats
 from game.ui.session import HUMAN, TABLE, GameSession
 from game.ui.theme import BAR_HEIGHT, ERROR, TEXT
 from game.ui.units_layer import UnitsLayer, unit_hex
 from game.ui.widgets import panel_surface
 
+if TYPE_CHECKING:
+    from game.ui.app import App
+
 # Hot-seat: seconds the table takes no input after the acting side changes, so a
 # click meant for one side cannot act for the other.
 SEAT_GUARD = 0.5
-INPUT_EVENTS = (
-    pygame.MOUSEBUTTONDOWN,
-    pygame.MOUSEBUTTONUP,
-    pygame.KEYDOWN,
-    pygame.KEYUP,
-    pygame.MOUSEWHEEL,
-    pygame.TEXTINPUT,
-    # A click on a button arrives a frame later as the button's own event.
-    pygame_gui.UI_BUTTON_START_PRESS,
-    pygame_gui.UI_BUTTON_PRESSED,
-    pygame_gui.UI_BUTTON_DOUBLE_CLICKED,
-)
-
-
-def drop_queued_input() -> None:
-    """Forget every input event still queued: it was meant for the screen before."""
-    pygame.event.clear(INPUT_EVENTS)
-
-
 AI_BUDGET = 0.012  # seconds of AI thinking per frame before the frame is drawn
 DRAG_THRESHOLD = 5  # pixels a pressed mouse moves before the press is a drag
 ZOOM_RENDER_BUDGET = 0.008  # seconds a frame may spend rendering sheet caches
@@ -263,8 +257,6 @@ class GameScreen(Screen):
         self._last_acting = self.session.acting()
         self._reset_for_new_side()
         if self.passphrases is not None and not self.passphrases.asked(side):
-            from game.ui.screens import PassphraseDialog
-
             self.app.push(PassphraseDialog(self.app, self, side))
 
     def _reset_for_new_side(self) -> None:
@@ -345,23 +337,15 @@ class GameScreen(Screen):
     # --- screens over this one ------------------------------------------------------------
 
     def open_pause(self) -> None:
-        from game.ui.screens import PauseMenu
-
         self.app.push(PauseMenu(self.app, self))
 
     def open_help(self) -> None:
-        from game.ui.screens import HelpOverlay
-
         self.app.push(HelpOverlay(self.app, self))
 
     def open_save(self) -> None:
-        from game.ui.screens import SaveDialog
-
         self.app.push(SaveDialog(self.app, self))
 
     def open_load(self) -> None:
-        from game.ui.screens import LoadDialog
-
         self.app.push(LoadDialog(self.app))
 
     def help_sections(self) -> list[tuple[str, list[tuple[str, str]]]]:
@@ -550,8 +534,6 @@ class GameScreen(Screen):
         # The last shells of a game are shown before the end screen covers the map.
         if self.session.over and not self._end_shown and not self.layers_busy():
             self._end_shown = True
-            from game.ui.screens import EndScreen
-
             self.app.push(EndScreen(self.app, self))
         self.frame_seconds.append(time.perf_counter() - started)
         del self.frame_seconds[:-240]
@@ -576,8 +558,6 @@ class GameScreen(Screen):
                 return
 
     def _push_handover(self, side: str) -> None:
-        from game.ui.screens import HandOverScreen
-
         self._press = None
         self._dragging = False
         self._keys.clear()

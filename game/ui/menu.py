@@ -12,30 +12,28 @@ import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 import pygame_gui
 
+from game.scenario import ScenarioError, load_scenario
+from game.state import SaveError, SealedSaveError
 from game.ui import fonts, theme
-from game.ui.app import (
-    HOTSEAT,
-    LEVELS,
-    MODE_NAMES,
-    MODES,
-    SCENARIO_DIR,
-    SOLO,
-    WATCH,
-    App,
-    Screen,
-    Seats,
-    autosave_dir,
-)
+from game.ui.camera import Camera
+from game.ui.home import autosave_dir
+from game.ui.map_layer import MapLayer
+from game.ui.screen import Screen
+from game.ui.screens import LoadDialog, UnsealDialog
+from game.ui.seats import HOTSEAT, LEVELS, MODE_NAMES, MODES, SOLO, WATCH, Seats
 from game.ui.theme import ACCENT, ERROR, MUTED, PANEL_EDGE, TEXT
-from game.ui.widgets import panel_surface, wrap
+from game.ui.widgets import backdrop, panel_surface, wrap
 
+if TYPE_CHECKING:
+    from game.ui.app import App
+
+SCENARIO_DIR = Path(__file__).resolve().parents[2] / "maps"
 THUMB_SIZE = (300, 210)
-SQRT3 = math.sqrt(3.0)
 
 
 @dataclass
@@ -87,10 +85,6 @@ def scenario_entries(folder: Path = SCENARIO_DIR) -> list[ScenarioEntry]:
 
 def render_thumbnail(entry: ScenarioEntry, size: tuple[int, int] = THUMB_SIZE) -> None:
     """Check the scenario fully and draw its starting map with the units on it."""
-    from game.scenario import ScenarioError, load_scenario
-    from game.ui.camera import Camera
-    from game.ui.map_layer import MapLayer
-
     entry.checked = True
     try:
         scenario = load_scenario(entry.path)
@@ -124,33 +118,6 @@ def render_thumbnail(entry: ScenarioEntry, size: tuple[int, int] = THUMB_SIZE) -
     scale = min(size[0] / full[0], size[1] / full[1], 1.0)
     shown = (max(1, round(full[0] * scale)), max(1, round(full[1] * scale)))
     entry.thumbnail = pygame.transform.smoothscale(picture, shown) if scale < 1 else picture
-
-
-def backdrop(size: tuple[int, int]) -> pygame.Surface:
-    """A dark field with a faint hex grid."""
-    surf = pygame.Surface(size)
-    surf.fill((20, 24, 28))
-    s = 34
-    ink = (30, 36, 42)
-    cols = int(size[0] / (1.5 * s)) + 2
-    rows = int(size[1] / (SQRT3 * s)) + 2
-    for c in range(cols):
-        for r in range(rows):
-            x = c * 1.5 * s
-            y = r * SQRT3 * s + (c % 2) * SQRT3 * s / 2
-            pts = [
-                (x + s * math.cos(math.radians(60 * k)), y + s * math.sin(math.radians(60 * k)))
-                for k in range(6)
-            ]
-            pygame.draw.polygon(surf, ink, pts, 1)
-    glow = pygame.Surface(size, pygame.SRCALPHA)
-    for k in range(12):
-        alpha = 10 - k * 0.8
-        if alpha <= 0:
-            break
-        pygame.draw.circle(glow, (200, 120, 40, int(alpha)), (0, 0), 260 + k * 40)
-    surf.blit(glow, (0, 0))
-    return surf
 
 
 class MainMenu(Screen):
@@ -343,8 +310,6 @@ class MainMenu(Screen):
         elif ident == "continue":
             self.continue_game()
         elif ident == "load":
-            from game.ui.screens import LoadDialog
-
             self.app.push(LoadDialog(self.app))
         elif ident == "quit":
             self.app.quit()
@@ -395,14 +360,10 @@ class MainMenu(Screen):
             self._refresh_start()
 
     def continue_game(self) -> None:
-        from game.state import SaveError, SealedSaveError
-
         path = autosave_dir() / "autosave.json"
         try:
             self.app.load_game(path)
         except SealedSaveError as exc:
-            from game.ui.screens import UnsealDialog
-
             self.app.push(UnsealDialog(self.app, path, exc.sides))
         except (SaveError, ValueError, OSError) as exc:
             self.message = str(exc)

@@ -34,18 +34,15 @@ changing the view does not replay old shells.
 from __future__ import annotations
 
 import bisect
-import os
 import pickle
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, TextIO
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pygame
 import pygame_gui
 
 from game.artillery.weapons import weapon as weapon_spec
-from game.cli import UsageError, invalid_file
 from game.hexmath import Hex
 from game.state import (
     Command,
@@ -68,17 +65,19 @@ from game.state.saves import SAVE_FORMAT, file_format
 from game.state.view import umpire_view
 from game.ui import fonts, theme
 from game.ui import widgets as ui
-from game.ui.app import DEFAULT_SIZE, HOTSEAT, App, Screen, Seats
 from game.ui.artillery_plot import draw_badge, draw_disk_outline, hex_points
 from game.ui.context import UiContext
 from game.ui.game_screen import GameScreen
 from game.ui.panels import PHASE_NAMES, side_label
+from game.ui.screen import Screen
 from game.ui.screens import HelpOverlay
+from game.ui.seats import HOTSEAT, Seats
 from game.ui.session import GameSession
 from game.ui.theme import ACCENT, BAR_HEIGHT, MARGIN, MUTED, PANEL_EDGE, TEXT
 from game.ui.units_layer import unit_hex
 
 if TYPE_CHECKING:
+    from game.ui.app import App
     from game.ui.artillery_anim import ArrivalAnimation
 
 BOTH = "both"  # the viewer of both sides at once, the umpire (replays only)
@@ -943,52 +942,3 @@ class ReplayHelp(HelpOverlay):
             if title == "Game":  # nobody takes a seat in a replay
                 sections[k] = (title, [e for e in keys if "hand-over" not in e[0]])
         self.sections = [(screen.bar.title, screen.bar.keys()), *sections]
-
-
-# --- the command line ------------------------------------------------------------------------
-
-
-def run_replay(
-    path: str | Path,
-    side: str = BOTH,
-    turn: int | None = None,
-    screenshot: str | Path | None = None,
-    frames: int | None = None,
-    size: Sequence[int] = DEFAULT_SIZE,
-    err: TextIO | None = None,
-) -> int:
-    """``python main.py replay FILE``: open the window on the replay; with
-    ``screenshot`` render without a display, save a PNG after ``frames`` frames and
-    exit. Returns the exit code: 1 when the file cannot be replayed (game/cli.py);
-    raises UsageError for a side or turn the game does not have."""
-    if frames is not None and frames < 1:
-        raise UsageError(f"--frames must be 1 or more, not {frames}")
-    try:
-        timeline = ReplayTimeline.from_file(path)
-    except SaveError as exc:
-        return invalid_file("replay", exc, err)
-    if side != BOTH and side not in timeline.sides:
-        raise UsageError(
-            f"--side {side}: the sides of this game are {timeline.sides[0]} and "
-            f"{timeline.sides[1]}, or {BOTH} for both"
-        )
-    position = 0
-    if turn is not None:
-        try:
-            position = timeline.turn_start(turn)
-        except ValueError as exc:
-            raise UsageError(f"--turn {turn}: {exc}") from None
-    if screenshot:
-        # No display needed: SDL reads these when the video system starts.
-        os.environ["SDL_VIDEODRIVER"] = "dummy"
-        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    headless = bool(screenshot) or frames is not None
-    app = App((int(size[0]), int(size[1])), ai_delay=0.0, autosave=False)
-    app.open_replay(timeline, side, position)
-    if headless:
-        app.run_frames(frames or 3)
-        if screenshot:
-            print(f"screenshot saved to {app.screenshot(screenshot)}")
-        app.shutdown()
-        return 0
-    return app.run()

@@ -20,12 +20,15 @@ import pygame_gui
 
 from game.state import SaveError, SealedSaveError, player_view, save_game
 from game.ui import fonts, theme
-from game.ui.app import App, Screen, saves_dir, write_seats
+from game.ui.home import autosave_dir, saves_dir
 from game.ui.panels import PHASE_NAMES, side_label
+from game.ui.screen import INPUT_EVENTS, Screen, drop_queued_input
+from game.ui.seats import write_seats
 from game.ui.theme import ACCENT, ERROR, MUTED, TEXT
-from game.ui.widgets import dim, panel_surface, wrap
+from game.ui.widgets import backdrop, dim, panel_surface, wrap
 
 if TYPE_CHECKING:
+    from game.ui.app import App
     from game.ui.game_screen import GameScreen
 
 
@@ -108,8 +111,6 @@ class HandOverScreen(Screen):
     GUARD = 0.5  # seconds
 
     def __init__(self, app: App, game: GameScreen, side: str) -> None:
-        from game.ui.game_screen import drop_queued_input
-
         super().__init__(app)
         self.game = game
         self.side = side
@@ -136,8 +137,6 @@ class HandOverScreen(Screen):
         self.take.set_relative_position(self._button_rect(size).topleft)
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        from game.ui.game_screen import INPUT_EVENTS
-
         space = event.type in (pygame.KEYDOWN, pygame.KEYUP) and event.key == pygame.K_SPACE
         if event.type in INPUT_EVENTS and self.guard > 0:
             if space:
@@ -173,8 +172,6 @@ class HandOverScreen(Screen):
         self.manager.clear_and_reset()
 
     def draw(self, surface: pygame.Surface) -> None:
-        from game.ui.menu import backdrop
-
         w, h = surface.get_size()
         if self._backdrop is None or self._backdrop.get_size() != (w, h):
             self._backdrop = backdrop((w, h))
@@ -470,8 +467,6 @@ def save_name(text: str) -> str:
 
 def list_saves(folders: list[Path] | None = None) -> list[Path]:
     """Save files, newest first (the autosave among them)."""
-    from game.ui.app import autosave_dir
-
     folders = folders or [saves_dir(), autosave_dir()]
     found = []
     for folder in folders:

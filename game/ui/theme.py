@@ -121,6 +121,11 @@ BUTTON_FIRE_HOT: Colour = (214, 64, 44)
 SHADE: Colour = (8, 10, 12)
 SHADE_ALPHA = 150
 
+# The background of the full-screen screens (menu, hand-over): a faint hex grid and a glow.
+BACKDROP: Colour = (20, 24, 28)
+BACKDROP_GRID: Colour = (30, 36, 42)
+BACKDROP_GLOW: Colour = (200, 120, 40)
+
 # Panel metrics.
 PANEL_RADIUS = 8
 TITLE_HEIGHT = 28  # the title bar of a panel

@@ -24,17 +24,21 @@ Colours and sizes come from ``game.ui.theme``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 import pygame
 
-from game.hexmath import Hex
+from game.hexmath import SQRT3, Hex
 from game.ui import fonts
 from game.ui.context import UiContext
 from game.ui.theme import (
     ACCENT,
+    BACKDROP,
+    BACKDROP_GLOW,
+    BACKDROP_GRID,
     BODY,
     BUTTON,
     BUTTON_FIRE,
@@ -407,3 +411,33 @@ def dialog_layer(ctx: UiContext) -> DialogLayer:
     if ctx.dialogs is None:
         ctx.dialogs = DialogLayer()
     return ctx.dialogs
+
+
+# --- full-screen backgrounds -------------------------------------------------------------------
+
+
+def backdrop(size: tuple[int, int]) -> pygame.Surface:
+    """A dark field with a faint hex grid and a warm glow in its corner: behind the
+    main menu and the hot-seat hand-over."""
+    surf = pygame.Surface(size)
+    surf.fill(BACKDROP)
+    s = 34
+    cols = int(size[0] / (1.5 * s)) + 2
+    rows = int(size[1] / (SQRT3 * s)) + 2
+    for c in range(cols):
+        for r in range(rows):
+            x = c * 1.5 * s
+            y = r * SQRT3 * s + (c % 2) * SQRT3 * s / 2
+            pts = [
+                (x + s * math.cos(math.radians(60 * k)), y + s * math.sin(math.radians(60 * k)))
+                for k in range(6)
+            ]
+            pygame.draw.polygon(surf, BACKDROP_GRID, pts, 1)
+    glow = pygame.Surface(size, pygame.SRCALPHA)
+    for k in range(12):
+        alpha = 10 - k * 0.8
+        if alpha <= 0:
+            break
+        pygame.draw.circle(glow, (*BACKDROP_GLOW, int(alpha)), (0, 0), 260 + k * 40)
+    surf.blit(glow, (0, 0))
+    return surf
