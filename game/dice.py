@@ -158,6 +158,13 @@ class ScriptedDice(DiceBase):
     def remaining(self) -> int:
         return len(self._script) - self._used
 
+    def to_dict(self) -> dict[str, Any]:
+        """Where the script stands, so that a game played with it can be hashed."""
+        return {
+            "script": [list(e) if isinstance(e, tuple) else e for e in self._script],
+            "used": self._used,
+        }
+
     def _die(self, sides: int) -> int:
         if self._used >= len(self._script):
             raise DiceScriptError(

@@ -11,7 +11,7 @@ import pytest
 
 import main
 from game.board import sheet as sheet_module
-from game.scenario import loader, validate_file
+from game.scenario import validate_file
 
 ROOT = Path(__file__).resolve().parents[1]
 HUNT = ROOT / "maps" / "long_tom_hunt.toml"
@@ -44,8 +44,7 @@ def test_two_sheet_files_with_one_id_are_found(sheets) -> None:
 def test_simulate_reports_a_broken_catalogue_in_one_line(sheets, tmp_path, monkeypatch, capsys):
     """simulate crashed with a SheetError traceback when a sheet file was broken."""
     (sheets / "zz_broken.toml").write_text("hexes = [[[", encoding="utf-8")
-    monkeypatch.setattr(sheet_module, "SHEETS_DIR", sheets)
-    monkeypatch.setattr(loader, "SHEETS_DIR", sheets)
+    monkeypatch.setenv(sheet_module.SHEETS_ENV, str(sheets))
     code = main.main(
         ["simulate", str(HUNT), "--games", "1", "--out", str(tmp_path / "out"), "--quiet"]
     )

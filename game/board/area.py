@@ -346,6 +346,14 @@ class PlayArea:
         return True
 
     @property
+    def catalogue(self) -> dict[str, Sheet]:
+        """The sheets new sheets are drawn from and picked by id (MAP-7 .. MAP-9), with
+        the sheets in play: the catalogue the area was built with (the shipped
+        sheets when none was given)."""
+        known = self._catalogue if self._catalogue is not None else available_sheets()
+        return {**known, **{sheet.id: sheet for sheet in self._sheets.values()}}
+
+    @property
     def rubble(self) -> tuple[Hex, ...]:
         """Building hexes destroyed in play, in a fixed order."""
         return tuple(sorted(self._rubble))

@@ -22,10 +22,13 @@ Errors raise ``SheetError`` naming the file, the place and the problem.
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +44,8 @@ SHEET_ROWS = 17
 LEVEL_MIN = -99
 LEVEL_MAX = 99
 SHEETS_DIR = Path(__file__).resolve().parents[2] / "maps" / "sheets"
+# A folder of sheet files to use instead of maps/sheets (to try new sheets, or in tests).
+SHEETS_ENV = "BARRAGE_SHEETS"
 
 # ASCII digits only, the whole text: ``\d`` also matches other scripts' digits
 # ("０３０５"), which ``int`` reads, and ``$`` matches before a final newline.
@@ -243,6 +248,81 @@ def _load_dir(directory: str) -> dict[str, Sheet]:
     return sheets
 
 
+def sheets_dir() -> Path:
+    """The folder new games take their sheets from: ``$BARRAGE_SHEETS`` or ``maps/sheets``."""
+    chosen = os.environ.get(SHEETS_ENV)
+    return Path(chosen) if chosen else SHEETS_DIR
+
+
 def available_sheets(directory: str | Path | None = None) -> dict[str, Sheet]:
-    """Every sheet shipped in ``maps/sheets`` (or another folder): id -> sheet."""
-    return dict(_load_dir(str(directory or SHEETS_DIR)))
+    """Every sheet in ``sheets_dir()`` (or another folder): id -> sheet."""
+    return dict(_load_dir(str(directory or sheets_dir())))
+
+
+# --- sheets carried in saves and game logs --------------------------------------------
+
+
+def sheet_to_dict(sheet: Sheet) -> dict[str, Any]:
+    """A sheet as the tables of its file (``sheet_from_dict`` reads it back): the
+    whole content, with the hexes one row a line, tokens one space apart."""
+    data = _sheet_data(sheet)
+    return {**data, "buildings": {k: dict(v) for k, v in data["buildings"].items()}}
+
+
+@lru_cache(maxsize=256)
+def _sheet_data(sheet: Sheet) -> dict[str, Any]:
+    # Sheets are frozen: each is written out once, however often a game is hashed.
+    rows = (
+        " ".join(sheet.token(col, row) for col in range(SHEET_COLS)) for row in range(SHEET_ROWS)
+    )
+    buildings = {
+        format_xxyy(int(col), int(row)): {
+            "cf": int(sheet.building_cf[row, col]),
+            "height": int(sheet.building_height[row, col]),
+        }
+        for row, col in zip(*np.nonzero(sheet.building_cf), strict=True)
+    }
+    return {
+        "id": sheet.id,
+        "name": sheet.name,
+        "category": sheet.category,
+        "description": sheet.description,
+        "hexes": "\n".join(rows),
+        "buildings": buildings,
+    }
+
+
+def catalogue_to_dict(sheets: Mapping[str, Sheet]) -> dict[str, dict[str, Any]]:
+    """A game's sheets as plain data for saves and logs: id -> ``sheet_to_dict``."""
+    return {sheet_id: sheet_to_dict(sheets[sheet_id]) for sheet_id in sorted(sheets)}
+
+
+def catalogue_from_dict(data: Any, source: str = "saved sheets") -> dict[str, Sheet]:
+    """Sheets written by ``catalogue_to_dict``; SheetError names the sheet and the problem."""
+    if not isinstance(data, Mapping):
+        raise SheetError(f"{source}: must be a table of sheet id -> sheet")
+    sheets: dict[str, Sheet] = {}
+    for sheet_id, entry in data.items():
+        where = f"{source}: sheet {sheet_id!r}"
+        if not isinstance(entry, Mapping):
+            raise SheetError(f"{where}: must be a table")
+        sheet = _sheet_from_text(canonical_sheet_text(entry), where)
+        if sheet.id != sheet_id:
+            raise SheetError(f"{where}: holds the sheet {sheet.id!r}")
+        sheets[sheet_id] = sheet
+    return sheets
+
+
+def canonical_sheet_text(entry: Mapping[str, Any]) -> str:
+    """One form of a saved sheet's tables, the key of the parsed sheets kept."""
+    return json.dumps(entry, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+@lru_cache(maxsize=256)
+def _sheet_from_text(text: str, source: str) -> Sheet:
+    # A replay window rebuilds a game's state many times: each saved sheet is read once.
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise SheetError(f"{source}: is not plain data") from None
+    return sheet_from_dict(data, source)

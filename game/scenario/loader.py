@@ -9,7 +9,7 @@ from 0, like ``units[0]`` for the first ``[[units]]`` table.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,13 +18,16 @@ from game.artillery.flight import sheet_distance
 from game.artillery.predesignated import PER_SHEET_CAP as PREDESIGNATED_PER_SHEET
 from game.board.area import locate, middle_line2, sheet_bounds, sheet_hex
 from game.board.sheet import (
-    SHEETS_DIR,
+    Sheet,
     SheetError,
     available_sheets,
     load_sheet,
     parse_sheet,
     parse_xxyy,
     sheet_from_dict,
+)
+from game.board.sheet import (
+    sheets_dir as default_sheets_dir,
 )
 from game.hexmath import neighbors
 from game.limits import (
@@ -91,7 +94,7 @@ TOP_LEVEL = (
 
 def known_sheet_ids(sheets_dir: str | Path | None = None) -> list[str]:
     """The sheet ids a scenario may name: file names in ``maps/sheets`` without ``.toml``."""
-    directory = Path(sheets_dir) if sheets_dir is not None else SHEETS_DIR
+    directory = Path(sheets_dir) if sheets_dir is not None else default_sheets_dir()
     return sorted(p.stem for p in directory.glob("*.toml"))
 
 
@@ -125,10 +128,15 @@ def parse_toml(text: str, source: str) -> dict[str, Any]:
         raise ScenarioError([f"{source}: {exc}"]) from None
 
 
-def load_scenario(path: str | Path, sheets_dir: str | Path | None = None) -> Scenario:
-    """Read and check one scenario file; raises ScenarioError listing every problem."""
+def load_scenario(
+    path: str | Path,
+    sheets_dir: str | Path | None = None,
+    sheets: Mapping[str, Sheet] | None = None,
+) -> Scenario:
+    """Read and check one scenario file; raises ScenarioError listing every problem.
+    ``sheets_dir`` and ``sheets`` as for ``scenario_from_dict``."""
     p = Path(path)
-    return scenario_from_dict(parse_toml(read_text(p), str(p)), str(p), sheets_dir)
+    return scenario_from_dict(parse_toml(read_text(p), str(p)), str(p), sheets_dir, sheets)
 
 
 def parse_scenario(
@@ -139,13 +147,20 @@ def parse_scenario(
 
 
 def scenario_from_dict(
-    data: dict[str, Any], source: str = "<scenario>", sheets_dir: str | Path | None = None
+    data: dict[str, Any],
+    source: str = "<scenario>",
+    sheets_dir: str | Path | None = None,
+    sheets: Mapping[str, Sheet] | None = None,
 ) -> Scenario:
-    """Check the tables of a scenario (as read from TOML, or from ``Scenario.to_dict``)."""
+    """Check the tables of a scenario (as read from TOML, or from ``Scenario.to_dict``).
+
+    Its sheet ids are checked against the files of ``sheets_dir`` (default
+    ``sheets_dir()``), or against ``sheets`` when given: the sheets a saved game
+    carries, which no file on disk changes."""
     too_deep = nesting_refusal(data)
     if too_deep:
         raise ScenarioError([f"{source}: {too_deep}"])
-    check = _ScenarioCheck(data, source, sheets_dir)
+    check = _ScenarioCheck(data, source, sheets_dir, sheets)
     scenario = check.run()
     if check.report or scenario is None:
         raise ScenarioError(check.report.lines or [f"{source}: the scenario is incomplete"])
@@ -190,12 +205,20 @@ def _show_pos(pos: Position) -> str:
 class _ScenarioCheck:
     """One pass over a scenario's tables, collecting every problem in ``report``."""
 
-    def __init__(self, data: dict[str, Any], source: str, sheets_dir: str | Path | None) -> None:
+    def __init__(
+        self,
+        data: dict[str, Any],
+        source: str,
+        sheets_dir: str | Path | None,
+        sheets: Mapping[str, Sheet] | None = None,
+    ) -> None:
         self.data = data
         self.source = source
         self.report = Report(source)
-        self.sheets_dir = Path(sheets_dir) if sheets_dir is not None else SHEETS_DIR
-        self.known_sheets = known_sheet_ids(self.sheets_dir)
+        self.sheets_dir = Path(sheets_dir) if sheets_dir is not None else default_sheets_dir()
+        self.carried = sheets  # a saved game's own sheets: no file is read
+        carried = sorted(sheets) if sheets is not None else None
+        self.known_sheets = carried if carried is not None else known_sheet_ids(self.sheets_dir)
         self.checked_sheets: set[str] = set()
         self.ids: dict[str, str] = {}  # unit and battery ids -> where first seen
         self.home_edges: str | None = None
@@ -270,7 +293,7 @@ class _ScenarioCheck:
                 f"no such sheet{nearest(sheet_id, self.known_sheets)} (known: {known})",
             )
             return False
-        if sheet_id in self.checked_sheets:
+        if sheet_id in self.checked_sheets or self.carried is not None:
             return True
         self.checked_sheets.add(sheet_id)
         path = self.sheets_dir / f"{sheet_id}.toml"
@@ -664,6 +687,8 @@ class _ScenarioCheck:
         """MAP-7: sheets laid in play are drawn from the whole folder of sheets, so a
         broken file or two files with one id there would stop a game midway (and
         ``simulate`` with a traceback)."""
+        if self.carried is not None:
+            return  # a saved game's sheets were read and checked as they were loaded
         try:
             available_sheets(self.sheets_dir)
             return

@@ -38,6 +38,7 @@ from game.state.board import (
     shot_number,
     told_name,
 )
+from game.state.checks import record_checks
 from game.state.commands import (
     Answer,
     Attack,
@@ -124,12 +125,14 @@ def apply(state: GameState, command: Command) -> list[Event]:
         article = "an" if what[0] in "aeiou" else "a"
         raise IllegalCommand(f"{article} {what} is not possible in the {state.phase} phase")
     start = len(state.log)
+    turn = state.turn
     handler(state, command)
     state.commands.append(command.to_dict())
     leftover = state.dice.take_records()
     events = state.log[start:]
     if leftover and events:
         events[-1].rolls.extend(leftover)
+    record_checks(state, events, turn)
     return events
 
 
@@ -155,6 +158,7 @@ def deployment_refusal(state: GameState, side: str, cmd: Deploy) -> str | None:
         cmd.sheet,
         cmd.xxyy,
         cmd.along,
+        sheets=state.area.catalogue,
         weapon_=weapon,
     )
     if not reasons:

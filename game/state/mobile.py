@@ -4,7 +4,6 @@ area grows, and a hidden battery's sheet brings the battery onto the board."""
 from __future__ import annotations
 
 from game.board.movement import Route
-from game.board.sheet import available_sheets
 from game.state.board import log_event
 from game.state.model import GameState, PendingSheet, Unit
 from game.state.moving import route_steps
@@ -29,7 +28,7 @@ def allowed_sheets(state: GameState) -> list[str]:
     if standing:
         # MAP-10: the position of a battery takes its pre-declared sheet.
         return [standing[0].battery.offboard.sheet]  # type: ignore[union-attr]
-    catalogue = available_sheets()
+    catalogue = state.area.catalogue  # the game's own sheets, not today's files
     rule = state.options.get("sheet_table", "free")
     if rule == "pile" and pending.picker is not None and state.piles.get(pending.picker):
         return sorted(set(state.piles[pending.picker]))
@@ -94,7 +93,7 @@ def place(state: GameState, sheet_id: str) -> None:
     state.area.add_sheet(pending.position, sheet_id)
     if pending.picker is not None and sheet_id in state.piles.get(pending.picker, []):
         state.piles[pending.picker].remove(sheet_id)
-    name = available_sheets()[sheet_id].name
+    name = state.area.catalogue[sheet_id].name
     log_event(
         state,
         "sheet",

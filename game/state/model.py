@@ -16,6 +16,7 @@ from typing import Any
 
 from game.artillery.plots import AutoHitHexes, FireQueue
 from game.board.area import PlayArea
+from game.board.sheet import available_sheets, catalogue_from_dict, catalogue_to_dict
 from game.dice import Dice, RollRecord
 from game.hexmath import Hex
 from game.secrecy import (
@@ -31,7 +32,10 @@ from game.secrecy import (
     read_text,
 )
 
-SAVE_VERSION = 1
+# Version 2: the game carries its sheets ("sheets") and its check hashes ("checks").
+SAVE_VERSION = 2
+# Version 1 kept sheet ids only: such a game is read with the sheet files on disk.
+MAPLESS_VERSION = 1
 
 # Phases that wait for commands; the artillery and end phases run by themselves.
 SETUP = "setup"
@@ -424,6 +428,40 @@ class Result:
 
 
 @dataclass
+class TurnCheck:
+    """The hash of the game at the start of a turn: after ``commands`` commands, the
+    last of which opened turn ``turn`` (``game.state.checks``)."""
+
+    turn: int
+    commands: int
+    hash: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"turn": self.turn, "commands": self.commands, "hash": self.hash}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> TurnCheck:
+        return cls(int(d["turn"]), int(d["commands"]), str(d["hash"]))
+
+
+@dataclass
+class Checks:
+    """What a replay of the game must meet on its way (``game.state.checks``): a
+    short fingerprint of what each command did, and the game's hash at the start
+    of each turn."""
+
+    commands: list[str] = field(default_factory=list)
+    turns: list[TurnCheck] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"commands": list(self.commands), "turns": [t.to_dict() for t in self.turns]}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Checks:
+        return cls([str(c) for c in d["commands"]], [TurnCheck.from_dict(t) for t in d["turns"]])
+
+
+@dataclass
 class GameState:
     """One game. Change it only through ``game.state.apply``."""
 
@@ -457,6 +495,7 @@ class GameState:
     result: Result | None = None
     options: dict[str, Any] = field(default_factory=dict)
     turn_limit: int = 12
+    checks: Checks = field(default_factory=Checks)
 
     def other(self, side: str) -> str:
         a, b = self.sides
@@ -472,12 +511,16 @@ class GameState:
     def units_at(self, h: Hex) -> list[Unit]:
         return [u for u in self.units.values() if u.alive and u.hex == h]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
+    def to_dict(self, history: bool = True) -> dict[str, Any]:
+        """The whole game as plain data; without ``history``, all but its log,
+        commands and checks (the position a turn check hashes)."""
+        data = {
             "version": SAVE_VERSION,
             "scenario": self.scenario,
             "scenario_path": self.scenario_path,
             "seed": self.seed,
+            # The sheets are stored once; the area (and off-board batteries) name them by id.
+            "sheets": catalogue_to_dict(self.area.catalogue),
             "area": self.area.to_dict(),
             "units": [u.to_dict() for u in self.units.values()],
             "sides": list(self.sides),
@@ -497,20 +540,26 @@ class GameState:
             "detected_this_turn": list(self.detected_this_turn),
             "hold_counts": dict(self.hold_counts),
             "dice": self.dice.to_dict(),
-            "log": [e.to_dict() for e in self.log],
-            "commands": list(self.commands),
             "result": None if self.result is None else self.result.to_dict(),
             "options": dict(self.options),
             "turn_limit": self.turn_limit,
         }
+        if history:
+            data["log"] = [e.to_dict() for e in self.log]
+            data["commands"] = list(self.commands)
+            data["checks"] = self.checks.to_dict()
+        return data
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameState:
+        """A game written by ``to_dict``; one of version 1, without its sheets, takes
+        them from the sheet files on disk."""
+        sheets = catalogue_from_dict(d["sheets"]) if "sheets" in d else available_sheets()
         return cls(
             scenario=d["scenario"],
             scenario_path=str(d["scenario_path"]),
             seed=int(d["seed"]),
-            area=PlayArea.from_dict(d["area"]),
+            area=PlayArea.from_dict(d["area"], sheets),
             units={u["id"]: Unit.from_dict(u) for u in d["units"]},
             sides=(str(d["sides"][0]), str(d["sides"][1])),
             turn=int(d["turn"]),
@@ -536,6 +585,7 @@ class GameState:
             result=None if d["result"] is None else Result.from_dict(d["result"]),
             options=dict(d["options"]),
             turn_limit=int(d["turn_limit"]),
+            checks=Checks.from_dict(d["checks"]) if "checks" in d else Checks(),
         )
 
 
@@ -544,6 +594,20 @@ def canonical_json(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def digest(data: Any) -> str:
+    """SHA-256 of plain data in its canonical JSON."""
+    return hashlib.sha256(canonical_json(data).encode("utf-8")).hexdigest()
+
+
 def state_hash(state: GameState) -> str:
     """A fingerprint of everything in the state (SHA-256 of its canonical JSON)."""
-    return hashlib.sha256(canonical_json(state.to_dict()).encode("utf-8")).hexdigest()
+    return digest(state.to_dict())
+
+
+def mapless_hash(state: GameState) -> str:
+    """The hash version 1 gave this state, which kept neither sheets nor checks: what
+    a save or log of version 1 recorded."""
+    data = state.to_dict()
+    del data["sheets"], data["checks"]
+    data["version"] = MAPLESS_VERSION
+    return digest(data)

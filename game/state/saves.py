@@ -5,8 +5,13 @@ A save is the whole state as versioned JSON with its hash, written atomically
 old one), so a crash never leaves half a save. A corrupt, truncated, altered
 or newer-version file raises ``SaveError`` and loads nothing.
 
-A game log is (scenario, seed, commands): ``replay`` rebuilds the game from it
-and must reach the same ``state_hash``.
+A game log is (scenario, seed, sheets, commands, checks): ``replay`` rebuilds
+the game from it and must reach the same ``state_hash``. Saves and logs carry
+the sheets of their game (every sheet of the catalogue its dice draw from, once,
+by id; the area names them by id), so a sheet file added, renamed or edited on
+disk changes no saved game. The checks (``game.state.checks``) name the first
+turn and command where a replay parts from the game recorded. Files of version 1
+kept sheet ids only: they are replayed with the sheet files on disk.
 """
 
 from __future__ import annotations
@@ -20,11 +25,28 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from game.board.sheet import (
+    Sheet,
+    SheetError,
+    available_sheets,
+    catalogue_from_dict,
+    catalogue_to_dict,
+    sheets_dir,
+)
 from game.limits import NESTING_LIMIT, SAVE_FILE_BYTES, nesting_refusal, read_bytes
 from game.scenario import ScenarioError, scenario_from_dict
+from game.state.checks import ReplayChecker, describe
 from game.state.commands import IllegalCommand, command_from_dict
 from game.state.engine import apply
-from game.state.model import SAVE_VERSION, GameState, canonical_json, state_hash
+from game.state.model import (
+    MAPLESS_VERSION,
+    SAVE_VERSION,
+    Checks,
+    GameState,
+    canonical_json,
+    mapless_hash,
+    state_hash,
+)
 from game.state.sealing import Seal, SealError, open_box, sealed_sides
 from game.state.setup import new_game
 
@@ -232,6 +254,9 @@ def load_game(path: str | Path, passphrases: Mapping[str, str] | None = None) ->
         "commands": saved.get("commands"),
         "hash": data["hash"],
     }
+    for key in ("sheets", "checks"):  # version 2 on
+        if key in saved:
+            log[key] = saved[key]
     try:
         return replay(log)
     except SaveError as exc:
@@ -240,7 +265,8 @@ def load_game(path: str | Path, passphrases: Mapping[str, str] | None = None) ->
 
 
 def game_log(state: GameState) -> dict[str, Any]:
-    """The replayable record of a game: scenario, seed, commands, final hash."""
+    """The replayable record of a game: scenario, seed, its sheets, commands, the
+    checks of each command and turn, final hash."""
     return {
         "format": LOG_FORMAT,
         "version": SAVE_VERSION,
@@ -248,7 +274,9 @@ def game_log(state: GameState) -> dict[str, Any]:
         "scenario_id": str(state.options.get("id", "")),
         "scenario": state.scenario,
         "seed": state.seed,
+        "sheets": catalogue_to_dict(state.area.catalogue),
         "commands": list(state.commands),
+        "checks": state.checks.to_dict(),
         "hash": state_hash(state),
     }
 
@@ -279,6 +307,37 @@ def _check_log(p: Path | str, data: dict[str, Any]) -> None:
         raise SaveError(f"{p}: the game log's commands must be a list")
     if "hash" in data and not isinstance(data["hash"], str):
         raise SaveError(f"{p}: the game log's hash must be text")
+    if data["version"] == MAPLESS_VERSION:
+        return
+    for key in ("sheets", "checks"):
+        if not isinstance(data.get(key), dict):
+            raise SaveError(f"{p}: the game log has no {key!r} table (a version 2 log has)")
+    try:
+        Checks.from_dict(data["checks"])
+    except (KeyError, TypeError, ValueError, IndexError):
+        raise SaveError(f"{p}: the game log's checks are damaged") from None
+
+
+def _log_sheets(source: str, log: dict[str, Any]) -> dict[str, Sheet]:
+    """The sheets a log's game is played with: those it carries, or for a log of
+    version 1 (sheet ids only) the sheet files on disk now."""
+    try:
+        if log["version"] == MAPLESS_VERSION:
+            return available_sheets()
+        return catalogue_from_dict(log["sheets"], "its sheets")
+    except SheetError as exc:
+        raise SaveError(f"{source}: {exc}") from None
+
+
+def _mapless_note(log: dict[str, Any]) -> str:
+    """Why a log of version 1 may no longer replay: its sheets came from the files."""
+    if log["version"] != MAPLESS_VERSION:
+        return ""
+    return (
+        f"; it was written by an older version of the game that kept only the names of "
+        f"its sheets, so it was replayed with the sheet files in {sheets_dir()} as they "
+        "are now: if they changed since, the game cannot be replayed"
+    )
 
 
 def load_log(path: str | Path, passphrases: Mapping[str, str] | None = None) -> dict[str, Any]:
@@ -309,25 +368,49 @@ def replay(
     named = log.get("scenario_path") or (
         f"{log['scenario_id']}.toml" if log.get("scenario_id") else source
     )
+    sheets = _log_sheets(source, log)
     try:
-        scenario = scenario_from_dict(log["scenario"], str(named))
-        state = new_game(scenario, int(log["seed"]))
+        scenario = scenario_from_dict(log["scenario"], str(named), sheets=sheets)
+        state = new_game(scenario, int(log["seed"]), sheets=sheets)
     except (ScenarioError, ValueError) as exc:
         raise SaveError(f"{source}: its scenario does not load: {exc}") from None
     state.scenario_path = str(log.get("scenario_path", ""))
     commands = log["commands"] if upto is None else log["commands"][:upto]
-    for n, raw in enumerate(commands):
-        try:
-            apply(state, command_from_dict(raw))
-        except (IllegalCommand, ValueError) as exc:
-            raise SaveError(f"{source}: command {n + 1} does not replay: {exc}") from None
+    checker = ReplayChecker(log.get("checks"))
+    for raw in commands:
+        replay_command(state, raw, checker, source)
     recorded = log.get("hash")
-    if upto is None and recorded is not None and state_hash(state) != recorded:
+    if upto is None and recorded is not None and final_hash(state, log) != recorded:
         raise SaveError(
             f"{source}: the game log is damaged: replaying its {len(commands)} commands does "
-            "not reach the state it recorded (hash mismatch)"
+            f"not reach the state it recorded (hash mismatch){_mapless_note(log)}"
         )
     return state
+
+
+def replay_command(
+    state: GameState, raw: dict[str, Any], checker: ReplayChecker, source: str
+) -> None:
+    """Carry out the next command of a log (``raw``, as the log holds it) and hold the
+    game to the checks the log recorded; SaveError names the turn and the command
+    where the replay parts from the game recorded."""
+    n = len(state.commands) + 1
+    turn = state.turn
+    try:
+        apply(state, command_from_dict(raw))
+    except (IllegalCommand, ValueError) as exc:
+        raise SaveError(
+            f"{source}: command {n} does not replay: {exc} (the log diverges at turn {turn}, "
+            f"command {n}: {describe(raw)})"
+        ) from None
+    parted = checker.after(state, raw, turn)
+    if parted is not None:
+        raise SaveError(f"{source}: the game log does not replay as recorded: {parted}")
+
+
+def final_hash(state: GameState, log: dict[str, Any]) -> str:
+    """The state's hash as the log's version wrote it, to compare with the log's ``hash``."""
+    return mapless_hash(state) if log["version"] == MAPLESS_VERSION else state_hash(state)
 
 
 def autosave(state: GameState, folder: str | Path, seal: Seal | None = None) -> Path:

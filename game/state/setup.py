@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from game.artillery.weapons import weapon as weapon_spec
 from game.board.area import PlayArea, sheet_hex
 from game.board.los import unit_height
-from game.board.sheet import available_sheets, parse_xxyy
+from game.board.sheet import Sheet, available_sheets, parse_xxyy
 from game.dice import Dice
 from game.hexmath import Hex
 from game.scenario import Scenario, load_scenario
@@ -46,14 +47,24 @@ def _unit_gunnery(profile: dict[str, Any]) -> int:
     return 4
 
 
-def new_game(scenario: Scenario | str | Path, seed: int) -> GameState:
-    """A new game of ``scenario`` (a path or a loaded scenario) with dice seeded by ``seed``."""
+def new_game(
+    scenario: Scenario | str | Path, seed: int, sheets: Mapping[str, Sheet] | None = None
+) -> GameState:
+    """A new game of ``scenario`` (a path or a loaded scenario) with dice seeded by ``seed``.
+
+    ``sheets`` is the catalogue the game's maps come from and its dice draw new
+    sheets from (MAP-7, MAP-8); by default the sheet files on disk now
+    (``available_sheets``). The game keeps it (``PlayArea.catalogue``), and saves
+    and logs carry it, so later changes to the files change no game under way."""
     path = ""
     if not isinstance(scenario, Scenario):
         path = str(scenario)
-        scenario = load_scenario(scenario)
+        scenario = load_scenario(scenario, sheets=sheets)
+    catalogue = dict(sheets) if sheets is not None else available_sheets()
     area = PlayArea.from_layout(
-        {p.position: p.sheet for p in scenario.layout}, home_edges=scenario.home_edges
+        {p.position: p.sheet for p in scenario.layout},
+        home_edges=scenario.home_edges,
+        sheets=catalogue,
     )
     units: dict[str, Unit] = {}
     for u in scenario.units:
@@ -84,11 +95,10 @@ def new_game(scenario: Scenario | str | Path, seed: int) -> GameState:
                 ammunition={"standard": None if shots is None else int(shots)},
             )
     positions = list(area.positions)
-    sheets = available_sheets()
     for b in scenario.artillery:
         w = weapon_spec(b.weapon)
         pos = battery_position(positions, b.direction, b.along, b.distance)
-        if b.sheet not in sheets:
+        if b.sheet not in catalogue:
             raise ValueError(f"battery {b.id}: no sheet {b.sheet!r}")
         units[b.id] = Unit(
             id=b.id,
@@ -162,7 +172,7 @@ def side_pile(state: GameState, side: str) -> list[str]:
     Built again whenever the side re-deploys a battery in set-up, so the pile
     always holds the declared sheet and the right count. The draws are the
     side's secret: callers discard their roll records."""
-    catalogue = sorted(available_sheets())
+    catalogue = sorted(state.area.catalogue)
     pile: list[str] = []
     for unit in state.units.values():
         if unit.side != side or unit.battery is None or unit.battery.offboard is None:
