@@ -272,8 +272,11 @@ def sheet_to_dict(sheet: Sheet) -> dict[str, Any]:
 @lru_cache(maxsize=256)
 def _sheet_data(sheet: Sheet) -> dict[str, Any]:
     # Sheets are frozen: each is written out once, however often a game is hashed.
+    # Clear ground written without its letter ("0" for "0.", "0=" for "0.="), as the
+    # file format allows: a sheet is mostly clear, and a save carries every sheet.
     rows = (
-        " ".join(sheet.token(col, row) for col in range(SHEET_COLS)) for row in range(SHEET_ROWS)
+        " ".join(sheet.token(col, row).replace(".", "") for col in range(SHEET_COLS))
+        for row in range(SHEET_ROWS)
     )
     buildings = {
         format_xxyy(int(col), int(row)): {

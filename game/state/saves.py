@@ -329,7 +329,7 @@ def _log_sheets(source: str, log: dict[str, Any]) -> dict[str, Sheet]:
         raise SaveError(f"{source}: {exc}") from None
 
 
-def _mapless_note(log: dict[str, Any]) -> str:
+def mapless_note(log: dict[str, Any]) -> str:
     """Why a log of version 1 may no longer replay: its sheets came from the files."""
     if log["version"] != MAPLESS_VERSION:
         return ""
@@ -377,13 +377,16 @@ def replay(
     state.scenario_path = str(log.get("scenario_path", ""))
     commands = log["commands"] if upto is None else log["commands"][:upto]
     checker = ReplayChecker(log.get("checks"))
-    for raw in commands:
-        replay_command(state, raw, checker, source)
+    try:
+        for raw in commands:
+            replay_command(state, raw, checker, source)
+    except SaveError as exc:
+        raise SaveError(f"{exc}{mapless_note(log)}") from None
     recorded = log.get("hash")
     if upto is None and recorded is not None and final_hash(state, log) != recorded:
         raise SaveError(
             f"{source}: the game log is damaged: replaying its {len(commands)} commands does "
-            f"not reach the state it recorded (hash mismatch){_mapless_note(log)}"
+            f"not reach the state it recorded (hash mismatch){mapless_note(log)}"
         )
     return state
 

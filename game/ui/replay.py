@@ -61,7 +61,8 @@ from game.state import (
     replay,
     state_hash,
 )
-from game.state.saves import SAVE_FORMAT, file_format
+from game.state.checks import ReplayChecker
+from game.state.saves import SAVE_FORMAT, file_format, final_hash, mapless_note
 from game.state.view import umpire_view
 from game.ui import fonts, theme
 from game.ui import widgets as ui
@@ -146,13 +147,18 @@ class ReplayTimeline:
         # in games of up to KEPT_STATES * SNAPSHOT_EVERY commands).
         phase_gap = spacing - SNAPSHOT_EVERY
         since = 0
+        checker = ReplayChecker(log.get("checks"))
         for n, raw in enumerate(self.commands):
+            turn = state.turn
             try:
                 apply(state, command_from_dict(raw))
             except (IllegalCommand, ValueError, KeyError, TypeError, IndexError) as exc:
                 raise SaveError(
                     f"{source}: command {n + 1} of {len(self.commands)} does not replay: {exc}"
                 ) from None
+            parted = checker.after(state, raw, turn)
+            if parted is not None:
+                raise SaveError(f"{source}: the game log does not replay as recorded: {parted}")
             mark = _mark(state, raw.get("side"))
             since += 1
             if (mark.segment != self.marks[-1].segment and since > phase_gap) or since >= spacing:
@@ -163,10 +169,10 @@ class ReplayTimeline:
         # The whole game's events: a kept state's log is their first part.
         self._events: tuple[Event, ...] = tuple(state.log)
         recorded = log.get("hash")
-        if recorded is not None and recorded != self.final_hash:
+        if recorded is not None and recorded != final_hash(state, log):
             raise SaveError(
                 f"{source}: the game log is damaged: replaying its {len(self.commands)} "
-                "commands does not reach the state it recorded (hash mismatch)"
+                f"commands does not reach the state it recorded (hash mismatch){mapless_note(log)}"
             )
         self.result = state.result
         self.scenario_name = str(state.options.get("name", ""))
