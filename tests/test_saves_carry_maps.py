@@ -328,16 +328,20 @@ def test_a_state_rebuilt_from_plain_data_reads_no_sheet_file(played, tmp_path, m
     assert state_hash(GameState.from_dict(state.to_dict())) == state_hash(state)
 
 
-def test_the_replay_window_holds_a_log_to_its_checks_and_opens_version_1(played) -> None:
+def test_the_replay_window_holds_a_log_to_its_checks_and_opens_version_1(played, capsys):
     """``main.py replay FILE`` (the replay window's timeline) names the turn and the
-    command where a changed log parts from its game, and opens a log of version 1."""
+    command where a changed log parts from its game, in one line with exit code 1,
+    and opens a log of version 1."""
+    import main
     from game.ui.replay import ReplayTimeline
 
     state, _, log = played
     check = state.checks.turns[1]
     tampered(log, lambda d: d["checks"]["turns"][1].update(hash="0" * 64))
-    with pytest.raises(SaveError, match=f"diverges at turn 1, command {check.commands} "):
-        ReplayTimeline.from_file(log)
+    assert main.main(["replay", str(log)]) == 1
+    out = capsys.readouterr()
+    (line,) = [line for line in (out.out + out.err).splitlines() if line]
+    assert str(log) in line and f"diverges at turn 1, command {check.commands} " in line
     old = ReplayTimeline.from_file(DATA / "version1_hunt.log.json")
     assert old.last == 26 and old.state_at(old.last).turn == 3
 
