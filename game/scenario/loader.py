@@ -16,6 +16,7 @@ from typing import Any
 from game.artillery.deployment import along_refusal
 from game.artillery.flight import sheet_distance
 from game.artillery.predesignated import PER_SHEET_CAP as PREDESIGNATED_PER_SHEET
+from game.board import sheet as sheet_files
 from game.board.area import locate, middle_line2, sheet_bounds, sheet_hex
 from game.board.sheet import (
     Sheet,
@@ -25,9 +26,6 @@ from game.board.sheet import (
     parse_sheet,
     parse_xxyy,
     sheet_from_dict,
-)
-from game.board.sheet import (
-    sheets_dir as default_sheets_dir,
 )
 from game.hexmath import neighbors
 from game.limits import (
@@ -94,7 +92,7 @@ TOP_LEVEL = (
 
 def known_sheet_ids(sheets_dir: str | Path | None = None) -> list[str]:
     """The sheet ids a scenario may name: file names in ``maps/sheets`` without ``.toml``."""
-    directory = Path(sheets_dir) if sheets_dir is not None else default_sheets_dir()
+    directory = Path(sheets_dir) if sheets_dir is not None else sheet_files.sheets_dir()
     return sorted(p.stem for p in directory.glob("*.toml"))
 
 
@@ -215,7 +213,7 @@ class _ScenarioCheck:
         self.data = data
         self.source = source
         self.report = Report(source)
-        self.sheets_dir = Path(sheets_dir) if sheets_dir is not None else default_sheets_dir()
+        self.sheets_dir = Path(sheets_dir) if sheets_dir is not None else sheet_files.sheets_dir()
         self.carried = sheets  # a saved game's own sheets: no file is read
         carried = sorted(sheets) if sheets is not None else None
         self.known_sheets = carried if carried is not None else known_sheet_ids(self.sheets_dir)

@@ -115,5 +115,5 @@ def describe(raw: dict[str, Any]) -> str:
     """A command of a log in words, as far as it can be read."""
     try:
         return command_from_dict(raw).describe()
-    except (ValueError, KeyError, TypeError):
-        return str(raw.get("kind", "unreadable command")) if isinstance(raw, dict) else "?"
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return str(raw.get("kind", "unreadable command")) if isinstance(raw, dict) else repr(raw)
