@@ -27,7 +27,7 @@ from game.ui.screen import Screen
 from game.ui.screens import LoadDialog, UnsealDialog
 from game.ui.seats import HOTSEAT, LEVELS, MODE_NAMES, MODES, SOLO, WATCH, Seats
 from game.ui.theme import ACCENT, ERROR, MUTED, PANEL_EDGE, TEXT
-from game.ui.widgets import backdrop, panel_surface, wrap
+from game.ui.widgets import backdrop, gui_button, panel_surface, wrap
 
 if TYPE_CHECKING:
     from game.ui.app import App
@@ -153,12 +153,7 @@ class MainMenu(Screen):
             items.append(("continue", "Continue (autosave)"))
         items += [("load", "Load game"), ("quit", "Quit")]
         for ident, text in items:
-            button = pygame_gui.elements.UIButton(
-                pygame.Rect(self.left.x, y, 260, 48),
-                text,
-                manager,
-                object_id=pygame_gui.core.ObjectID(object_id="#menu_item"),
-            )
+            button = gui_button(pygame.Rect(self.left.x, y, 260, 48), text, manager, "menu_item")
             self.menu_buttons[button] = ident
             y += 58
         p = self.panel
@@ -184,11 +179,8 @@ class MainMenu(Screen):
         self.choice_w = inner.right - self.choice_x
         self.choices: dict[Any, tuple[str, str | None]] = {}
         self._build_choices()
-        self.start_button = pygame_gui.elements.UIButton(
-            pygame.Rect(inner.right - 220, inner.bottom - 48, 220, 48),
-            "Start",
-            manager,
-            object_id=pygame_gui.core.ObjectID(object_id="#primary"),
+        self.start_button = gui_button(
+            pygame.Rect(inner.right - 220, inner.bottom - 48, 220, 48), "Start", manager, "primary"
         )
         self.seed_entry = pygame_gui.elements.UITextEntryLine(
             pygame.Rect(inner.x + 110, inner.bottom - 44, 160, 38), manager
@@ -230,12 +222,7 @@ class MainMenu(Screen):
             w = (self.choice_w - gap * (count - 1)) // count
             for k, (value, text) in enumerate(options):
                 rect = pygame.Rect(self.choice_x + k * (w + gap), y, w, 36)
-                button = pygame_gui.elements.UIButton(
-                    rect,
-                    text,
-                    self.manager,
-                    object_id=pygame_gui.core.ObjectID(object_id="#choice"),
-                )
+                button = gui_button(rect, text, self.manager, "choice")
                 current = {
                     "mode": self.mode,
                     "side": self.side,

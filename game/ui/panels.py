@@ -35,7 +35,7 @@ from game.ui.context import UiContext
 from game.ui.map_layer import hover_lines
 from game.ui.theme import ACCENT, BAR_HEIGHT, MARGIN, MUTED, PANEL_EDGE, TEXT
 from game.ui.units_layer import SYMBOL_NAMES, UnitsLayer, strength_colour, unit_hex, unit_symbol
-from game.ui.widgets import panel_surface, wrap
+from game.ui.widgets import gui_button, panel_surface, wrap
 
 PHASE_NAMES = {
     "setup": "Set-up",
@@ -124,21 +124,15 @@ class PhaseBar:
         for ident, text in [("menu", "Menu"), ("help", "Help")]:
             w = 74
             x -= w
-            self.buttons[ident] = pygame_gui.elements.UIButton(
-                pygame.Rect(x, 7, w, 32), text, manager
-            )
+            self.buttons[ident] = gui_button(pygame.Rect(x, 7, w, 32), text, manager)
             x -= 6
         x -= 10
         for ident, text in reversed(self._actions(ctx)):
             w = max(120, fonts.font(15, True).size(text)[0] + 30)
             x -= w
-            button = pygame_gui.elements.UIButton(
-                pygame.Rect(x, 7, w, 32),
-                text,
-                manager,
-                object_id=pygame_gui.core.ObjectID(object_id="#primary")
-                if ident in ("end", "end_movement", "sheet")
-                else None,
+            primary = ident in ("end", "end_movement", "sheet")
+            button = gui_button(
+                pygame.Rect(x, 7, w, 32), text, manager, "primary" if primary else None
             )
             if ident == "wait":
                 button.disable()

@@ -409,21 +409,15 @@ class ReplayBar:
         x = ctx.screen_size[0] - MARGIN
         for ident, text in (("menu", "Menu"), ("help", "Help")):
             x -= 70
-            self.buttons[ident] = pygame_gui.elements.UIButton(
-                pygame.Rect(x, 7, 70, 32), text, manager
-            )
+            self.buttons[ident] = ui.gui_button(pygame.Rect(x, 7, 70, 32), text, manager)
             x -= 6
         x -= 6
         for ident, text, tip, enabled in reversed(wanted):
             w = max(40, fonts.font(15, True).size(text)[0] + 22)
             x -= w
             primary = ident == "play" or ident == "view"
-            button = pygame_gui.elements.UIButton(
-                pygame.Rect(x, 7, w, 32),
-                text,
-                manager,
-                tool_tip_text=tip,
-                object_id=pygame_gui.core.ObjectID(object_id="#primary") if primary else None,
+            button = ui.gui_button(
+                pygame.Rect(x, 7, w, 32), text, manager, "primary" if primary else None, tip
             )
             if not enabled:
                 button.disable()

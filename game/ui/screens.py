@@ -25,7 +25,7 @@ from game.ui.panels import PHASE_NAMES, side_label
 from game.ui.screen import INPUT_EVENTS, Screen, drop_queued_input
 from game.ui.seats import write_seats
 from game.ui.theme import ACCENT, ERROR, MUTED, TEXT
-from game.ui.widgets import backdrop, dim, panel_surface, wrap
+from game.ui.widgets import backdrop, dim, gui_button, panel_surface, wrap
 
 if TYPE_CHECKING:
     from game.ui.app import App
@@ -91,8 +91,7 @@ class _Overlay(Screen):
     def button(self, text: str, y: int, primary: bool = False, width: int | None = None) -> Any:
         w = width or self.box.width - 80
         rect = pygame.Rect(self.box.centerx - w // 2, y, w, 40)
-        object_id = pygame_gui.core.ObjectID(object_id="#primary") if primary else None
-        return pygame_gui.elements.UIButton(rect, text, self.manager, object_id=object_id)
+        return gui_button(rect, text, self.manager, "primary" if primary else None)
 
 
 # --- the hand-over ----------------------------------------------------------------------
@@ -119,11 +118,11 @@ class HandOverScreen(Screen):
         self._backdrop: pygame.Surface | None = None
         drop_queued_input()
         self.manager = app.ui_manager()
-        self.take = pygame_gui.elements.UIButton(
+        self.take = gui_button(
             self._button_rect(app.size),
             f"Take the seat ({side.capitalize()})",
             self.manager,
-            object_id=pygame_gui.core.ObjectID(object_id="#primary"),
+            "primary",
         )
 
     @staticmethod
@@ -392,8 +391,7 @@ class EndScreen(_Overlay):
         ):
             x = self.box.left + 30 + k * (w + 15)
             rect = pygame.Rect(x, y, w, 40)
-            object_id = pygame_gui.core.ObjectID(object_id="#primary") if ident == "menu" else None
-            button = pygame_gui.elements.UIButton(rect, text, self.manager, object_id=object_id)
+            button = gui_button(rect, text, self.manager, "primary" if ident == "menu" else None)
             self.buttons[button] = ident
 
     def pressed(self, element: Any) -> None:
@@ -508,13 +506,10 @@ class SaveDialog(_Overlay):
         )
         self.entry.set_text(self.default_name())
         self.entry.focus()
-        self.save_button = pygame_gui.elements.UIButton(
-            pygame.Rect(box.left + 30, box.bottom - 60, 180, 40),
-            "Save",
-            self.manager,
-            object_id=pygame_gui.core.ObjectID(object_id="#primary"),
+        self.save_button = gui_button(
+            pygame.Rect(box.left + 30, box.bottom - 60, 180, 40), "Save", self.manager, "primary"
         )
-        self.cancel_button = pygame_gui.elements.UIButton(
+        self.cancel_button = gui_button(
             pygame.Rect(box.right - 210, box.bottom - 60, 180, 40), "Cancel", self.manager
         )
 
@@ -579,7 +574,7 @@ class PassphraseDialog(_Overlay):
         self.entry.focus()
         self.ok_button = self.button("Seal my secrets", box.bottom - 60, primary=True, width=220)
         self.ok_button.set_relative_position((box.left + 30, box.bottom - 60))
-        self.plain_button = pygame_gui.elements.UIButton(
+        self.plain_button = gui_button(
             pygame.Rect(box.right - 230, box.bottom - 60, 200, 40), "Plain saves", self.manager
         )
 
@@ -638,13 +633,10 @@ class UnsealDialog(_Overlay):
             )
             entry.set_text_hidden(True)
             self.entries[side] = entry
-        self.open_button = pygame_gui.elements.UIButton(
-            pygame.Rect(box.left + 30, box.bottom - 60, 200, 40),
-            "Open",
-            self.manager,
-            object_id=pygame_gui.core.ObjectID(object_id="#primary"),
+        self.open_button = gui_button(
+            pygame.Rect(box.left + 30, box.bottom - 60, 200, 40), "Open", self.manager, "primary"
         )
-        self.cancel_button = pygame_gui.elements.UIButton(
+        self.cancel_button = gui_button(
             pygame.Rect(box.right - 230, box.bottom - 60, 200, 40), "Cancel", self.manager
         )
 
@@ -690,13 +682,10 @@ class LoadDialog(_Overlay):
             list(self.names),
             self.manager,
         )
-        self.load_button = pygame_gui.elements.UIButton(
-            pygame.Rect(box.left + 30, box.bottom - 60, 200, 40),
-            "Load",
-            self.manager,
-            object_id=pygame_gui.core.ObjectID(object_id="#primary"),
+        self.load_button = gui_button(
+            pygame.Rect(box.left + 30, box.bottom - 60, 200, 40), "Load", self.manager, "primary"
         )
-        self.cancel_button = pygame_gui.elements.UIButton(
+        self.cancel_button = gui_button(
             pygame.Rect(box.right - 230, box.bottom - 60, 200, 40), "Cancel", self.manager
         )
 

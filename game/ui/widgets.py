@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import pygame
+import pygame_gui
 
 from game.hexmath import SQRT3, Hex
 from game.ui import fonts
@@ -293,6 +294,21 @@ class Button:
 
     def hit(self, pos: tuple[int, int]) -> bool:
         return self.enabled and self.rect.collidepoint(pos)
+
+
+def gui_button(
+    rect: pygame.Rect,
+    label: str,
+    manager: pygame_gui.UIManager,
+    style: str | None = None,
+    tip: str | None = None,
+) -> pygame_gui.elements.UIButton:
+    """A pygame-gui button in the theme of assets/theme.json; ``style`` names one of its
+    looks: "primary" (amber: the thing to do next), "menu_item", "choice"."""
+    object_id = pygame_gui.core.ObjectID(object_id=f"#{style}") if style else None
+    return pygame_gui.elements.UIButton(
+        rect, label, manager, tool_tip_text=tip, object_id=object_id
+    )
 
 
 # --- the modal host ---------------------------------------------------------------------------
