@@ -23,8 +23,9 @@ SHEET_POSITION_LIMIT = 1000
 AREA_SHEETS_LIMIT = 256
 
 # Sheets across the area's bounding box, east-west and north-south. The sight
-# grid keeps 1,024 offset rows per column (48 sheets are 816 rows), and the
-# dense hex index covers the bounding box.
+# grid keeps 2,048 axial rows per column (a staircase of sheets across 48 x 48
+# spans about 1,180: columns shift rows by half a column each), and the dense
+# hex index covers the bounding box.
 AREA_SPAN_LIMIT = 48
 
 # Units on the board in a scenario ([[units]]) and off-board batteries

@@ -18,7 +18,8 @@ from game.board.los import (
     visible_hexes,
 )
 from game.board.sheet import SHEET_COLS, SHEET_ROWS, Sheet, format_xxyy
-from game.hexmath import Hex, distance, line
+from game.hexmath import Hex, distance, distances, line
+from game.limits import AREA_SPAN_LIMIT
 from tests.sheet_factory import make_sheet
 
 
@@ -350,14 +351,15 @@ def test_MAP_5_one_relative_table_serves_every_area_and_only_grows() -> None:
     visible_from(small, small.hex_at((0, 0), "0808"))
     built = lines.radius
     before = [
-        c[: los._ring_start(built + 1) - los._chunk_start(k)].copy()
-        for k, c in enumerate(lines.chunks)
+        lines.steps(k, np.arange(los._chunk_start(k), los._ring_start(built + 1)))
+        for k in range(len(lines.segment_of))
     ]
     other = PlayArea.from_layout({(4, -2): random_sheet(32, "b"), (5, -2): random_sheet(33, "c")})
     _agree(other, other.hex_at((4, -2), "1501"), 2, 1)
     assert lines is los._LINES and lines.radius >= built
-    for old, now in zip(before, lines.chunks, strict=False):
-        assert np.array_equal(now[: len(old)], old)
+    for k, old in enumerate(before):
+        now = lines.steps(k, np.arange(los._chunk_start(k), los._ring_start(built + 1)))
+        assert np.array_equal(now, old)
 
 
 def test_MAP_5_the_table_grows_a_bounded_step_at_a_time() -> None:
@@ -380,9 +382,9 @@ def test_MAP_5_table_lines_stay_within_one_hex_of_their_ends() -> None:
     q, r = los._ring_hexes(2, lines.radius)
     rows = lines.row_of[(q + limit) * side + (r + limit)]
     assert np.array_equal(rows, np.arange(los._ring_start(2), los._ring_start(lines.radius + 1)))
-    for k, chunk in enumerate(lines.chunks):
+    for k in range(len(lines.segment_of)):
         sel = rows >= los._chunk_start(k)
-        deltas = chunk[rows[sel] - los._chunk_start(k)]
+        deltas = lines.steps(k, rows[sel])
         sq, sr = np.divmod(deltas + los._PAD, los._STRIDE)
         sr -= los._PAD
         used = deltas != los._PAD
@@ -404,7 +406,7 @@ def test_MAP_5_visible_from_follows_the_area_when_it_grows() -> None:
     ]
 
 
-@pytest.mark.parametrize("steps", [1, 5, 16, 40])
+@pytest.mark.parametrize("steps", [1, 5, 11, 16])
 def test_MAP_5_visible_from_agrees_whatever_the_chunk_of_steps(monkeypatch, steps: int) -> None:
     """MAP-5: gathering the lines a few steps at a time, dropping the blocked ones,
     gives the same mask as line_of_sight."""
@@ -413,3 +415,82 @@ def test_MAP_5_visible_from_agrees_whatever_the_chunk_of_steps(monkeypatch, step
     for viewer in (area.hex_at((0, 0), "0101"), area.hex_at((1, 0), "0809")):
         _agree(area, viewer, 2, 1)
         _agree(area, viewer, 1, 0, max_range=9)
+
+
+def test_MAP_5_the_shared_runs_are_exactly_each_rows_own_steps() -> None:
+    """MAP-5: a chunk keeps each distinct run of steps once; every row reads back
+    exactly the steps of its own line, and rows share runs (far fewer runs than rows)."""
+    lines = los._RelativeLines()
+    lines.grow(los.FIRST_RADIUS)
+    limit, side = lines.limit, 2 * lines.limit + 1
+    q, r = los._ring_hexes(2, lines.radius)
+    rows = lines.row_of[(q + limit) * side + (r + limit)]
+    for k in range(len(lines.segment_of)):
+        sel = rows >= los._chunk_start(k)
+        own = los._deltas(q[sel], r[sel], k * los.CHUNK_STEPS + 1, los.CHUNK_STEPS)
+        assert np.array_equal(lines.steps(k, rows[sel]), own)
+    assert len(lines.segments[0]) * 20 < los._ring_start(lines.radius + 1)
+
+
+def test_MAP_5_runs_longer_than_a_key_holds_are_refused() -> None:
+    """MAP-5: a run's key packs its steps in 64 bits; longer runs are a clear error."""
+    deltas = los._deltas(np.array([40]), np.array([-3]), 1, 30)
+    with pytest.raises(ValueError, match="runs of 30 steps within 256 hexes need longer keys"):
+        los._run_keys(deltas, 256)
+
+
+def _area_beyond_the_limits(monkeypatch, layout: dict) -> PlayArea:
+    """An area larger than game/limits.py allows (sight must not rest on the limit)."""
+    monkeypatch.setattr("game.board.area.area_refusal", lambda positions: None)
+    return PlayArea.from_layout(layout)
+
+
+def _agree_sampled(area: PlayArea, viewer: Hex, every: int) -> None:
+    """visible_from (asked about every ``every``-th hex and the hexes within 20) and
+    in_sight against the exact line."""
+    hexes = area.hexes()
+    asked = np.zeros(len(area), dtype=bool)
+    asked[::every] = True
+    asked |= distances(viewer, area.q, area.r) <= 20
+    mask = visible_from(area, viewer, among=asked)
+    for k in np.flatnonzero(asked).tolist():
+        expected = line_of_sight(area, viewer, hexes[k]).visible
+        assert bool(mask[k]) == expected, (viewer, hexes[k])
+    for k in range(0, len(hexes), every):
+        assert in_sight(area, viewer, hexes[k]) == bool(mask[k]), (viewer, hexes[k])
+
+
+def test_MAP_5_sight_on_an_area_taller_than_the_sight_grid(monkeypatch) -> None:
+    """MAP-5: an area 130 sheets tall spans more axial rows than a column of the
+    sight grid holds (``_PAD``; the old grid held 1,024): sight there is drawn line
+    by line and still follows the exact line, from both ends and the middle."""
+    sheets = [random_sheet(60 + k, f"t{k}") for k in range(4)]
+    area = _area_beyond_the_limits(monkeypatch, {(0, j): sheets[j % 4] for j in range(130)})
+    assert int(area.r.max() - area.r.min()) > los._PAD
+    for viewer in (area.hex_at((0, 0), "0101"), area.hex_at((0, 64), "0809")):
+        _agree_sampled(area, viewer, 331)
+    _agree_sampled(area, area.hex_at((0, 129), "1517"), 331)
+
+
+def test_MAP_5_every_allowed_area_is_answered_from_the_sight_grid(monkeypatch) -> None:
+    """MAP-5: the allowed area with the most axial rows (a staircase of sheets up
+    to the north-east across the whole 48 x 48 span: each column of hexes sits half
+    a hex lower than the one before) spans more rows than the old 1,024-row grid
+    held, and still fits a column of the sight grid, so sight there is read from
+    the tables; an area 70 sheets tall is too."""
+    stairs = {(k // 2 + k % 2, -(k // 2)): random_sheet(70 + k % 3, f"s{k % 3}") for k in range(95)}
+    area = PlayArea.from_layout(stairs)
+    assert (AREA_SPAN_LIMIT - 1, 1 - AREA_SPAN_LIMIT) in area.positions
+    assert los._grids(area).height > 1024  # more rows than the old grid held
+    tall = _area_beyond_the_limits(
+        monkeypatch, {(0, j): random_sheet(80 + j % 3, f"u{j % 3}") for j in range(70)}
+    )
+    for big in (area, tall):
+        assert los._grids(big).height <= los._PAD
+        monkeypatch.setattr(los, "_visible_from_lines", None)  # the line-by-line path is not used
+        corner = big.hexes()[0]
+        mask = visible_from(big, corner)
+        monkeypatch.undo()
+        hexes = big.hexes()
+        for k in range(0, len(hexes), 97):
+            assert bool(mask[k]) == line_of_sight(big, corner, hexes[k]).visible

@@ -210,7 +210,10 @@ def line_steps(
 # deltas for every viewer on every area: one table of relative lines serves
 # them all and survives mobile-map growth (lines are translation invariant).
 _PACK = 1024
-_STRIDE = 2048
+# A power of two (run keys split deltas by shifts); half of it, the rows an area
+# may span in the grid, holds every area game/limits.py allows (about 1,180 at
+# most: docs/line-of-sight.md). Taller areas are answered line by line.
+_STRIDE = 4096
 # Table padding points half a column below the viewer, into the unused cells
 # of its column, which hold a top far below any eye level and no woods.
 _PAD = _STRIDE // 2
@@ -262,14 +265,49 @@ def _deltas(bq: np.ndarray, br: np.ndarray, first: int, steps: int) -> np.ndarra
     return np.where(valid, sq * _STRIDE + sr, _PAD).astype(np.int32)
 
 
+# The 3-bit code of a step along a line by the change of its sight-grid cell
+# (dq + 1) * 3 + (dr + 1): 1..6 for the six neighbours, 7 for no neighbour.
+_STEP_CODE = np.array([7, 1, 2, 6, 7, 3, 5, 4, 7], dtype=np.uint64)
+_STRIDE_BITS = _STRIDE.bit_length() - 1
+
+
+def _run_keys(deltas: np.ndarray, limit: int) -> np.ndarray:
+    """One exact uint64 key per row of ``deltas`` (runs of steps of lines within
+    ``limit`` hexes): the first hex, then each step as 3 bits: the neighbour it
+    moves to (consecutive hexes of a line are neighbours, MAP-5) or 0 past the
+    line's end. Equal keys are equal runs."""
+    side = 2 * limit + 5
+    if side * side * 8 ** (deltas.shape[1] - 1) > 2**64:
+        raise ValueError(f"runs of {deltas.shape[1]} steps within {limit} hexes need longer keys")
+    # _STRIDE is a power of two: shifts split a delta into its column and row.
+    sq = (deltas[:, 0] + _PAD) >> _STRIDE_BITS
+    sr = deltas[:, 0] - (sq << _STRIDE_BITS)
+    first = ((sq + side // 2) * side + (sr + side // 2)).astype(np.uint64)
+    step = np.diff(deltas, axis=1) + (_STRIDE + 1)
+    dq = step >> _STRIDE_BITS
+    code = _STEP_CODE.take(dq * 3 + (step - (dq << _STRIDE_BITS)), mode="clip")
+    ended = deltas[:, 1:] == _PAD
+    if np.any((code == 7) & ~ended):
+        raise AssertionError("a relative line steps to a hex that is not a neighbour")
+    code[ended] = 0
+    shifts = np.uint64(3) * np.arange(deltas.shape[1] - 1, dtype=np.uint64)
+    return (first << np.uint64(3 * (deltas.shape[1] - 1))) | (code << shifts).sum(
+        axis=1, dtype=np.uint64
+    )
+
+
 class _RelativeLines:
     """Intervening hexes of the line from (0, 0) to every hex within ``radius``.
 
-    Rows follow the rings outward (``_ring_start``); ``chunks[c]`` holds steps
-    ``c * CHUNK_STEPS + 1 ..`` of the rows from ``_chunk_start(c)`` on, as
-    sight-grid deltas, in room reserved up to ``TABLE_RADIUS``. ``row_of`` maps
-    a relative hex (``(q + TABLE_RADIUS) * side + r + TABLE_RADIUS``) to its row,
-    -1 where not built. Growing appends rings; nothing built is built again.
+    Rows follow the rings outward (``_ring_start``). Steps ``c * CHUNK_STEPS + 1 ..``
+    of the rows from ``_chunk_start(c)`` on form chunk ``c``. Lines in nearby
+    directions share those steps (in the first chunk a few thousand distinct
+    runs serve some 180,000 rows), so a chunk keeps each distinct run of
+    sight-grid deltas once (``segments[c]``) and each row the number of its run
+    (``segment_of[c]``, room reserved up to ``TABLE_RADIUS``): a viewer then sums
+    every run once, however many lines share it. ``row_of`` maps a relative hex
+    (``(q + TABLE_RADIUS) * side + r + TABLE_RADIUS``) to its row, -1 where not
+    built. Growing appends rings; nothing built is built again.
     """
 
     def __init__(self) -> None:
@@ -277,7 +315,11 @@ class _RelativeLines:
         self.limit = TABLE_RADIUS
         side = 2 * self.limit + 1
         self.row_of = np.full(side * side, -1, dtype=np.int32)
-        self.chunks: list[np.ndarray] = []
+        self.segment_of: list[np.ndarray] = []
+        self.segments: list[np.ndarray] = []
+        # A chunk's runs by key (``_run_keys``), sorted, and their numbers.
+        self._keys: list[np.ndarray] = []
+        self._key_runs: list[np.ndarray] = []
         self._add_rings(2, 1)
 
     def _add_rings(self, first: int, last: int) -> None:
@@ -288,25 +330,57 @@ class _RelativeLines:
             start, start + q.size, dtype=np.int32
         )
         for c in range(-(-(last - 1) // CHUNK_STEPS)):
-            if c == len(self.chunks):
+            if c == len(self.segment_of):
                 # Reserved, not touched: memory is taken as the rings come.
                 rows = _ring_start(self.limit + 1) - _chunk_start(c)
-                self.chunks.append(np.empty((rows, CHUNK_STEPS), dtype=np.int32))
+                self.segment_of.append(np.empty(rows, dtype=np.int32))
+                self.segments.append(np.empty((0, CHUNK_STEPS), dtype=np.int32))
+                self._keys.append(np.empty(0, dtype=np.uint64))
+                self._key_runs.append(np.empty(0, dtype=np.int32))
             skip = max(0, _chunk_start(c) - start)
             at = start - _chunk_start(c)
             # Blocks of lines small enough for the cache.
-            for b in range(skip, q.size, 4096):
-                e = min(b + 4096, q.size)
-                self.chunks[c][at + b : at + e] = _deltas(
-                    q[b:e], r[b:e], c * CHUNK_STEPS + 1, CHUNK_STEPS
+            deltas = [
+                _deltas(q[b : b + 4096], r[b : b + 4096], c * CHUNK_STEPS + 1, CHUNK_STEPS)
+                for b in range(skip, q.size, 4096)
+            ]
+            if deltas:
+                self.segment_of[c][at + skip : at + q.size] = self._runs_of(
+                    c, np.concatenate(deltas)
                 )
         self.radius = last
+
+    def _runs_of(self, c: int, deltas: np.ndarray) -> np.ndarray:
+        """The run numbers of these rows of chunk ``c``, new runs appended."""
+        keys, first, back = np.unique(
+            _run_keys(deltas, self.limit), return_index=True, return_inverse=True
+        )
+        known, runs = self._keys[c], self._key_runs[c]
+        at = np.searchsorted(known, keys)
+        seen = at < known.size
+        seen[seen] = known[at[seen]] == keys[seen]
+        fresh = np.flatnonzero(~seen)
+        ids = np.empty(keys.size, dtype=np.int32)
+        ids[seen] = runs[at[seen]]
+        count = len(self.segments[c])
+        ids[fresh] = np.arange(count, count + fresh.size, dtype=np.int32)
+        if fresh.size:
+            self._keys[c] = np.insert(known, at[fresh], keys[fresh])
+            self._key_runs[c] = np.insert(runs, at[fresh], ids[fresh])
+            self.segments[c] = np.concatenate([self.segments[c], deltas[first[fresh]]])
+        return ids[back.ravel()]
+
+    def steps(self, c: int, rows: np.ndarray) -> np.ndarray:
+        """Sight-grid deltas of chunk ``c``'s steps of the lines ``rows`` (built rows
+        of ``_chunk_start(c)`` or later), one row of ``CHUNK_STEPS`` per line."""
+        return self.segments[c][self.segment_of[c][rows - _chunk_start(c)]]
 
     def nbytes(self) -> int:
         """Bytes of the rings built so far (the reserved rest is not in memory)."""
         rows = _ring_start(self.radius + 1)
-        built = sum(max(0, rows - _chunk_start(c)) for c in range(len(self.chunks)))
-        return built * CHUNK_STEPS * 4 + self.row_of.nbytes
+        built = sum(max(0, rows - _chunk_start(c)) for c in range(len(self.segment_of)))
+        runs = sum(len(r) for r in self.segments)
+        return built * 4 + runs * CHUNK_STEPS * 4 + self.row_of.nbytes
 
     def grow(self, radius: int) -> None:
         """Append rings toward ``radius``: all of them out to ``FIRST_RADIUS`` at the
@@ -359,6 +433,16 @@ def _grids(area: PlayArea) -> _Grids:
     return built
 
 
+def _sums(code: np.ndarray, deltas: np.ndarray, base: np.int32) -> tuple[np.ndarray, np.ndarray]:
+    """Highest obstacle top and woods count along runs of sight-grid ``deltas`` (one
+    run per row) from the grid cell ``base``. Tops and padding add whole multiples
+    of ``_PACK``, and a run's woods (2 at most per hex) stay below it; a run's sum
+    fits in int32 (``CHUNK_STEPS * |_NEVER_BLOCKS|`` is below 2**31)."""
+    # Gathered step-major: the reductions then run along whole rows of runs.
+    packed = code.take((deltas + base).T)
+    return packed.max(axis=0) // _PACK, packed.sum(axis=0, dtype=np.int32) % _PACK
+
+
 def visible_from(
     area: PlayArea,
     viewer: Hex,
@@ -395,8 +479,7 @@ def visible_from(
                 f"among must be a mask of the {len(area)} area hexes, not of shape {among.shape}"
             )
     if not (1 <= x < g.width - 1 and 1 <= y < g.height - 1 and g.height <= _PAD):
-        seen = _visible_from_lines(area, viewer, max_range, viewer_height, target_height)
-        return seen if among is None else seen & among
+        return _visible_from_lines(area, viewer, max_range, viewer_height, target_height, among)
 
     dq, dr = area.q - viewer.q, area.r - viewer.r
     dist = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
@@ -417,27 +500,32 @@ def visible_from(
     viewer_eye = int(g.level[x, y]) + int(viewer_height)
     threshold = np.maximum(area.level[todo].astype(np.int32) + int(target_height), viewer_eye)
     top = np.full(todo.size, _NEVER_BLOCKS // _PACK, dtype=np.int32)
-    woods = np.zeros(todo.size, dtype=np.int64)
+    woods = np.zeros(todo.size, dtype=np.int32)
     base = np.int32(x * _STRIDE + y)
     chunk = 0
     while todo.size:
         # Rows within the table, and the farther lines computed on the spot.
-        far = np.flatnonzero(rows < 0) if chunk < len(_LINES.chunks) else np.arange(todo.size)
-        if far.size == 0:
-            window = _LINES.chunks[chunk][rows - _chunk_start(chunk)]
-        else:
-            window = np.empty((todo.size, CHUNK_STEPS), dtype=np.int32)
-            if far.size < todo.size:
-                near = rows >= 0
-                window[near] = _LINES.chunks[chunk][rows[near] - _chunk_start(chunk)]
+        far = np.flatnonzero(rows < 0) if chunk < len(_LINES.segment_of) else np.arange(todo.size)
+        step_top = np.empty(todo.size, dtype=np.int32)
+        step_woods = np.empty(todo.size, dtype=np.int32)
+        if far.size < todo.size:
+            near = np.flatnonzero(rows >= 0) if far.size else slice(None)
+            ids = _LINES.segment_of[chunk][rows[near] - _chunk_start(chunk)]
+            # Each run of steps is summed once for all the lines that share it.
+            wanted = np.zeros(len(_LINES.segments[chunk]), dtype=bool)
+            wanted[ids] = True
+            used = np.flatnonzero(wanted)
+            run_top = np.empty(wanted.size, dtype=np.int32)
+            run_woods = np.empty(wanted.size, dtype=np.int32)
+            run_top[used], run_woods[used] = _sums(g.code, _LINES.segments[chunk][used], base)
+            step_top[near] = run_top[ids]
+            step_woods[near] = run_woods[ids]
+        if far.size:
             t = todo[far]
-            window[far] = _deltas(dq[t], dr[t], chunk * CHUNK_STEPS + 1, CHUNK_STEPS)
-        # Gathered step-major: the reductions then run along whole rows of lines.
-        packed = g.code.take((window + base).T)
-        top = np.maximum(top, packed.max(axis=0) // _PACK)
-        # Tops and padding add whole multiples of _PACK (summed in int64); the
-        # woods sum stays below _PACK (2 per hex, lines under 512 hexes).
-        woods += packed.sum(axis=0, dtype=np.int64) % _PACK
+            deltas = _deltas(dq[t], dr[t], chunk * CHUNK_STEPS + 1, CHUNK_STEPS)
+            step_top[far], step_woods[far] = _sums(g.code, deltas, base)
+        top = np.maximum(top, step_top)
+        woods += step_woods
         blocked = (top > threshold) | (woods >= WOODS_COUNT_BLOCKS)
         seen[todo[blocked]] = False
         chunk += 1
@@ -454,14 +542,19 @@ def _visible_from_lines(
     max_range: int | None,
     viewer_height: int,
     target_height: int,
+    among: np.ndarray | None = None,
 ) -> np.ndarray:
-    """``visible_from`` computing each line on the spot (viewer off the grid, huge areas)."""
+    """``visible_from`` computing each line on the spot (viewer off the grid, huge
+    areas), only to the hexes ``among`` asks about."""
     n_hex = len(area)
     out = np.zeros(n_hex, dtype=bool)
     vidx = area.index_of(viewer)
     viewer_eye = (int(area.level[vidx]) if vidx >= 0 else 0) + int(viewer_height)
     dist = distances(viewer, area.q, area.r)
-    todo = np.arange(n_hex) if max_range is None else np.nonzero(dist <= max_range)[0]
+    asked = np.ones(n_hex, dtype=bool) if among is None else among.copy()
+    if max_range is not None:
+        asked &= dist <= max_range
+    todo = np.flatnonzero(asked)
     # MAP-5: index -1 reads the appended open level-0 ground.
     tops = np.append(area.obstacle_top.astype(np.int32), np.int32(0))
     woods = np.append(area.woods.astype(np.int32), np.int32(0))
@@ -522,7 +615,7 @@ def in_sight(
         side = 2 * _LINES.limit + 1
         row = int(_LINES.row_of[(dq + _LINES.limit) * side + dr + _LINES.limit])
         chunks = -(-(n - 1) // CHUNK_STEPS)
-        deltas = np.concatenate([_LINES.chunks[c][row - _chunk_start(c)] for c in range(chunks)])
+        deltas = np.concatenate([_LINES.steps(c, np.array([row]))[0] for c in range(chunks)])
     else:
         deltas = _deltas(np.array([dq]), np.array([dr]), 1, n - 1)[0]
     packed = g.code.take(deltas + np.int32(x * _STRIDE + y))
