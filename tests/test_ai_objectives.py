@@ -14,6 +14,7 @@ from game.ai.personality import level, personality
 from game.dice import Dice
 from game.hexmath import distance
 from game.state import DEFAULT_SCENARIO, acting_side, apply, legal_commands, new_game, player_view
+from game.state.view import SeenUnit
 
 BRIDGE = "maps/burning_bridge.toml"
 
@@ -136,7 +137,7 @@ def test_detection_weighs_only_when_the_enemy_can_act_on_it_ART_23_ART_24() -> N
     )
     assert not _detection_matters(last)
     no_hunt = replace(view, options={**view.options, "mobile_maps": False})
-    unarmed = {k: {**u, "battery": None} for k, u in view.units.items()}
+    unarmed = {k: SeenUnit.seen(replace(u, battery=None), u.seen_as) for k, u in view.units.items()}
     quiet = Board.read(
         replace(no_hunt, units=unarmed), Memory(), level("normal"), personality("steady")
     )

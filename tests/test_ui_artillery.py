@@ -42,6 +42,7 @@ from game.state import (
     player_view,
 )
 from game.state.model import Announcement
+from game.state.queries import spotters_at
 from game.ui.artillery_anim import shell_show
 from game.ui.artillery_layers import ArtilleryLayers, make_layers
 from game.ui.artillery_plot import (
@@ -49,7 +50,6 @@ from game.ui.artillery_plot import (
     own_batteries,
     plot_preview,
     plotting_now,
-    spotters_of,
 )
 from game.ui.camera import Camera
 from game.ui.context import ATTACK, LOS, PLOT, SELECT, UiContext
@@ -233,7 +233,8 @@ def test_ART_11_ART_13_ART_16_preview_to_hit_uses_the_best_spotter_that_sees_the
     view = player_view(state, "north")
     seen = seen_by(state, "n-spotter", True)
     preview = plot_preview(view, "n-long-tom", seen)
-    spotters = spotters_of(view, seen)
+    spotters = preview.spotters
+    assert [s.id for s in spotters] == [u.id for u in spotters_at(view, "north", seen)]
     assert "n-spotter" in [s.id for s in spotters]
     best = min(spotters, key=lambda s: (s.modifier + s.attacking, s.id))
     expected = artillery_target_number(4, spotter_gunnery=best.gunnery)
@@ -243,7 +244,7 @@ def test_ART_11_ART_13_ART_16_preview_to_hit_uses_the_best_spotter_that_sees_the
     assert preview.hit_probability == pytest.approx(
         float(probability_at_least(2, 6, expected.total))
     )
-    unseen = [h for h in state.area.hexes() if not spotters_of(view, h)]
+    unseen = [h for h in state.area.hexes() if not spotters_at(view, "north", h)]
     assert unseen, "every hex is seen"
     blind = plot_preview(view, "n-long-tom", unseen[0])
     assert blind.spotter is None and blind.to_hit.total == 11  # type: ignore[union-attr]

@@ -13,7 +13,6 @@ any battery.
 from __future__ import annotations
 
 from game.ai.candidates import Board, Candidate, unit_value
-from game.ai.memory import as_hex
 from game.hexmath import Hex, distance
 from game.state.commands import Command, Fly, Hold
 
@@ -26,7 +25,8 @@ def flight_candidates(board: Board, uid: str, options: list[Command]) -> list[Ca
     unit = view.units[uid]
     flights = [c for c in options if isinstance(c, Fly)]
     holds = [c for c in options if isinstance(c, Hold)]
-    ammunition = unit["battery"]["ammunition"].get("standard")
+    assert unit.battery is not None
+    ammunition = unit.battery.ammunition.get("standard")
     out = [Candidate(c, 0.0, "circle where it is") for c in holds]
     if not flights:
         return out
@@ -41,7 +41,7 @@ def flight_candidates(board: Board, uid: str, options: list[Command]) -> list[Ca
     value: dict[tuple[int, int], float] = {}
     spots: dict[tuple[int, int], list[Hex]] = {}
     for e in board.enemies.values():
-        h = as_hex(e["hex"])
+        h = e.hex
         pos = area.position_of(h)
         value[pos] = value.get(pos, 0.0) + unit_value(e)
         spots.setdefault(pos, []).append(h)
@@ -58,9 +58,8 @@ def flight_candidates(board: Board, uid: str, options: list[Command]) -> list[Ca
             - 0.5 * abs(altitude - CRUISING)
         )
 
-    if unit["hex"] is not None:
-        here = as_hex(unit["hex"])
-        out = [Candidate(c, worth(here, int(unit["altitude"])), "circle here") for c in holds]
+    if unit.hex is not None:
+        out = [Candidate(c, worth(unit.hex, int(unit.altitude or 0)), "circle here") for c in holds]
     for c in flights:
         if not area.contains(c.to):
             continue

@@ -13,10 +13,27 @@ from __future__ import annotations
 
 from game.ai.candidates import Board, Candidate, unit_value
 from game.ai.hunt import beliefs
-from game.ai.memory import as_hex
+from game.ai.memory import Memory
 from game.ai.shell_damage import KERNEL_RADIUS, damage_kernel
-from game.artillery.counter_battery import counter_battery_target_number, forecast_positions
+from game.artillery.counter_battery import counter_battery_target_number
+from game.state import PlayerView
 from game.state.commands import PlotFire
+from game.state.queries import counter_battery_odds
+
+
+def believed_gun_positions(
+    view: PlayerView, memory: Memory, reads_intelligence: bool
+) -> dict[tuple[int, int], float]:
+    """The share of belief that an enemy gun stands at each off-board sheet position
+    (the most any one hidden gun gives it); a gun found on the board is shot at on
+    the map, not here."""
+    weights: dict[tuple[int, int], float] = {}
+    for belief in beliefs(view, memory, reads_intelligence):
+        if belief.known_hex is not None:
+            continue
+        for pos, w in belief.weights.items():
+            weights[pos] = max(weights.get(pos, 0.0), w)
+    return weights
 
 
 def counter_battery_candidates(board: Board, plots: list[PlotFire]) -> list[Candidate]:
@@ -26,30 +43,15 @@ def counter_battery_candidates(board: Board, plots: list[PlotFire]) -> list[Cand
     far = [c for c in plots if not area.contains(c.target)]
     if not far or not view.announcements:
         return []
-    weights: dict[tuple[int, int], float] = {}
-    for belief in beliefs(view, board.memory, board.level.reads_intelligence):
-        if belief.known_hex is not None:
-            continue  # a gun found on the board is shot at on the map
-        for pos, w in belief.weights.items():
-            weights[pos] = max(weights.get(pos, 0.0), w)
+    weights = believed_gun_positions(view, board.memory, board.level.reads_intelligence)
     battery = view.units[far[0].battery]
-    gun = battery["battery"]
-    off = gun["offboard"]
-    origin = (
-        (int(off["position"][0]), int(off["position"][1]))
-        if off is not None
-        else area.position_of(as_hex(battery["hex"]))
-    )
+    gun = battery.battery
+    assert gun is not None
     by_position = {area.position_of(c.target): c for c in far}
-    rows = forecast_positions(
-        {pos: weights.get(pos, 0.0) for pos in by_position},
-        origin,
-        gun["weapon"],
-        int(battery["gunnery"]),
-    )
-    tn = counter_battery_target_number(int(battery["gunnery"]))
-    at_aim = float(damage_kernel(gun["weapon"], tn)[KERNEL_RADIUS, KERNEL_RADIUS])
-    gun_value = unit_value({"battery": gun})
+    rows = counter_battery_odds(view, battery, {pos: weights.get(pos, 0.0) for pos in by_position})
+    tn = counter_battery_target_number(battery.gunnery).total
+    at_aim = float(damage_kernel(gun.weapon, tn)[KERNEL_RADIUS, KERNEL_RADIUS])
+    gun_value = unit_value(battery)
     out = []
     for row in rows[:3]:
         if row.chance <= 0:

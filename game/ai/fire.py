@@ -20,20 +20,21 @@ unsearched hexes share the guns' value.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from game.ai.candidates import Board, Candidate, unit_value
 from game.ai.counter_battery import counter_battery_candidates
 from game.ai.hunt import beliefs, search_hexes
 from game.ai.manoeuvre import predicted_hexes
-from game.ai.memory import as_hex
 from game.ai.shell_damage import KERNEL_RADIUS, damage_kernel
-from game.artillery.flight import flight_time, sheet_distance
 from game.artillery.forecast import forecast
-from game.artillery.tohit import INDIRECT_MODIFIER, spotter_modifier
 from game.hexmath import Hex, distance
 from game.rules.core import probability_at_least
 from game.state.commands import Command, EndPhase, PlotFire
+from game.state.model import Unit
+from game.state.queries import on_auto_hit_hex, on_predesignated_hex, shot_now
 
 
 def _expected(
@@ -67,9 +68,9 @@ def targeting_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
     ammo = "standard" if any(c.ammunition == "standard" for c in piece_plots) else first.ammunition
     targets = {c.target: c for c in piece_plots if c.ammunition == ammo}
     battery = view.units[first.battery]
-    if board.level.hides_battery and battery["hidden"] and battery["hex"] is not None:
-        watchers = board.enemy_sight(int(battery["height"]))
-        if watchers[view.area.index_of(as_hex(battery["hex"]))] > 0:
+    if board.level.hides_battery and battery.hidden and battery.hex is not None:
+        watchers = board.enemy_sight(battery.height)
+        if watchers[view.area.index_of(battery.hex)] > 0:
             end = Candidate(end.command, 1e9, "an enemy sees the guns' hex: firing reveals them")
             return [end]
     scored = _score_targets(board, first.battery, targets)
@@ -77,38 +78,31 @@ def targeting_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
     return [end, *scored, *counter_battery_candidates(board, list(targets.values()))]
 
 
-def _battery_position(board: Board, battery: dict) -> tuple[int, int]:
-    off = battery["battery"]["offboard"]
-    if off is not None:
-        return (int(off["position"][0]), int(off["position"][1]))
-    return board.area.position_of(as_hex(battery["hex"]))
-
-
-def _to_hit(
-    board: Board, battery_id: str, targets: list[Hex], spot_gunnery: np.ndarray
-) -> list[int | None]:
-    """ART-11/13/17/19/21: the number each shot needs (None: automatic)."""
+def _automatic_hexes(board: Board, battery_id: str) -> set[Hex]:
+    """The hexes where this battery's shot fired now hits automatically (ART-19, ART-21)."""
     view = board.view
-    battery = view.units[battery_id]
-    gunnery = int(battery["gunnery"])
-    auto = {Hex(q, r) for q, r, _ in battery["battery"]["auto_hit"]}
-    auto |= {Hex(*h) for h in view.predesignated}
-    adjusted: dict[Hex, int] = {}
-    for a in view.arrivals:
-        if a.side == view.side and a.battery == battery_id and a.spotted:
-            adjusted[a.target] = adjusted.get(a.target, 0) + 1
-    out: list[int | None] = []
+    unit = view.units[battery_id]
+    assert unit.battery is not None
+    hexes = [*unit.battery.auto_hit.earned, *view.predesignated]
+    return {
+        h
+        for h in hexes
+        if on_predesignated_hex(view, unit, h) or on_auto_hit_hex(unit, h, view.turn)
+    }
+
+
+def _sight(board: Board) -> Callable[[Unit, Hex], bool]:
+    """Line of sight (MAP-5) read from the sight the memory keeps over the whole area:
+    the same answers as the engine's, worked out once per unit and hex it stands in."""
     area = board.area
-    for t in targets:
-        if t in auto:
-            out.append(None)
-            continue
-        tn = gunnery + INDIRECT_MODIFIER
-        g = int(spot_gunnery[area.index_of(t)])
-        if g < 99:
-            tn += spotter_modifier(g) - adjusted.get(t, 0)
-        out.append(tn)
-    return out
+
+    def sees(unit: Unit, h: Hex) -> bool:
+        assert unit.hex is not None
+        height = unit.height + (unit.altitude or 0)
+        i = area.index_of(h)
+        return i >= 0 and bool(board.memory.sight(area, unit.hex, viewer_height=height)[i])
+
+    return sees
 
 
 def _points(board: Board, turns: int) -> list[tuple[Hex, float]]:
@@ -141,11 +135,10 @@ def _score_targets(board: Board, battery_id: str, targets: dict[Hex, PlotFire]) 
     view = board.view
     area = board.area
     battery = view.units[battery_id]
-    weapon_id = battery["battery"]["weapon"]
-    origin = _battery_position(board, battery)
+    assert battery.battery is not None
+    weapon_id = battery.battery.weapon
     hidden = _hidden_guns(board)
-    auto = {Hex(q, r) for q, r, _ in battery["battery"]["auto_hit"]}
-    auto |= {Hex(*h) for h in view.predesignated}
+    auto = _automatic_hexes(board, battery_id)
     # Aim points: near where enemies will be, the hidden guns' sheet, auto-hit hexes.
     wanted: set[Hex] = set()
     for eid in sorted(board.enemies):
@@ -153,15 +146,17 @@ def _score_targets(board: Board, battery_id: str, targets: dict[Hex, PlotFire]) 
             if p >= 0.2:
                 wanted.update(_near(h, 2))
     wanted.update(h for h, _ in hidden)
-    enemy_hexes = [as_hex(e["hex"]) for e in board.enemies.values()]
+    enemy_hexes = [e.hex for e in board.enemies.values()]
     wanted.update(h for h in auto if any(distance(h, e) <= 3 for e in enemy_hexes))
     aims = sorted(h for h in wanted if h in targets)
     if not aims:
         return []
-    spot = board.own_sight()
-    tns = _to_hit(board, battery_id, aims, spot)
-    flights = [flight_time(weapon_id, sheet_distance(origin, area.position_of(h))) for h in aims]
-    own_points = [(as_hex(u["hex"]), 1.0) for u in board.own.values()]
+    # ART-11 .. ART-21: each shot's number and flight as the engine works them out.
+    sees = _sight(board)
+    shots = [shot_now(view, battery, h, sees) for h in aims]
+    tns = [None if s.to_hit is None else s.to_hit.total for s in shots]
+    flights = [s.flight for s in shots]
+    own_points = [(u.hex, 1.0) for u in board.own.values()]
     seeing = board.enemy_sight(1)
     if not (board.level.weighs_detection and _detection_matters(board)):
         seeing = np.zeros_like(seeing)
@@ -217,7 +212,7 @@ def _detection_matters(board: Board) -> bool:
         return False
     if view.options.get("mobile_maps"):
         return True
-    return any(u["side"] != view.side and u.get("battery") for u in view.units.values())
+    return any(u.side != view.side and u.battery is not None for u in view.units.values())
 
 
 def _exact_value(
@@ -234,7 +229,7 @@ def _exact_value(
     damage = f.damage_array
     risk = 0.0
     for u in board.own.values():
-        i = area.index_of(as_hex(u["hex"]))
+        i = area.index_of(u.hex)
         if i >= 0:
             risk += float(damage[i])
     if risk > _tolerance(board, aimed):
@@ -252,7 +247,7 @@ def _tolerance(board: Board, aimed: Hex) -> float:
     whose destruction wins the game."""
     base = board.personality.own_damage_tolerance
     for e in board.enemies.values():
-        if e.get("battery") and distance(as_hex(e["hex"]), aimed) <= 2:
+        if e.battery is not None and distance(e.hex, aimed) <= 2:
             return 5.0 * base
     return base
 

@@ -25,13 +25,13 @@ from typing import Protocol
 
 from game.artillery.detection import announced_side
 from game.artillery.flight import flight_time, sheet_distance
-from game.artillery.tohit import INDIRECT_MODIFIER
+from game.artillery.tohit import artillery_target_number
 from game.artillery.weapons import Weapon, weapon
 from game.board.area import sheet_hex
 from game.board.sheet import parse_xxyy
 from game.hexmath import Hex
 from game.limits import position_refusal
-from game.rules.core import probability_at_least
+from game.rules.core import TargetNumber, probability_at_least
 
 SheetPosition = tuple[int, int]
 
@@ -46,9 +46,10 @@ class Grid(Protocol):
     def side_of_position(self, position: SheetPosition) -> str | None: ...
 
 
-def counter_battery_target_number(gunnery: int) -> int:
-    """ART-37: no spotter and no adjustment: gunnery + 7 (ART-11)."""
-    return gunnery + INDIRECT_MODIFIER
+def counter_battery_target_number(gunnery: int) -> TargetNumber:
+    """ART-37: counter-battery fire has no spotter and is never adjusted (ART-16,
+    ART-17): the plain gunnery + 7 (ART-11)."""
+    return artillery_target_number(gunnery)
 
 
 def ring_chance(to_hit_number: int, weapon_: str | Weapon) -> Fraction:
@@ -138,7 +139,7 @@ def forecast_positions(
     """Every candidate position with its odds, best chance first (ties: nearer
     first, then by position)."""
     w = weapon(weapon_)
-    near = float(ring_chance(counter_battery_target_number(gunnery), w))
+    near = float(ring_chance(counter_battery_target_number(gunnery).total, w))
     rows = []
     for pos, belief in weights.items():
         sheets = sheet_distance(origin, pos)

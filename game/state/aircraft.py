@@ -21,6 +21,8 @@ The source gives its artillery attack, not its flight; the game decides simply:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from game.artillery.deployment import (
     AirLaunch,
     air_target_refusal,
@@ -31,6 +33,9 @@ from game.hexmath import Hex, distance, neighbors
 from game.rules.core import TargetNumber
 from game.state.board import log_event
 from game.state.model import GameState, Unit
+
+if TYPE_CHECKING:  # the view imports the engine, which imports this module
+    from game.state.view import PlayerView
 
 AEROSPACE = "aerospace"
 LOW, HIGH = "low", "high"
@@ -150,7 +155,7 @@ def air_target_number(unit: Unit, air: tuple[str, int], tn: TargetNumber) -> Tar
     return tn
 
 
-def plot_refusal(state: GameState, unit: Unit, target: Hex) -> str | None:
+def plot_refusal(state: GameState | PlayerView, unit: Unit, target: Hex) -> str | None:
     """ART-14: an aircraft over the map fires at a hex of the sheet under it."""
     if unit.hex is None:
         return f"{unit.name} is off the map"

@@ -11,18 +11,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import game.state.aircraft as aircraft
 import game.state.counter_battery as counter_battery
+import game.state.queries as queries
 import game.state.shells as shells
 from game.artillery.detection import announced_side, describe_side, detection_rolls
 from game.artillery.plots import Arrival, Plot, valid_spotters
 from game.artillery.scatter import resolve_shell
-from game.artillery.tohit import artillery_target_number, spotter_modifier
 from game.artillery.weapons import weapon as weapon_spec
 from game.hexmath import Hex
 from game.secrecy import lines, secret
 from game.state.board import battery_sheet, plot_for_side, reveal, seeing_units, told_name
-from game.state.model import Announcement, Event, GameState, Unit
+from game.state.model import Announcement, Event, GameState
 from game.state.shells import ShellHits
 
 
@@ -76,13 +75,7 @@ def _launch(state: GameState) -> None:
     for i, plot in enumerate(state.queue.plots):
         if plot.fired_turn != turn:
             continue
-        # ART-8/ART-16: a shot fired with no friendly unit seeing its hex is
-        # unobserved and cannot be adjusted, whatever earlier shells did.
-        adjustments = (
-            state.queue.adjustments_for(plot.battery, plot.target, turn)
-            if plot.spotters_at_firing
-            else 0
-        )
+        adjustments = queries.adjustments(state, plot.battery, plot.target, plot.spotters_at_firing)
         # ART-18: a spotter that made its own attacks this turn costs this shot +1.
         attacking = tuple(s for s in plot.spotters_at_firing if state.units[s].attacked)
         state.queue.plots[i] = replace(plot, adjustments=adjustments, attacking_spotters=attacking)
@@ -117,18 +110,6 @@ def _launch(state: GameState) -> None:
                 reveal(state, unit, [told_name(state, watcher), " sees it fire"])
 
 
-def _best_spotter(state: GameState, plot: Plot, spotter_ids: list[str]) -> Unit | None:
-    """The spotter whose skill (and own attacks in the firing turn, ART-18) helps
-    this shot most."""
-    best: tuple[int, str] | None = None
-    for uid in spotter_ids:
-        u = state.units[uid]
-        score = spotter_modifier(u.gunnery) + (1 if uid in plot.attacking_spotters else 0)
-        if best is None or (score, uid) < best:
-            best = (score, uid)
-    return None if best is None else state.units[best[1]]
-
-
 def arrive(state: GameState, plot: Plot) -> None:
     """One shell arrives: hit or scatter, damage, detection (ART-11 .. ART-31, ART-23).
 
@@ -145,27 +126,19 @@ def arrive(state: GameState, plot: Plot) -> None:
     seeing = [u.id for u in seeing_units(state, plot.side, plot.target)]
     spotters = valid_spotters(plot.spotters_at_firing, seeing)
     automatic = plot.automatic
-    # ART-19: an aircraft moves every turn and never keeps auto-hit hexes.
-    if (
-        automatic is None
-        and plot.air is None
-        and battery.auto_hit.covers(plot.target, plot.fired_turn)
-    ):
-        automatic = "auto-hit hex"
+    if automatic is None and queries.on_auto_hit_hex(unit, plot.target, plot.fired_turn):
+        automatic = "auto-hit hex"  # ART-19
     tn = None
     spotter = None
     if automatic is None:
-        spotter = _best_spotter(state, plot, spotters)
-        tn = artillery_target_number(
-            unit.gunnery,
-            spotter_gunnery=None if spotter is None else spotter.gunnery,
-            # ART-16/ART-17: only a shot with a spotter when it lands is adjusted.
-            adjustments=plot.adjustments if spotter is not None else 0,
-            spotter_attacking=spotter is not None and spotter.id in plot.attacking_spotters,
+        tn, spotter = queries.shot_to_hit(
+            unit,
+            [state.units[s] for s in spotters],
+            plot.adjustments,
+            plot.attacking_spotters,
             direct=plot.arrival_turn == plot.fired_turn,
+            air=plot.air,
         )
-        if plot.air is not None:
-            tn = aircraft.air_target_number(unit, plot.air, tn)
     landing = resolve_shell(
         state.dice, plot.target, tn, state.area.contains, automatic, purpose=f"{w.name} shell"
     )

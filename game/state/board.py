@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from game.board.los import in_sight
 from game.hexmath import Hex
 from game.secrecy import Secret, secret
 from game.state.model import Event, GameState, Unit
+
+if TYPE_CHECKING:  # the view imports the engine, which imports this module
+    from game.state.view import PlayerView
 
 
 def log_event(state: GameState, kind: str, text: str, **extra: object) -> Event:
@@ -24,17 +30,27 @@ def knows_unit(state: GameState, side: str, unit: Unit) -> bool:
     return unit.side == side or (on_board and not unit.hidden)
 
 
-def seeing_units(state: GameState, side: str, target: Hex) -> list[Unit]:
-    """Units of ``side`` on the board with ``target`` in line of sight (MAP-5)."""
-    return [
-        u
-        for u in state.living(side)
-        if u.hex is not None and in_sight(state.area, u.hex, target, u.height + (u.altitude or 0))
-    ]
+def seeing_units(
+    state: GameState | PlayerView,
+    side: str,
+    target: Hex,
+    sees: Callable[[Unit, Hex], bool] | None = None,
+) -> list[Unit]:
+    """Units of ``side`` on the board with ``target`` in line of sight (MAP-5); over
+    a side's own view, its own units. ``sees`` answers the line of sight instead,
+    for a caller that keeps the same answers worked out over the whole area."""
+    if sees is None:
+        area = state.area
+
+        def sees(u: Unit, h: Hex) -> bool:
+            return in_sight(area, u.hex, h, u.height + (u.altitude or 0))  # type: ignore[arg-type]
+
+    return [u for u in state.living(side) if u.hex is not None and sees(u, target)]
 
 
-def battery_sheet(state: GameState, unit: Unit) -> tuple[int, int]:
-    """The sheet position a battery fires from (off the board or on it)."""
+def battery_sheet(state: GameState | PlayerView, unit: Unit) -> tuple[int, int]:
+    """The sheet position a battery fires from (off the board or on it, ART-2, ART-5);
+    over a side's own view as over the state (``queries.firing_position``)."""
     assert unit.battery is not None
     if unit.battery.offboard is not None:
         return unit.battery.offboard.position

@@ -17,11 +17,13 @@ and buildings there shield as on the map. Whoever is told what:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import game.state.systems as systems
+from game.artillery.counter_battery import counter_battery_target_number
 from game.artillery.damage import BatteryOrigin, apply_shell
 from game.artillery.plots import Arrival, Plot
 from game.artillery.scatter import resolve_shell
-from game.artillery.tohit import artillery_target_number
 from game.artillery.weapons import weapon as weapon_spec
 from game.board.area import PlayArea
 from game.hexmath import Hex, distance
@@ -29,13 +31,16 @@ from game.secrecy import lines, secret
 from game.state.board import battery_sheet, shot_number
 from game.state.model import Event, GameState, Unit
 
+if TYPE_CHECKING:  # the view imports the engine, which imports this module
+    from game.state.view import PlayerView
 
-def is_counter_battery(state: GameState, target: Hex) -> bool:
+
+def is_counter_battery(state: GameState | PlayerView, target: Hex) -> bool:
     """ART-37: a plot at a hex outside the play area is counter-battery fire."""
     return not state.area.contains(target)
 
 
-def refusal(state: GameState, unit: Unit, target: Hex) -> str | None:
+def refusal(state: GameState | PlayerView, unit: Unit, target: Hex) -> str | None:
     """Why a battery may not fire counter-battery at ``target`` (ART-37), or None."""
     pos = state.area.position_of(target)
     if pos == battery_sheet(state, unit):
@@ -43,7 +48,7 @@ def refusal(state: GameState, unit: Unit, target: Hex) -> str | None:
     return None
 
 
-def where(state: GameState, target: Hex) -> str:
+def where(state: GameState | PlayerView, target: Hex) -> str:
     """A counter-battery aim in players' words: "0909 of sheet position (0,-3)"."""
     return state.area.label(target).removesuffix(", outside the play area")
 
@@ -74,7 +79,7 @@ def arrive(state: GameState, plot: Plot) -> None:
     unit = state.units[plot.battery]
     assert unit.battery is not None
     w = weapon_spec(unit.battery.weapon)
-    tn = artillery_target_number(unit.gunnery)  # no spotter, never adjusted (ART-16, ART-17)
+    tn = counter_battery_target_number(unit.gunnery)
     landing = resolve_shell(
         state.dice, plot.target, tn, lambda h: True, purpose=f"{w.name} counter-battery shell"
     )

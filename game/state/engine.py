@@ -21,20 +21,18 @@ import game.state.combat as combat
 import game.state.counter_battery as counter_battery
 import game.state.mobile as mobile
 import game.state.moving as moving
+import game.state.queries as queries
 import game.state.victory as victory
 from game.artillery.deployment import deployment_refusals, off_board_position
-from game.artillery.flight import flight_time, range_refusal, sheet_distance
 from game.artillery.plots import Plot
 from game.artillery.predesignated import predesignation_refusal
 from game.artillery.weapons import ammunition as ammunition_spec
 from game.artillery.weapons import weapon as weapon_spec
 from game.hexmath import Hex, distance
 from game.state.board import (
-    battery_sheet,
     knows_unit,
     log_event,
     reveal,
-    seeing_units,
     shot_number,
     told_name,
 )
@@ -526,18 +524,11 @@ def plot_refusal(state: GameState, cmd: PlotFire) -> str | None:
     battery = unit.battery
     if not 1 <= cmd.piece <= battery.pieces:
         return f"{unit.name} has pieces 1-{battery.pieces}, not {cmd.piece}"
-    for p in state.queue.plots:
-        if p.battery == unit.id and p.piece == cmd.piece and p.fired_turn == state.turn:
-            return f"piece {cmd.piece} of {unit.name} already has a target this turn"
-    air = aircraft.is_aircraft(unit)
-    if air:
-        reason = aircraft.plot_refusal(state, unit, cmd.target)
-        if reason:
-            return reason
-    elif counter_battery.is_counter_battery(state, cmd.target):
-        reason = counter_battery.refusal(state, unit, cmd.target)
-        if reason:
-            return reason
+    if cmd.piece not in queries.free_pieces(state, unit):
+        return f"piece {cmd.piece} of {unit.name} already has a target this turn"
+    reason = queries.aim_refusal(state, unit, cmd.target)  # ART-3, ART-14, ART-37
+    if reason:
+        return reason
     w = weapon_spec(battery.weapon)
     try:
         ammunition_spec(w, cmd.ammunition)
@@ -546,15 +537,7 @@ def plot_refusal(state: GameState, cmd: PlotFire) -> str | None:
     left = rounds_left(state, unit, cmd.ammunition)
     if cmd.ammunition not in battery.ammunition or (left is not None and left <= 0):
         return f"{unit.name} has no {cmd.ammunition} ammunition left"
-    if air:
-        return None  # ART-14: the sheet under it; the altitude gives its flight, not range
-    target_pos = state.area.position_of(cmd.target)
-    name = (
-        counter_battery.where(state, cmd.target)
-        if counter_battery.is_counter_battery(state, cmd.target)
-        else state.area.name_of(cmd.target)[1]
-    )
-    return range_refusal(w, battery_sheet(state, unit), target_pos, name)
+    return None
 
 
 def _plot_fire(state: GameState, cmd: Command) -> None:
@@ -565,21 +548,14 @@ def _plot_fire(state: GameState, cmd: Command) -> None:
     unit = state.units[cmd.battery]
     battery = unit.battery
     assert battery is not None
-    sheets = sheet_distance(battery_sheet(state, unit), state.area.position_of(cmd.target))
-    flight = flight_time(battery.weapon, sheets)
+    sheets, flight = queries.shot_flight(state, unit, cmd.target)
     air = None
     if aircraft.is_aircraft(unit):
-        launch = aircraft.launch(unit)
-        assert not isinstance(launch, str)
-        sheets, flight = launch.sheets, launch.flight_time  # ART-14
-        air = (aircraft.altitude_map(unit), int(unit.altitude or 0))
-    # ART-37: no unit sees a hex off the play area; counter-battery fire has no spotter.
+        air = (aircraft.altitude_map(unit), int(unit.altitude or 0))  # ART-14
     off_board = counter_battery.is_counter_battery(state, cmd.target)
-    spotters = () if off_board else tuple(u.id for u in seeing_units(state, cmd.side, cmd.target))
+    spotters = tuple(u.id for u in queries.spotters_at(state, cmd.side, cmd.target))
     automatic = (
-        "pre-designated hex"
-        if air is None and cmd.target in state.predesignated.get(cmd.side, [])
-        else None
+        "pre-designated hex" if queries.on_predesignated_hex(state, unit, cmd.target) else None
     )
     plot = state.queue.add(
         Plot(

@@ -13,12 +13,13 @@ engine refuses what the rules do not allow, with the reason.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import pygame
 
 from game.hexmath import Hex
-from game.state import Fly
+from game.state import Fly, Unit
+from game.state.aircraft import altitude_map, is_aircraft
+from game.state.model import hex_from
 from game.ui import widgets as ui
 from game.ui.artillery_plot import dash_line, draw_badge
 from game.ui.context import SELECT, UiContext
@@ -26,21 +27,17 @@ from game.ui.context import SELECT, UiContext
 PLANE = (120, 200, 255)
 
 
-def aircraft_in_view(ctx: UiContext) -> list[dict[str, Any]]:
-    return [
-        u
-        for u in ctx.view.units.values()
-        if u.get("kind") == "aerospace" and not u.get("destroyed")
-    ]
+def aircraft_in_view(ctx: UiContext) -> list[Unit]:
+    return [u for u in ctx.view.units.values() if is_aircraft(u) and not u.destroyed]
 
 
 def last_flight(ctx: UiContext, unit_id: str) -> tuple[Hex | None, Hex] | None:
     """The last flight of the aircraft the side has read of in its log."""
     for event in reversed(ctx.view.log):
         if event.kind == "fly" and event.data.get("unit") == unit_id:
-            start = event.data.get("from")
-            to = event.data["to"]
-            return (None if start is None else Hex(*start), Hex(*to))
+            to = hex_from(event.data["to"])
+            assert to is not None
+            return hex_from(event.data.get("from")), to
     return None
 
 
@@ -56,11 +53,11 @@ class AircraftLayer:
             ("[ / ]", "aircraft: plan a lower / higher altitude"),
         ]
 
-    def _flying(self, ctx: UiContext) -> dict[str, Any] | None:
+    def _flying(self, ctx: UiContext) -> Unit | None:
         unit = ctx.own_unit(ctx.selected)
-        if unit is None or unit.get("kind") != "aerospace" or ctx.mode != SELECT:
+        if unit is None or not is_aircraft(unit) or ctx.mode != SELECT:
             return None
-        if ctx.view.phase != "movement" or ctx.view.acting != ctx.view.side or unit["moved"]:
+        if ctx.view.phase != "movement" or ctx.view.acting != ctx.view.side or unit.moved:
             return None
         return unit
 
@@ -68,17 +65,16 @@ class AircraftLayer:
         unit = self._flying(ctx)
         if unit is None:
             return False
-        uid = unit["id"]
-        altitude = self.planned.get(uid, int(unit["altitude"]))
+        uid = unit.id
+        altitude = self.planned.get(uid, int(unit.altitude or 0))
         for key, step in ((pygame.K_LEFTBRACKET, -1), (pygame.K_RIGHTBRACKET, 1)):
             if ui.plain_key(event, key):
                 self.planned[uid] = max(0, altitude + step)
-                ctx.notify(f"{unit['name']}: next flight at altitude {self.planned[uid]}")
+                ctx.notify(f"{unit.name}: next flight at altitude {self.planned[uid]}")
                 return True
         if ui.clicked(event):
             h = ui.hex_under(ctx, event.pos)
-            here = None if unit["hex"] is None else Hex(*unit["hex"])
-            if h is None or h == here:
+            if h is None or h == unit.hex:
                 return False
             if ctx.submit(Fly(ctx.view.side, uid, h, altitude)):
                 self.planned.pop(uid, None)
@@ -94,7 +90,7 @@ class AircraftLayer:
     def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None:
         size = ctx.camera.size
         for unit in aircraft_in_view(ctx):
-            flight = last_flight(ctx, unit["id"])
+            flight = last_flight(ctx, unit.id)
             if flight is not None and flight[0] is not None:
                 a = ctx.camera.hex_to_screen(flight[0])
                 b = ctx.camera.hex_to_screen(flight[1])
@@ -112,10 +108,10 @@ class AircraftLayer:
                     tip[1] - wing * math.sin(angle + 0.5),
                 )
                 pygame.draw.polygon(surface, PLANE, [tip, left, right])
-            if unit["hex"] is None:
+            if unit.hex is None:
                 continue
-            x, y = ctx.camera.hex_to_screen(Hex(*unit["hex"]))
-            altitude = int(unit.get("altitude") or 0)
+            x, y = ctx.camera.hex_to_screen(unit.hex)
+            altitude = int(unit.altitude or 0)
             lift = max(size * 0.6, 10) + altitude * max(3.0, size * 0.12)
             pygame.draw.line(surface, (20, 30, 40), (x, y), (x, y - lift), 3)
             pygame.draw.circle(surface, (20, 30, 40), (round(x), round(y)), 4)
@@ -128,8 +124,8 @@ class AircraftLayer:
             ]
             pygame.draw.polygon(surface, (0, 0, 0), body, 0)
             pygame.draw.polygon(surface, PLANE, [(px, py - 2) for px, py in body], 0)
-            word = "ROW" if unit["profile"].get("altitude_map") == "high" else "ALT"
-            planned = self.planned.get(unit["id"])
+            word = "ROW" if altitude_map(unit) == "high" else "ALT"
+            planned = self.planned.get(unit.id)
             label = f"{word} {altitude}" + (f" -> {planned}" if planned is not None else "")
             draw_badge(surface, label, (x, y - lift - s - 12), (30, 80, 140), max(11, size // 3))
 

@@ -27,6 +27,7 @@ import pygame
 from game.dice import RollRecord
 from game.hexmath import DIRECTION_NAMES, Hex, ring
 from game.state import Event, PlayerView
+from game.state.model import hex_from
 from game.ui import theme
 from game.ui import widgets as ui
 from game.ui.artillery_plot import (
@@ -45,10 +46,6 @@ BLAST_END = 3.0
 DAMAGE_END = 4.2
 SHOW_END = 5.0
 FLOAT_RISE = 1.4  # hex sizes a damage number rises
-
-
-def _hex(data: Any) -> Hex | None:
-    return None if data is None else Hex(int(data[0]), int(data[1]))
 
 
 @dataclass(frozen=True)
@@ -95,8 +92,8 @@ def shell_show(event: Event) -> ShellShow:
     if event.kind != "arrival":
         raise ValueError(f"a shell show needs an arrival event, not {event.kind!r}")
     d = event.data
-    aimed = _hex(d.get("aimed"))
-    landing = _hex(d.get("landing"))
+    aimed = hex_from(d.get("aimed"))
+    landing = hex_from(d.get("landing"))
     if aimed is None or landing is None:
         raise ValueError(f"arrival event of turn {event.turn} has no aimed or landing hex")
     plot = d.get("plot") or {}
@@ -353,7 +350,7 @@ class ArrivalAnimation:
         if t >= BLAST_END - 0.6:
             rise = min(1.0, (t - (BLAST_END - 0.6)) / (DAMAGE_END - BLAST_END + 0.6))
             for entry in show.damage:
-                h = _hex(entry.get("hex"))
+                h = hex_from(entry.get("hex"))
                 if h is None:
                     continue
                 ux, uy = cam.hex_to_screen(h)

@@ -13,11 +13,10 @@ side believes may hold an enemy gun, the belief and the chance of a hit; those
 positions are outlined on the sheet grid beyond the map.
 
 The to-hit number of a plotted shot is decided when it arrives (ART-16: the
-spotters then). ``plot_preview`` computes it as the engine would now, from
-the view alone: the battery's gunnery, the best spotter among own units that
-see the hex (``line_of_sight``), the adjusting-fire count from the view's own
-spotted arrivals of that battery at that hex (ART-17) and the spotter's own
-attacks (ART-18). It is a preview, and the card says so.
+spotters then). ``plot_preview`` is the engine's own preview
+(``game.state.queries.plot_preview``) over the side's view: the engine's rules
+of plotting, launching and arrival, with the spotters of now. It is a preview,
+and the card says so.
 
 Beside plot mode: the battery panel (on/off board, weapon, ammunition,
 auto-hit and pre-designated hexes), the fire-queue panel (the side's shells
@@ -32,31 +31,23 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any
 
 import pygame
 
-from game.ai.hunt import beliefs
+import game.state.queries as queries
+from game.ai.counter_battery import believed_gun_positions
 from game.ai.memory import Memory
-from game.artillery.counter_battery import CandidateOdds, forecast_positions, ring_chance
-from game.artillery.deployment import (
-    air_target_refusal,
-    high_altitude_launch,
-    low_altitude_launch,
-)
-from game.artillery.flight import flight_time, range_refusal, sheet_distance
-from game.artillery.forecast import Forecast, forecast
-from game.artillery.tohit import artillery_target_number, spotter_modifier
-from game.artillery.weapons import AMMUNITION, Weapon
+from game.artillery.counter_battery import CandidateOdds, ring_chance
+from game.artillery.plots import Plot
+from game.artillery.weapons import AMMUNITION
 from game.artillery.weapons import weapon as weapon_spec
 from game.board.area import locate, sheet_hex
-from game.board.los import line_of_sight
 from game.hexmath import DIRECTIONS, Hex, distance, hex_to_pixel, neighbor
-from game.rules.core import TargetNumber, probability_at_least
-from game.state import PlayerView, PlotFire
+from game.state import PlayerView, PlotFire, Unit
+from game.state.view import SeenUnit
 from game.ui import dialogs, fonts, theme
 from game.ui import widgets as ui
 from game.ui.context import PLOT, SELECT, UiContext
@@ -74,149 +65,34 @@ HEAT_HIGH = (214, 24, 16)
 # --- from the view ----------------------------------------------------------------------------
 
 
-def _hex(data: Any) -> Hex | None:
-    return None if data is None else Hex(int(data[0]), int(data[1]))
-
-
-def own_batteries(view: PlayerView) -> list[dict[str, Any]]:
+def own_batteries(view: PlayerView) -> list[SeenUnit]:
     """The side's artillery units still in the game, in the view's order."""
-    return [u for u in view.own_units() if u.get("battery") and not u.get("destroyed")]
+    return queries.artillery_units(view, view.side)  # type: ignore[return-value]
 
 
-def battery_position(view: PlayerView, unit: dict[str, Any]) -> SheetPosition:
-    """The sheet position a battery fires from (ART-2, ART-5): off the board or on it."""
-    battery = unit["battery"]
-    off = battery.get("offboard")
-    if off is not None:
-        return int(off["position"][0]), int(off["position"][1])
-    h = _hex(unit.get("hex"))
-    if h is None:
-        raise ValueError(f"{unit['name']} is neither off the board nor on it")
-    return view.area.position_of(h)
-
-
-def where_it_stands(view: PlayerView, unit: dict[str, Any]) -> str:
+def where_it_stands(view: PlayerView, unit: Unit) -> str:
     """Off board with direction and distance (the owner knows them), or its hex."""
-    off = unit["battery"].get("offboard")
+    assert unit.battery is not None
+    off = unit.battery.offboard
     if off is not None:
-        pos = off["position"]
-        return f"off board, {off['distance']} sheets {off['direction']} (sheet ({pos[0]},{pos[1]}))"
-    h = _hex(unit.get("hex"))
-    return "on the board" if h is None else f"on the board at {view.area.label(h)}"
+        pos = off.position
+        return f"off board, {off.distance} sheets {off.direction} (sheet ({pos[0]},{pos[1]}))"
+    return "on the board" if unit.hex is None else f"on the board at {view.area.label(unit.hex)}"
 
 
-def free_pieces(view: PlayerView, unit: dict[str, Any]) -> list[int]:
-    """Pieces without a target this turn (ART-8: each piece may be aimed once a turn)."""
-    busy = {
-        int(p["piece"])
-        for p in view.plots
-        if p["battery"] == unit["id"] and int(p["fired_turn"]) == view.turn
-    }
-    return [n for n in range(1, int(unit["battery"]["pieces"]) + 1) if n not in busy]
-
-
-def auto_hit_hexes(unit: dict[str, Any], turn: int) -> list[Hex]:
+def auto_hit_hexes(unit: Unit, turn: int) -> list[Hex]:
     """ART-19: the battery's auto-hit hexes that cover a shot fired in ``turn``."""
-    return [Hex(q, r) for q, r, t in unit["battery"].get("auto_hit", []) if turn >= t]
-
-
-def predesignated_hexes(view: PlayerView) -> list[Hex]:
-    return [Hex(int(q), int(r)) for q, r in view.predesignated]
-
-
-@dataclass(frozen=True)
-class Spotter:
-    """An own unit that sees the target hex now (ART-16), with its ART-13 modifier."""
-
-    id: str
-    name: str
-    gunnery: int
-    modifier: int
-    attacking: bool  # ART-18: +1 to the artillery attack when it attacks itself
-
-
-def spotters_of(view: PlayerView, target: Hex) -> list[Spotter]:
-    """Own units on the board that have ``target`` in line of sight (MAP-5)."""
-    out = []
-    for u in view.own_units():
-        h = _hex(u.get("hex"))
-        if h is None or u.get("destroyed"):
-            continue
-        if line_of_sight(view.area, h, target, int(u["height"])):
-            g = int(u["gunnery"])
-            out.append(Spotter(u["id"], u["name"], g, spotter_modifier(g), bool(u["attacked"])))
-    return out
-
-
-def best_spotter(spotters: Iterable[Spotter]) -> Spotter | None:
-    """The spotter that helps the shot most, as the engine picks it at arrival."""
-    ranked = sorted(spotters, key=lambda s: (s.modifier + (1 if s.attacking else 0), s.id))
-    return ranked[0] if ranked else None
-
-
-def adjustments_so_far(view: PlayerView, battery_id: str, target: Hex) -> int:
-    """ART-17: spotted arrivals of this battery's shells at this hex up to now."""
-    return sum(
-        1
-        for a in view.arrivals
-        if a.get("battery") == battery_id
-        and _hex(a["target"]) == target
-        and a.get("spotted")
-        and int(a["turn"]) <= view.turn
-    )
-
-
-def landing_before_firing(view: PlayerView, battery_id: str, target: Hex) -> int:
-    """Own shells of this battery due at this hex this turn: they land before a shot
-    plotted now leaves the gun, so each spotted one adds -1 more (ART-17, ART-18a)."""
-    return sum(
-        1
-        for p in view.plots
-        if p["battery"] == battery_id
-        and _hex(p["target"]) == target
-        and int(p["arrival_turn"]) == view.turn
-        and int(p["fired_turn"]) < view.turn
-    )
+    assert unit.battery is not None
+    gun = unit.battery.auto_hit
+    return [h for h in sorted(gun.earned) if queries.on_auto_hit_hex(unit, h, turn)]
 
 
 @dataclass(frozen=True)
-class PlotPreview:
-    """What a shot at ``target`` would be if plotted now (a preview: see the module)."""
+class PlotPreview(queries.PlotPreview):
+    """The engine's preview of a shot (``queries.plot_preview``) with what the card
+    adds: for counter-battery fire (ART-37) the odds of every candidate position."""
 
-    battery: str
-    battery_name: str
-    weapon: Weapon
-    gunnery: int
-    target: Hex
-    target_label: str
-    piece: int | None  # the piece a click would aim; None: every piece has a target
-    sheets: int | None
-    flight: int | None
-    arrival_turn: int | None
-    refusal: str | None
-    automatic: str | None
-    spotters: tuple[Spotter, ...]
-    spotter: Spotter | None
-    adjustments: int
-    landing_first: int
-    to_hit: TargetNumber | None
-    forecast: Forecast | None
-    # ART-37: a shot at an off-board position: every candidate position's odds.
     candidates: tuple[CandidateOdds, ...] | None = None
-
-    @property
-    def counter_battery(self) -> bool:
-        return self.candidates is not None
-
-    @property
-    def hit_probability(self) -> float:
-        if self.forecast is None and self.counter_battery and self.to_hit is not None:
-            return float(probability_at_least(2, 6, self.to_hit.total))
-        return 0.0 if self.forecast is None else self.forecast.hit_probability
-
-    @property
-    def can_fire(self) -> bool:
-        return self.refusal is None and self.piece is not None
 
     def lines(self, turn: int) -> list[tuple[str, tuple[int, int, int]]]:
         """The hover card: (text, colour) lines."""
@@ -356,7 +232,7 @@ class PlotPreview:
 _odds_of_view: tuple[PlayerView | None, dict[str, tuple[CandidateOdds, ...]]] = (None, {})
 
 
-def counter_battery_odds(view: PlayerView, unit: dict[str, Any]) -> tuple[CandidateOdds, ...]:
+def counter_battery_odds(view: PlayerView, unit: Unit) -> tuple[CandidateOdds, ...]:
     """ART-37: the odds of every position the side believes may hold an enemy gun
     (announced sides, flight times of landed enemy shells, the rules of deployment),
     for this battery; empty before any gun is detected. Kept while the view is."""
@@ -364,158 +240,40 @@ def counter_battery_odds(view: PlayerView, unit: dict[str, Any]) -> tuple[Candid
     if _odds_of_view[0] is not view:
         _odds_of_view = (view, {})
     cache = _odds_of_view[1]
-    found = cache.get(unit["id"])
+    found = cache.get(unit.id)
     if found is not None:
         return found
     weights: dict[SheetPosition, float] = {}
     if view.announcements:
         memory = Memory()
         memory.observe(view)
-        for belief in beliefs(view, memory, True):
-            if belief.known_hex is None:
-                for pos, w in belief.weights.items():
-                    weights[pos] = max(weights.get(pos, 0.0), w)
-    found = tuple(
-        forecast_positions(
-            weights,
-            battery_position(view, unit),
-            unit["battery"]["weapon"],
-            int(unit["gunnery"]),
-        )
-    )
-    cache[unit["id"]] = found
+        weights = believed_gun_positions(view, memory, True)
+    found = tuple(queries.counter_battery_odds(view, unit, weights))
+    cache[unit.id] = found
     return found
-
-
-def _air_launch(unit: dict[str, Any]) -> Any:
-    high = unit["profile"].get("altitude_map") == "high"
-    return high_altitude_launch if high else low_altitude_launch
-
-
-def _air_refusal(view: PlayerView, unit: dict[str, Any], target: Hex) -> str | None:
-    """ART-14: an aircraft fires at a hex of the sheet under it, from an altitude
-    that allows it."""
-    here = _hex(unit.get("hex"))
-    if here is None:
-        return f"{unit['name']} is off the map"
-    if not view.area.contains(target):
-        return "an air-launched Arrow IV fires at a hex of the sheet under the aircraft (ART-14)"
-    try:
-        _air_launch(unit)(unit["battery"]["weapon"], int(unit["gunnery"]), int(unit["altitude"]))
-    except ValueError as exc:
-        return str(exc)
-    return air_target_refusal(view.area.position_of(here), view.area.position_of(target))
 
 
 def plot_preview(view: PlayerView, battery_id: str, target: Hex) -> PlotPreview:
     """The shot ``battery_id`` would make at ``target`` if plotted now, from the view."""
-    unit = view.units.get(battery_id)
-    if unit is None or unit["side"] != view.side or not unit.get("battery"):
-        raise ValueError(f"{battery_id!r} is not an artillery unit of {view.side}")
-    target = Hex(int(target[0]), int(target[1]))
-    battery = unit["battery"]
-    w = weapon_spec(battery["weapon"])
-    area = view.area
-    label = area.label(target)
-    pieces = free_pieces(view, unit)
-    refusal = None
-    sheets = flight = arrival = None
-    air = unit.get("kind") == "aerospace"
-    if unit.get("destroyed"):
-        refusal = f"{unit['name']} has been destroyed"
-    elif air:
-        refusal = _air_refusal(view, unit, target)
-    else:
-        origin = battery_position(view, unit)
-        target_pos = area.position_of(target)
-        if not area.contains(target):
-            label = label.removesuffix(", outside the play area")
-            refusal = (
-                f"{unit['name']} stands on that sheet position itself"
-                if target_pos == origin
-                else range_refusal(w, origin, target_pos, label)
-            )
-        else:
-            refusal = range_refusal(w, origin, target_pos, area.name_of(target)[1])
-        if refusal is None:
-            sheets = sheet_distance(origin, target_pos)
-            flight = flight_time(w, sheets)
-            arrival = view.turn + flight
-    automatic = None
-    if air:
-        pass  # ART-19, ART-36: an aircraft never hits automatically
-    elif target in predesignated_hexes(view):
-        automatic = "pre-designated hex"  # ART-21
-    elif target in auto_hit_hexes(unit, view.turn):
-        automatic = "auto-hit hex"  # ART-19
-    spotters = tuple(spotters_of(view, target)) if area.contains(target) else ()
-    spotter = best_spotter(spotters)
-    adjustments = adjustments_so_far(view, battery_id, target)
-    tn = None
-    if automatic is None:
-        tn = artillery_target_number(
-            int(unit["gunnery"]),
-            spotter_gunnery=None if spotter is None else spotter.gunnery,
-            adjustments=adjustments,
-            spotter_attacking=spotter is not None and spotter.attacking,
-        )
-    if air and refusal is None:
-        # ART-14: the altitude's modifier and flight time.
-        launch = _air_launch(unit)(
-            w,
-            int(unit["gunnery"]),
-            int(unit["altitude"]),
-            None if spotter is None else spotter.gunnery,
-            adjustments,
-            spotter is not None and spotter.attacking,
-        )
-        tn, sheets, flight = launch.to_hit, launch.sheets, launch.flight_time
-        arrival = view.turn + flight
-    fc = None
+    shot = queries.plot_preview(view, battery_id, target)
     candidates = None
-    if air:
-        if refusal is None:
-            fc = forecast(area, target, None if tn is None else tn.total, w)
-    elif not area.contains(target):
-        # ART-37: no spotter, no adjustment; the odds of every candidate position.
-        automatic, tn = None, artillery_target_number(int(unit["gunnery"]))
-        candidates = counter_battery_odds(view, unit)
-    elif refusal is None:
-        fc = forecast(area, target, None if tn is None else tn.total, w)
-    return PlotPreview(
-        battery=battery_id,
-        battery_name=unit["name"],
-        weapon=w,
-        gunnery=int(unit["gunnery"]),
-        target=target,
-        target_label=label,
-        piece=pieces[0] if pieces else None,
-        sheets=sheets,
-        flight=flight,
-        arrival_turn=arrival,
-        refusal=refusal,
-        automatic=automatic,
-        spotters=spotters,
-        spotter=spotter,
-        adjustments=adjustments,
-        landing_first=landing_before_firing(view, battery_id, target),
-        to_hit=tn,
-        forecast=fc,
-        candidates=candidates,
-    )
+    if shot.counter_battery and shot.refusal is None:
+        candidates = counter_battery_odds(view, view.units[battery_id])
+    values = {f.name: getattr(shot, f.name) for f in fields(shot)}
+    return PlotPreview(**values, candidates=candidates)
 
 
-def fire_queue(view: PlayerView) -> list[tuple[int, list[dict[str, Any]]]]:
+def fire_queue(view: PlayerView) -> list[tuple[int, list[Plot]]]:
     """The side's shells in flight grouped by arrival turn, earliest first (ART-9)."""
-    groups: dict[int, list[dict[str, Any]]] = {}
-    for p in sorted(view.plots, key=lambda p: (int(p["arrival_turn"]), int(p["id"]))):
-        groups.setdefault(int(p["arrival_turn"]), []).append(p)
+    groups: dict[int, list[Plot]] = {}
+    for p in view.plots:  # by arrival turn, then firing order
+        groups.setdefault(p.arrival_turn, []).append(p)
     return sorted(groups.items())
 
 
-def fire_queue_at(view: PlayerView, h: Hex) -> list[dict[str, Any]]:
+def fire_queue_at(view: PlayerView, h: Hex) -> list[Plot]:
     """Own shells in flight aimed at ``h``."""
-    return [p for p in view.plots if Hex(*p["target"]) == h]
+    return [p for p in view.plots if p.target == h]
 
 
 def plotting_now(ctx: UiContext) -> str | None:
@@ -528,6 +286,12 @@ def plotting_now(ctx: UiContext) -> str | None:
             return f"{view.side} is played by the AI"
         return f"it is {view.acting}'s turn to plot"
     return None
+
+
+def _ring_radius(view: PlayerView, plot: Plot) -> int:
+    """How far the shell's damage reaches (ART-25); 0 for a battery no longer known."""
+    gun = view.units.get(plot.battery)
+    return 0 if gun is None or gun.battery is None else weapon_spec(gun.battery.weapon).ring_radius
 
 
 # --- drawing helpers ----------------------------------------------------------------------------
@@ -731,7 +495,7 @@ class PlotLayer:
             self._serial += 1
             self._previews.clear()
         if ctx.mode == PLOT:
-            ids = [u["id"] for u in own_batteries(ctx.view)]
+            ids = [u.id for u in own_batteries(ctx.view)]
             if ctx.plot_battery not in ids:
                 ctx.plot_battery = ids[0] if ids else None
 
@@ -762,7 +526,7 @@ class PlotLayer:
         return True
 
     def cycle(self, ctx: UiContext, step: int = 1) -> None:
-        ids = [u["id"] for u in own_batteries(ctx.view)]
+        ids = [u.id for u in own_batteries(ctx.view)]
         if not ids:
             return
         n = ids.index(ctx.plot_battery) if ctx.plot_battery in ids else -1
@@ -788,7 +552,8 @@ class PlotLayer:
             ctx.notify(f"Cannot fire now: {why}", error=True)
             return False
         unit = ctx.view.units[preview.battery]
-        options = dialogs.ammunition_options(preview.weapon.id, unit["battery"]["ammunition"])
+        assert unit.battery is not None
+        options = dialogs.ammunition_options(preview.weapon.id, unit.battery.ammunition)
         chance = (
             f"automatic hit ({preview.automatic})"
             if preview.automatic
@@ -867,8 +632,9 @@ class PlotLayer:
         """Own shells due at a hex, for the hover tooltip."""
         out = []
         for p in fire_queue_at(ctx.view, h):
-            name = ctx.view.units.get(p["battery"], {}).get("name", "our battery")
-            out.append(f"Our shell ({name}) lands here in turn {p['arrival_turn']}")
+            gun = ctx.view.units.get(p.battery)
+            name = "our battery" if gun is None else gun.name
+            out.append(f"Our shell ({name}) lands here in turn {p.arrival_turn}")
         return out
 
     # --- the map ------------------------------------------------------------------------
@@ -887,7 +653,7 @@ class PlotLayer:
         """Pre-designated (ART-20) and the chosen battery's auto-hit hexes (ART-19)."""
         size = ctx.camera.size
         px = max(10, size // 3)
-        for h in predesignated_hexes(ctx.view):
+        for h in ctx.view.predesignated:
             if on_map(ctx, h, size):
                 pygame.draw.polygon(surface, (255, 220, 90), hex_points(ctx, h, 0.78), 2)
                 x, y = ctx.camera.hex_to_screen(h)
@@ -902,7 +668,7 @@ class PlotLayer:
                     halo=(40, 30, 0),
                 )
         unit = ctx.view.units.get(ctx.plot_battery or "")
-        if unit is not None and unit.get("battery"):
+        if unit is not None and unit.battery is not None:
             for h in auto_hit_hexes(unit, ctx.view.turn):
                 if on_map(ctx, h, size):
                     pygame.draw.polygon(surface, theme.GOOD, hex_points(ctx, h, 0.7), 3)
@@ -1051,7 +817,7 @@ class PlotLayer:
         """ART-37: the off-board positions that may hold an enemy gun, outlined on the
         sheet grid beyond the map, each with the belief and the chance of a hit."""
         unit = ctx.view.units.get(ctx.plot_battery or "")
-        if unit is None or not unit.get("battery"):
+        if unit is None or unit.battery is None:
             return
         rows = [r for r in counter_battery_odds(ctx.view, unit) if r.belief > 0][:12]
         if not rows:
@@ -1074,27 +840,20 @@ class PlotLayer:
     def _draw_incoming(self, surface: pygame.Surface, ctx: UiContext) -> None:
         """Own shells in flight: unmistakable markers on their target hexes."""
         view = ctx.view
-        groups: dict[Hex, list[dict[str, Any]]] = {}
+        groups: dict[Hex, list[Plot]] = {}
         for plot in view.plots:
-            groups.setdefault(Hex(*plot["target"]), []).append(plot)
+            groups.setdefault(plot.target, []).append(plot)
         if not groups:
             return
         size = ctx.camera.size
         glow = pulse()
-        own_hexes = {
-            Hex(*u["hex"]) for u in view.own_units() if u.get("hex") and not u.get("destroyed")
-        }
+        own_hexes = {u.hex for u in view.own_units() if u.hex is not None and not u.destroyed}
         for target, plots in groups.items():
-            first = min(int(p["arrival_turn"]) for p in plots)
+            first = min(p.arrival_turn for p in plots)
             now = first <= view.turn
             if not on_map(ctx, target, size * 4):
                 continue
-            reach = max(
-                weapon_spec(view.units[p["battery"]]["battery"]["weapon"]).ring_radius
-                if p["battery"] in view.units
-                else 0
-                for p in plots
-            )
+            reach = max(_ring_radius(view, p) for p in plots)
             colour = theme.INCOMING if now else (255, 120, 40)
             draw_disk_outline(surface, ctx, target, reach, colour, 2, dashed=True)
             # Alpha in steps of 10 keeps the map layer's stamp cache small.
@@ -1203,24 +962,25 @@ class PlotLayer:
         batteries = own_batteries(view)
         rows: list[tuple[str, list[str]]] = []
         for unit in batteries:
-            battery = unit["battery"]
-            w = weapon_spec(battery["weapon"])
+            battery = unit.battery
+            assert battery is not None
+            w = weapon_spec(battery.weapon)
             ammo = ", ".join(
                 f"{AMMUNITION[a].name if a in AMMUNITION else a} {'unlimited' if n is None else n}"
-                for a, n in battery["ammunition"].items()
+                for a, n in battery.ammunition.items()
             )
-            free = len(free_pieces(view, unit))
+            free = len(queries.free_pieces(view, unit))
             auto = len(auto_hit_hexes(unit, view.turn))
             rows.append(
                 (
-                    unit["id"],
+                    unit.id,
                     [
-                        unit["name"],
-                        f"{w.name}, {battery['pieces']} piece(s), gunnery {unit['gunnery']}, "
+                        unit.name,
+                        f"{w.name}, {battery.pieces} piece(s), gunnery {unit.gunnery}, "
                         f"reach {w.max_range_sheets} sheets",
                         where_it_stands(view, unit).capitalize(),
                         f"Ammunition: {ammo}",
-                        f"Pieces free this turn {free}/{battery['pieces']}; auto-hit hexes {auto};"
+                        f"Pieces free this turn {free}/{battery.pieces}; auto-hit hexes {auto};"
                         f" pre-designated {len(view.predesignated)}",
                     ],
                 )
@@ -1281,13 +1041,14 @@ class PlotLayer:
             ui.text(surface, f"Turn {turn}: {when}", (inner.x, y), theme.BODY, colour, True)
             y += 19
             for p in plots:
-                target = Hex(*p["target"])
-                name = view.units.get(p["battery"], {}).get("name", p["battery"])
-                ammo = AMMUNITION.get(p["ammunition"])
-                flags = f", {p['automatic']}" if p.get("automatic") else ""
+                target = p.target
+                gun = view.units.get(p.battery)
+                name = p.battery if gun is None else gun.name
+                ammo = AMMUNITION.get(p.ammunition)
+                flags = f", {p.automatic}" if p.automatic else ""
                 label = (
-                    f"{name} p{p['piece']} -> {view.area.label(target)}, "
-                    f"{ammo.name if ammo else p['ammunition']}{flags}"
+                    f"{name} p{p.piece} -> {view.area.label(target)}, "
+                    f"{ammo.name if ammo else p.ammunition}{flags}"
                 )
                 row = pygame.Rect(inner.x - 4, y - 1, inner.w + 8, 19)
                 if len(self.queue_rows) == self._hot_row:
@@ -1299,8 +1060,8 @@ class PlotLayer:
 
     def _draw_banner(self, surface: pygame.Surface, ctx: UiContext, rect: pygame.Rect) -> None:
         view = ctx.view
-        now = [p for p in view.plots if int(p["arrival_turn"]) <= view.turn]
-        later = [p for p in view.plots if int(p["arrival_turn"]) > view.turn]
+        now = [p for p in view.plots if p.arrival_turn <= view.turn]
+        later = [p for p in view.plots if p.arrival_turn > view.turn]
         if now:
             glow = pulse()
             fill = (round(150 + 80 * glow), 24, 16)
@@ -1308,7 +1069,7 @@ class PlotLayer:
             box = draw_badge(surface, label, (rect.centerx, ui.top_of_map(ctx) + 60), fill, 17)
             ctx.panels["incoming_banner"] = box
         elif later:
-            first = min(int(p["arrival_turn"]) for p in later)
+            first = min(p.arrival_turn for p in later)
             label = f"Shells in flight: {len(later)}, the first lands in turn {first}"
             box = draw_badge(
                 surface, label, (rect.centerx, ui.top_of_map(ctx) + 60), (150, 80, 20), 14
@@ -1319,12 +1080,12 @@ class PlotLayer:
 
     def _draw_edge_arrows(self, surface: pygame.Surface, ctx: UiContext, rect: pygame.Rect) -> None:
         seen: set[Hex] = set()
-        for p in sorted(ctx.view.plots, key=lambda p: int(p["arrival_turn"])):
-            target = Hex(*p["target"])
+        for p in sorted(ctx.view.plots, key=lambda p: p.arrival_turn):
+            target = p.target
             if target in seen or on_map(ctx, target):
                 continue
             seen.add(target)
-            turn = int(p["arrival_turn"])
+            turn = p.arrival_turn
             colour = theme.INCOMING if turn <= ctx.view.turn else (230, 110, 30)
             sub = surface.subsurface(rect)
             edge_arrow(sub, ctx, target, colour, "NOW" if turn <= ctx.view.turn else f"T{turn}")

@@ -1,0 +1,101 @@
+"""The artillery queries (game/state/queries.py): one function for the engine, the
+window and the AI, over the state or a side's own view alike (ART-3 .. ART-21,
+ART-37)."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+import pytest
+
+from game.ai.candidates import Board
+from game.ai.fire import targeting_candidates
+from game.ai.memory import Memory
+from game.ai.personality import level, personality
+from game.artillery.tohit import artillery_target_number
+from game.state import Fly, IllegalCommand, PlotFire, apply, legal_commands, player_view, queries
+from game.state.setup import lattice_hex
+from tests.test_aircraft import AIR, started, to_north_targeting, until_north_flies
+from tests.test_ui_artillery import land, long_tom_hunt, seen_by, to_targeting
+
+
+def test_ART_2_ART_5_the_firing_position_is_the_same_over_the_state_and_the_view() -> None:
+    """ART-2/ART-5: an off-board battery fires from its position; its side's view
+    knows it, and the query answers the same over either."""
+    state = long_tom_hunt()
+    view = player_view(state, "north")
+    gun = state.units["n-long-tom"]
+    assert gun.battery is not None and gun.battery.offboard is not None
+    assert queries.firing_position(view, view.units["n-long-tom"]) == gun.battery.offboard.position
+    assert queries.firing_position(state, gun) == gun.battery.offboard.position
+
+
+def test_ART_17_the_preview_over_the_view_is_the_preview_over_the_state() -> None:
+    """ART-11/ART-13/ART-16/ART-17: after a spotted arrival, the preview a side reads
+    from its view (its own queue of shells and arrivals) is the one worked out over the
+    whole state: same spotters, same adjusted number (gunnery 4 + 7, spotter, -1)."""
+    state = long_tom_hunt()
+    to_targeting(state, "north")
+    seen = seen_by(state, "n-spotter", True)
+    apply(state, PlotFire("north", "n-long-tom", 1, seen, "standard"))
+    land(state)
+    over_view = queries.plot_preview(player_view(state, "north"), "n-long-tom", seen)
+    over_state = queries.plot_preview(state, "n-long-tom", seen)
+    for f in fields(over_view):
+        if f.name != "forecast":
+            assert getattr(over_view, f.name) == getattr(over_state, f.name), f.name
+    assert over_view.adjustments == 1 and over_view.spotter is not None
+    expected = artillery_target_number(4, spotter_gunnery=over_view.spotter.gunnery, adjustments=1)
+    assert over_view.to_hit == expected
+
+
+def test_ART_16_ART_17_a_shot_with_no_spotter_is_never_adjusted() -> None:
+    """ART-16/ART-17: the adjusted-fire count of a shot leaving the gun counts only
+    when a friendly unit sees its hex; with none the engine's launch counts 0."""
+    state = long_tom_hunt()
+    to_targeting(state, "north")
+    seen = seen_by(state, "n-spotter", True)
+    apply(state, PlotFire("north", "n-long-tom", 1, seen, "standard"))
+    land(state)
+    assert queries.adjustments(state, "n-long-tom", seen, ["n-spotter"]) == 1
+    assert queries.adjustments(state, "n-long-tom", seen, []) == 0
+
+
+def test_ART_3_ART_37_aim_refusal_is_the_engines_refusal() -> None:
+    """ART-3: beyond its reach the engine refuses the plot with the query's reason;
+    ART-37: a battery does not fire counter-battery at its own position."""
+    state = long_tom_hunt()
+    to_targeting(state, "north")
+    gun = state.units["n-long-tom"]
+    far = lattice_hex((0, -40), "0909")
+    reason = queries.aim_refusal(state, gun, far)
+    assert reason is not None and "reaches 30 sheets" in reason
+    with pytest.raises(IllegalCommand) as refused:
+        apply(state, PlotFire("north", "n-long-tom", 1, far, "standard"))
+    assert str(refused.value) == reason
+    assert gun.battery is not None and gun.battery.offboard is not None
+    own = lattice_hex(gun.battery.offboard.position, "0909")
+    assert (
+        queries.aim_refusal(state, gun, own) == f"{gun.name} stands on that sheet position itself"
+    )
+
+
+def test_ART_14_the_ai_weighs_an_aircraft_shot_with_its_altitude_flight() -> None:
+    """ART-14: a missile launched from altitude 5 flies 1 turn (not the 0 of a gun on
+    its own sheet) and needs gunnery 3 + 7 + 1 before spotters. The AI's targeting
+    reads that flight and number from the query, as the engine plots and lands it
+    (its own copy read 0 turns and 10: no altitude modifier)."""
+    state = started()
+    until_north_flies(state)
+    apply(state, Fly("north", AIR, state.area.hex_at((0, 0), "0808"), 5))
+    to_north_targeting(state)
+    target = state.area.hex_at((0, 0), "0612")
+    state.units["s-griffin"].hex = target  # an enemy under the aircraft's sheet
+    view = player_view(state, "north")
+    shot = queries.shot_now(view, view.units[AIR], target)
+    assert shot.flight == 1 and shot.to_hit is not None
+    assert ["altitude 5", 1] in shot.to_hit.to_dict()["modifiers"]
+    board = Board.read(view, Memory(), level("normal"), personality("steady"))
+    fire = [c for c in targeting_candidates(board, legal_commands(state, "north")) if c.score]
+    aimed = [c for c in fire if isinstance(c.command, PlotFire)]
+    assert aimed and all("(needs 11, flight 1)" in c.reason for c in aimed)
