@@ -108,7 +108,6 @@ ERROR: Colour = (255, 120, 100)  # error messages
 GOOD: Colour = (86, 214, 120)
 BAD: Colour = (238, 84, 72)  # refusals, blocked, a shot that cannot be fired
 INCOMING: Colour = (255, 58, 40)
-INCOMING_DARK: Colour = (120, 16, 10)
 INTEL: Colour = (96, 200, 255)
 INTEL_THEIRS: Colour = (255, 150, 60)
 SELECTED: Colour = (64, 110, 170)
