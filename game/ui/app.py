@@ -270,10 +270,12 @@ class App:
         game = self.game
         if game is None or not self.autosave or game.session.over:
             return None
+        # The tutorial keeps its game apart from the ordinary autosave (game/ui/tutorial.py).
+        folder = game.session.autosave_dir or autosave_dir()
         try:
-            return autosave(game.session.state, autosave_dir(), game.session.seal)
+            return autosave(game.session.state, folder, game.session.seal)
         except OSError as exc:
-            print(f"could not write the autosave into {autosave_dir()}: {exc}")
+            print(f"could not write the autosave into {folder}: {exc}")
             return None
 
     def screenshot(self, path: str | Path) -> Path:
@@ -315,6 +317,11 @@ def build_parser(prog: str = "main.py", epilog: str | None = None) -> argparse.A
     )
     parser.add_argument(
         "--load", metavar="SAVE", help="skip the menu: open a saved game (a .json save)"
+    )
+    parser.add_argument(
+        "--tutorial",
+        action="store_true",
+        help="skip the menu: learn the game by playing (resumes an unfinished tutorial)",
     )
     parser.add_argument(
         "--mode",
@@ -386,6 +393,8 @@ def run(argv: Sequence[str] | None = None, prog: str = "main.py", epilog: str | 
     args = parse(parser, list(sys.argv[1:] if argv is None else argv))
     if isinstance(args, int):
         return args
+    if args.tutorial and (args.scenario or args.load):
+        return usage_error(parser, "--tutorial plays its own battle: leave out --scenario and --load")
     if args.screenshot:
         # No display needed: SDL reads these when the video system starts.
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -400,7 +409,11 @@ def run(argv: Sequence[str] | None = None, prog: str = "main.py", epilog: str | 
             watch=args.side if args.mode == WATCH else None,
             sealed=args.sealed and args.mode == HOTSEAT,
         )
-        if args.scenario:
+        if args.tutorial:
+            from game.ui.tutorial import open_tutorial
+
+            screen = open_tutorial(app)
+        elif args.scenario:
             screen = app.start_game(args.scenario, seats, args.seed)
         elif args.load:
             screen = app.load_game(args.load)
