@@ -394,7 +394,8 @@ def run(argv: Sequence[str] | None = None, prog: str = "main.py", epilog: str | 
     if isinstance(args, int):
         return args
     if args.tutorial and (args.scenario or args.load):
-        return usage_error(parser, "--tutorial plays its own battle: leave out --scenario and --load")
+        problem = "--tutorial plays its own battle: leave out --scenario and --load"
+        return usage_error(parser, problem)
     if args.screenshot:
         # No display needed: SDL reads these when the video system starts.
         os.environ["SDL_VIDEODRIVER"] = "dummy"

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from game.dice import DiceBase
+from game.hexmath import Hex
 from game.state import Command, EndPhase, Event, Hold, PlaceSheet, PlayerView, PlotFire
 from game.state.model import ATTACK, MOVEMENT, SETUP, TARGETING
 
@@ -60,6 +61,8 @@ class Lesson:
     hint: str
     done: Check
     read: bool = False  # done once seen: waits for the player's "Next"
+    # The hex to show the player (a lesson to read: once shown; else when it begins).
+    focus: Callable[[PlayerView], Hex | None] | None = None
 
 
 # --- what the lessons check ----------------------------------------------------------------
@@ -137,6 +140,22 @@ def sheet_laid(view: PlayerView, events: Sequence[Event]) -> bool:
     )
 
 
+def last_landing(view: PlayerView) -> Hex | None:
+    """Where the player's last shell landed."""
+    own = [a.landing for a in view.arrivals if a.side == view.side and a.landing is not None]
+    return own[-1] if own else None
+
+
+def last_bearing(view: PlayerView) -> Hex | None:
+    """The aimed hex of the last announcement the player heard (ART-24)."""
+    return view.announcements[-1].aimed if view.announcements else None
+
+
+def guns_in_sight(view: PlayerView) -> Hex | None:
+    guns = enemy_guns(view)
+    return view.units[guns[0]].hex if guns else None
+
+
 def enemy_guns(view: PlayerView) -> list[str]:
     """Enemy batteries the player sees on the board."""
     return [
@@ -210,6 +229,7 @@ LESSONS: tuple[Lesson, ...] = (
         "End movement, End targeting, End attacks; read the arrival card and the log",
         shell_landed,
         read=True,
+        focus=last_landing,
     ),
     Lesson(
         "adjust",
@@ -225,10 +245,11 @@ LESSONS: tuple[Lesson, ...] = (
         "Read where the enemy guns are",
         "Enemy shells fall near your units. A unit that sees the aimed hex may detect "
         "the battery (ART-23); the enemy must then announce the side of that hex its "
-        "shell came through (ART-24). The arrow on the map points back toward the guns.",
-        "Look for the bearing arrow on the map; the log keeps every announcement",
+        "shell came through (ART-24). The map marks it there: 'guns south-west'.",
+        "The bearing's label and wedge on the map; the log keeps every announcement",
         direction_announced,
         read=True,
+        focus=last_bearing,
     ),
     Lesson(
         "sheet",
@@ -242,19 +263,22 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson(
         "find",
         "Hunt: find the guns",
-        "Follow the bearing south from the new sheet. When your scout enters the "
-        "sheet where the enemy battery stands, the enemy must lay its sheet (MAP-10); "
-        "end a move next to the hidden guns to find them (ART-4).",
-        "Move off the south edge of the new sheet, then next to the guns",
+        "Follow the bearing: south from the new sheet. Where the enemy battery stands, "
+        "the enemy must lay its own sheet (MAP-10). Hidden guns are found by ending a "
+        "move next to them, or by seeing them fire (ART-4). Scouts report them near the "
+        "north-east corner of that sheet.",
+        "Move off the south edge of the new sheet; end the turn with the guns in sight",
         guns_found,
     ),
     Lesson(
         "strike",
         "Hunt: destroy the guns",
         "The enemy battery is on the board and in sight. In the attack phase, attack it "
-        "with your scout; keep at it until it is destroyed.",
-        "F: attack mode; click the battery; Fire",
+        "with your scout (end movement and targeting first); keep at it until it is "
+        "destroyed.",
+        "Select the scout, F: attack mode; click the battery; Fire (Enter)",
         guns_attacked,
+        focus=guns_in_sight,
     ),
 )
 

@@ -148,7 +148,7 @@ class MainMenu(Screen):
         self.panel = pygame.Rect(370, 40, w - 420, h - 80)
         y = 210
         self.menu_buttons: dict[Any, str] = {}
-        items = [("new", "New game")]
+        items = [("new", "New game"), ("tutorial", "Tutorial")]
         if (autosave_dir() / "autosave.json").is_file():
             items.append(("continue", "Continue (autosave)"))
         items += [("load", "Load game"), ("quit", "Quit")]
@@ -294,6 +294,11 @@ class MainMenu(Screen):
         ident = self.menu_buttons.get(element)
         if ident == "new":
             self.message = ""
+        elif ident == "tutorial":
+            from game.ui.tutorial import open_tutorial
+
+            open_tutorial(self.app)
+            return
         elif ident == "continue":
             self.continue_game()
         elif ident == "load":

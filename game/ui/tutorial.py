@@ -153,6 +153,17 @@ class TutorialCard:
             ctx.notify(f"Tutorial: done - {lesson.title}", seconds=3.0)
         if (self.progress.lesson, self.progress.seen) != before:
             self.save()
+            self.look()
+
+    def look(self) -> None:
+        """Show the player the hex the lesson is about (where the shell landed, where the
+        bearing was announced, the guns found)."""
+        lesson = self.progress.current
+        if lesson is None or lesson.focus is None or (lesson.read and not self.progress.seen):
+            return
+        h = lesson.focus(self.ctx.view)
+        if h is not None:
+            self.screen.camera.centre_on(h)
 
     def act(self, name: str) -> None:
         view = self.ctx.view
@@ -160,6 +171,7 @@ class TutorialCard:
             self.progress.back(view)
         elif name == "next":
             self.progress.next(view)
+            self.look()
         elif name == "leave":
             self.save()
             self.leave()
@@ -193,52 +205,77 @@ class TutorialCard:
     def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None:
         pass
 
+    def _texts(self) -> tuple[str, str, str, str, str]:
+        """Head, title, body, hint and status of the card as the progress stands."""
+        progress = self.progress
+        lesson = progress.current
+        if lesson is None:
+            return (
+                "Tutorial complete",
+                "You have found the enemy guns",
+                "That is the whole game: move, plot, watch, adjust, read the bearings and "
+                "hunt. Play on to destroy the battery, or leave and pick a scenario: Long "
+                "Tom Hunt against an Easy AI is a good first battle.",
+                "",
+                "",
+            )
+        status = ""
+        if progress.seen:
+            status = "Done: read it, then Next"
+        elif lesson.read:
+            status = "Waiting for the game to show it"
+        head = f"Tutorial - lesson {progress.lesson + 1} of {len(LESSONS)}"
+        return head, lesson.title, lesson.text, lesson.hint, status
+
+    def place(self, ctx: UiContext, width: int, full: int, compact: int) -> tuple[int, bool]:
+        """The card's top and whether it shows its text: at the left edge, under the
+        unit panel and above the log. When the room there is short, the lesson's text
+        matters more than the log's oldest lines: the card reaches down over the log;
+        only when even that is too little does it drop its text."""
+        hud = ctx.hud
+        top = top_of_map(ctx)
+        unit = hud.get("unit_panel")
+        if unit is not None and unit.h and unit.left < MARGIN + width:
+            top = unit.bottom + 8
+        if top + full <= ctx.screen_size[1] - MARGIN:
+            return top, True
+        log = hud.get("log")
+        above_log = log.top - 8 if log is not None and log.h else ctx.screen_size[1] - MARGIN
+        return max(top_of_map(ctx), min(top, above_log - compact)), False
+
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
         progress = self.progress
         lesson = progress.current
+        head, title, body, hint, status = self._texts()
         width = min(CARD_WIDTH, surface.get_width() - 2 * MARGIN)
         inner = width - 2 * PAD
-        if lesson is None:
-            head = "Tutorial complete"
-            title = "You have found the enemy guns"
-            body = (
-                "That is the whole game: move, plot, watch, adjust, read the bearings and "
-                "hunt. Play on to destroy the battery, or leave and pick a scenario: "
-                "Long Tom Hunt against an Easy AI is a good first battle."
-            )
-            hint = ""
-        else:
-            head = f"Tutorial - lesson {progress.lesson + 1} of {len(LESSONS)}"
-            title, body, hint = lesson.title, lesson.text, lesson.hint
         lines = wrap_text(body, inner, BODY)
         hints = wrap_text(hint, inner - 12, SMALL) if hint else []
-        status = ""
-        if lesson is not None and progress.seen:
-            status = "Done: read it, then Next"
-        elif lesson is not None and lesson.read:
-            status = "Waiting for the game to show it"
-        height = TITLE_HEIGHT
-        if not self.folded:
-            height += 8 + 22 + LINE * len(lines) + 6 + 17 * len(hints)
-            height += (20 if status else 0) + 10 + BUTTON_HEIGHT + PAD
-        rect = pygame.Rect(MARGIN, top_of_map(ctx), width, height)
+        compact = TITLE_HEIGHT + 8 + 22 + 17 * len(hints) + (20 if status else 0)
+        compact += 10 + BUTTON_HEIGHT + PAD
+        full = compact + LINE * len(lines) + 6
+        top, with_text = self.place(ctx, width, full, compact)
+        height = TITLE_HEIGHT if self.folded else full if with_text else compact
+        rect = pygame.Rect(MARGIN, top, width, height)
         self.rect = rect
         self.title_rect = pygame.Rect(rect.x, rect.y, rect.w, TITLE_HEIGHT)
         ctx.panels["tutorial"] = rect
         surface.blit(panel_surface(rect.size, title_bar=True, accent=ACCENT), rect)
         fold = "+" if self.folded else "-"
-        text(surface, head, (rect.x + PAD, rect.y + TITLE_HEIGHT // 2), SMALL, MUTED, True, "midleft")
-        text(surface, fold, (rect.right - PAD, rect.y + TITLE_HEIGHT // 2), HEAD, MUTED, True, "midright")
+        middle = rect.y + TITLE_HEIGHT // 2
+        text(surface, head, (rect.x + PAD, middle), SMALL, MUTED, True, "midleft")
+        text(surface, fold, (rect.right - PAD, middle), HEAD, MUTED, True, "midright")
         self.buttons = {}
         if self.folded:
             return
         x, y = rect.x + PAD, rect.y + TITLE_HEIGHT + 8
         text(surface, title, (x, y), HEAD, ACCENT, bold=True)
         y += 22
-        for line in lines:
-            text(surface, line, (x, y), BODY, TEXT)
-            y += LINE
-        y += 6
+        if with_text:
+            for line in lines:
+                text(surface, line, (x, y), BODY, TEXT)
+                y += LINE
+            y += 6
         for line in hints:
             text(surface, line, (x + 12, y), SMALL, theme.INTEL)
             y += 17
