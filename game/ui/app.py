@@ -49,6 +49,7 @@ from game.ui.replay import BOTH, ReplayScreen, ReplayTimeline
 from game.ui.screen import Screen
 from game.ui.seats import HOTSEAT, LEVELS, MODES, SOLO, WATCH, Seats, read_seats, write_seats
 from game.ui.sound import SoundBoard
+from game.ui.tutorial import open_tutorial
 
 ROOT = Path(__file__).resolve().parents[2]
 THEME = ROOT / "assets" / "theme.json"
@@ -411,8 +412,6 @@ def run(argv: Sequence[str] | None = None, prog: str = "main.py", epilog: str | 
             sealed=args.sealed and args.mode == HOTSEAT,
         )
         if args.tutorial:
-            from game.ui.tutorial import open_tutorial
-
             screen = open_tutorial(app)
         elif args.scenario:
             screen = app.start_game(args.scenario, seats, args.seed)

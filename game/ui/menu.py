@@ -27,6 +27,7 @@ from game.ui.screen import Screen
 from game.ui.screens import LoadDialog, UnsealDialog
 from game.ui.seats import HOTSEAT, LEVELS, MODE_NAMES, MODES, SOLO, WATCH, Seats
 from game.ui.theme import ACCENT, ERROR, MUTED, PANEL_EDGE, TEXT
+from game.ui.tutorial import open_tutorial
 from game.ui.widgets import backdrop, gui_button, panel_surface, wrap
 
 if TYPE_CHECKING:
@@ -295,8 +296,6 @@ class MainMenu(Screen):
         if ident == "new":
             self.message = ""
         elif ident == "tutorial":
-            from game.ui.tutorial import open_tutorial
-
             open_tutorial(self.app)
             return
         elif ident == "continue":

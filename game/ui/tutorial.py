@@ -23,9 +23,11 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from game.state import SaveError, load_game, new_game
 from game.ui import theme
-from game.ui.app import SOLO, App, Seats, data_home
 from game.ui.context import UiContext
+from game.ui.game_screen import GameScreen
+from game.ui.home import data_home
 from game.ui.lessons import (
     LESSONS,
     OPPONENT,
@@ -37,6 +39,7 @@ from game.ui.lessons import (
     load_progress,
     save_progress,
 )
+from game.ui.seats import SOLO, Seats
 from game.ui.session import HUMAN, GameSession
 from game.ui.theme import ACCENT, BODY, GOOD, HEAD, MARGIN, MUTED, SMALL, TEXT, TITLE_HEIGHT
 from game.ui.widgets import Button, DialogLayer, clicked, panel_surface, pressed, text, top_of_map
@@ -44,7 +47,7 @@ from game.ui.widgets import wrap as wrap_text
 
 if TYPE_CHECKING:
     from game.state import GameState
-    from game.ui.game_screen import GameScreen
+    from game.ui.app import App
 
 CARD_WIDTH = 390
 PAD = 14
@@ -59,8 +62,6 @@ def tutorial_dir() -> Path:
 
 def _saved_game(folder: Path) -> GameState | None:
     """The tutorial left unfinished, if it can be read."""
-    from game.state import SaveError, load_game
-
     path = folder / "autosave.json"
     if not path.is_file():
         return None
@@ -74,9 +75,6 @@ def _saved_game(folder: Path) -> GameState | None:
 def open_tutorial(app: App, fresh: bool = False) -> GameScreen:
     """Open the tutorial on ``app``: the unfinished one where it was left, or (with
     ``fresh``, or when there is none) a new one."""
-    from game.state import new_game
-    from game.ui.game_screen import GameScreen
-
     folder = tutorial_dir()
     state = None if fresh else _saved_game(folder)
     progress = load_progress(folder) if state is not None else Progress()
