@@ -187,21 +187,19 @@ def test_main_load_of_a_forged_save_is_a_message_not_a_traceback(save, tmp_path)
 
 
 def test_replay_keeps_few_states_and_none_holds_the_event_log(played, monkeypatch) -> None:
-    """Replay memory grew with the square of the game: every kept state pickled the
-    whole event log (a 7,482-command game needed 3.7 GB). Kept states now hold no log
-    or commands, and a long game keeps about KEPT_STATES of them; every position still
+    """Replay memory grew with the square of the game: every kept state held the whole
+    event log (a 7,482-command game needed 3.7 GB). Kept states now hold no log or
+    commands, and a long game keeps about KEPT_STATES of them; every position still
     gives the state of a plain replay."""
-    import pickle
+    from game.state import timeline as timeline_module
 
-    from game.ui import replay as replay_ui
-
-    monkeypatch.setattr(replay_ui, "KEPT_STATES", 4)
+    monkeypatch.setattr(timeline_module, "KEPT_STATES", 4)
     log = game_log(played)
-    timeline = replay_ui.ReplayTimeline(log)
+    timeline = timeline_module.ReplayTimeline(log)
     assert timeline.kept_states <= 2 * 4 + 1
-    for data in timeline._snapshots.values():
-        state = pickle.loads(data)
-        assert state["log"] == [] and state["commands"] == []
+    for text in timeline._snapshots.values():
+        state = json.loads(text)
+        assert "log" not in state and "commands" not in state
     last = timeline.last
     for k in (last, 0, last // 2, last // 2 + 1, 1, last - 1, last // 3):
         assert state_hash(timeline.state_at(k)) == state_hash(replay(log, upto=k)), k
@@ -210,7 +208,7 @@ def test_replay_keeps_few_states_and_none_holds_the_event_log(played, monkeypatc
 def test_the_replay_window_refuses_a_fifo_and_deep_nesting_cleanly(tmp_path) -> None:
     """main.py replay read a file a second time to tell a save from a log: a FIFO hung
     there and 1,000-deep nesting escaped as RecursionError."""
-    from game.ui.replay import read_replay
+    from game.state.timeline import read_replay
 
     fifo = tmp_path / "pipe.json"
     os.mkfifo(fifo)

@@ -333,7 +333,7 @@ def test_the_replay_window_holds_a_log_to_its_checks_and_opens_version_1(played,
     command where a changed log parts from its game, in one line with exit code 1,
     and opens a log of version 1."""
     import main
-    from game.ui.replay import ReplayTimeline
+    from game.state.timeline import ReplayTimeline
 
     state, _, log = played
     check = state.checks.turns[1]

@@ -2,10 +2,9 @@
 pygame events: a short seeded AI-against-AI game is played and its log saved, then
 opened in the replay screen and stepped through by keys and buttons.
 
-Covered: the timeline gives the same state as a plain ``replay(log, upto=k)`` at
-every position it is asked for; stepping to the end by keys reaches the game's
-final hash (the acceptance test) and shows the result; a step back lands on the
-previous turn; stepping over an artillery phase plays the arrivals; the views
+Covered (the timeline itself: tests/test_timeline.py): stepping to the end by
+keys reaches the game's final hash (the acceptance test) and shows the result; a
+step back lands on the previous turn; stepping over an artillery phase plays the arrivals; the views
 (hidden enemy units only in the umpire's view of both sides); a save opens like
 a log; nothing can be changed; and the command line's errors (missing, corrupt,
 newer, not replaying, altered) give one clear message and exit code 1.
@@ -20,33 +19,26 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game.ai import make_policy
-from game.dice import Dice
 from game.secrecy import UMPIRE
 from game.state import (
-    DEFAULT_SCENARIO,
     EndPhase,
     GameState,
-    acting_side,
-    apply,
-    legal_commands,
     load_log,
-    new_game,
     player_view,
     replay,
     save_game,
-    save_log,
     state_hash,
 )
+from game.state.timeline import ReplayTimeline
 from game.state.view import umpire_view
 from game.ui.app import App
-from game.ui.replay import BOTH, ReplayScreen, ReplayTimeline
+from game.ui.replay import BOTH, ReplayScreen
 from game.ui.screens import HelpOverlay
 from main import main
+from tests.test_timeline import TURNS, recorded_game
 from tests.test_ui_app import button_named, click, run_main
 
 ROOT = Path(__file__).resolve().parents[1]
-TURNS = 4
 
 
 def press(app: App, key: int, frames: int = 2, mod: int = 0) -> None:
@@ -55,38 +47,9 @@ def press(app: App, key: int, frames: int = 2, mod: int = 0) -> None:
     app.run_frames(frames)
 
 
-def play_game(scenario: str, seed: int) -> GameState:
-    """AI against AI (easy on both sides) to the end, with fixed dice."""
-    state = new_game(scenario, seed)
-    policies = {side: make_policy("easy") for side in state.sides}
-    dice = {side: Dice(seed * 10 + k) for k, side in enumerate(state.sides)}
-    while state.result is None:
-        side = acting_side(state)
-        assert side is not None
-        view = player_view(state, side)
-        apply(state, policies[side].choose(view, legal_commands(state, side), dice[side]))
-    return state
-
-
 @pytest.fixture(scope="module")
 def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, GameState]:
-    """A finished game of the default scenario cut to four turns, its log saved; the
-    game has an artillery phase in which shells land."""
-    text = Path(DEFAULT_SCENARIO).read_text(encoding="utf-8")
-    assert "turns = 40" in text
-    folder = tmp_path_factory.mktemp("replay")
-    scenario = folder / "short_hunt.toml"
-    scenario.write_text(text.replace("turns = 40", f"turns = {TURNS}"), encoding="utf-8")
-    # The first seed whose game lands shells (the AI decides whether it fires at all).
-    for seed in range(7, 15):
-        state = play_game(str(scenario), seed)
-        if any(e.kind == "arrival" for e in state.log):
-            break
-    else:
-        raise AssertionError("no test game in which shells land")
-    path = folder / "game.log.json"
-    save_log(state, path)
-    return path, state
+    return recorded_game(tmp_path_factory)
 
 
 @pytest.fixture
@@ -112,47 +75,6 @@ def first_landing(timeline: ReplayTimeline) -> int:
         if any(e.kind == "arrival" for e in timeline.step_events(state, k)):
             return k
     raise AssertionError("no shell lands in this game")
-
-
-# --- the timeline ----------------------------------------------------------------------------
-
-
-def test_timeline_gives_the_state_of_a_plain_replay_at_any_position(game):
-    path, final = game
-    log = load_log(path)
-    timeline = ReplayTimeline(log, str(path))
-    assert timeline.last == len(final.commands)
-    assert timeline.final_hash == state_hash(final) == log["hash"]
-    assert timeline.result == final.result
-    # Forward, back, and across the kept states: each state equals a plain replay's.
-    middle = timeline.last // 2
-    for k in (0, 1, middle, middle + 1, timeline.last, middle - 3, 2, timeline.last - 1):
-        assert state_hash(timeline.state_at(k)) == state_hash(replay(log, upto=k)), k
-    assert timeline.kept_states >= TURNS  # at least one kept state a turn
-    with pytest.raises(IndexError):
-        timeline.state_at(timeline.last + 1)
-
-
-def test_timeline_turn_and_phase_starts(game):
-    path, final = game
-    timeline = ReplayTimeline.from_file(path)
-    marks = timeline.marks
-    assert marks[0].turn == 0 and marks[0].phase == "setup"
-    start = timeline.turn_start(2)
-    assert marks[start].turn == 2 and marks[start - 1].turn == 1
-    assert timeline.next_turn(start) == timeline.turn_start(3)
-    assert timeline.previous_turn(start) == timeline.turn_start(1)
-    assert timeline.previous_turn(start + 1) == timeline.turn_start(1)
-    assert timeline.next_turn(timeline.turn_start(final.turn)) == timeline.last
-    assert timeline.previous_turn(0) == 0
-    # Phases: the next phase starts where the phase changes.
-    k = timeline.next_phase(start)
-    assert marks[k].segment != marks[start].segment
-    assert all(marks[j].segment == marks[start].segment for j in range(start, k))
-    assert timeline.previous_phase(k) == start
-    assert timeline.next_phase(timeline.last) == timeline.last
-    with pytest.raises(ValueError, match="turn 99 is not in this game"):
-        timeline.turn_start(99)
 
 
 # --- the window ----------------------------------------------------------------------------------
@@ -268,7 +190,7 @@ def test_views_hidden_enemy_units_appear_only_in_the_view_of_both_sides(app, gam
         assert "umpire" not in screen.ctx.panels
         # Nothing of the enemy's plots or hidden units on the map either.
         assert guns[enemy] not in screen.game.units.drawn
-        assert all(p["side"] == view.side for p in view.plots)
+        assert all(p.side == view.side for p in view.plots)
     assert seen == ["north", "south", UMPIRE]
     # Before shells land: the umpire's view holds every shell in flight with its side,
     # each side's view only its own (ART-9), and the map marks them only for the umpire.
@@ -279,8 +201,8 @@ def test_views_hidden_enemy_units_appear_only_in_the_view_of_both_sides(app, gam
     assert both.umpire is not None and both.umpire.plots and both.plots == []
     for side in state.sides:
         own = player_view(state, side).plots
-        assert len(own) == sum(1 for p in both.umpire.plots if p["side"] == side)
-        assert all(p["side"] == side for p in own)
+        assert len(own) == sum(1 for p in both.umpire.plots if p.side == side)
+        assert all(p.side == side for p in own)
     assert len(both.umpire.plots) == len(state.queue.in_flight())
     assert screen.overlay.tooltip_lines(both.umpire.plots[0].target, screen.ctx)
 
@@ -400,7 +322,7 @@ def test_every_bad_file_gives_one_message_and_exit_code_1(game, tmp_path, capsys
     cases = {
         tmp_path / "missing.log.json": "no such game log file",
         _altered(path, tmp_path, "newer.log.json", newer): "newer than this game",
-        _altered(path, tmp_path, "illegal.log.json", illegal): "command 1 of",
+        _altered(path, tmp_path, "illegal.log.json", illegal): "command 1 does not replay",
         _altered(path, tmp_path, "altered.log.json", altered): "hash mismatch",
     }
     other = tmp_path / "other.json"

@@ -34,7 +34,7 @@ import resource, sys, time
 from game.state import load_game, load_log
 kind, path = sys.argv[1], sys.argv[2]
 if kind != "load":
-    from game.ui.replay import ReplayTimeline
+    from game.state.timeline import ReplayTimeline
 started = time.perf_counter()
 if kind == "load":
     load_game(path)

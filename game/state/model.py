@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from game.artillery.plots import AutoHitHexes, FireQueue
 from game.board.area import PlayArea
-from game.board.sheet import available_sheets, catalogue_from_dict, catalogue_to_dict
+from game.board.sheet import Sheet, available_sheets, catalogue_from_dict, catalogue_to_dict
 from game.dice import Dice, RollRecord
 from game.hexmath import Hex
 from game.secrecy import (
@@ -551,10 +552,12 @@ class GameState:
         return data
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> GameState:
+    def from_dict(cls, d: dict[str, Any], sheets: Mapping[str, Sheet] | None = None) -> GameState:
         """A game written by ``to_dict``; one of version 1, without its sheets, takes
-        them from the sheet files on disk."""
-        sheets = catalogue_from_dict(d["sheets"]) if "sheets" in d else available_sheets()
+        them from the sheet files on disk. ``sheets``: the game's sheets, already read
+        (a replay's kept states leave them out)."""
+        if sheets is None:
+            sheets = catalogue_from_dict(d["sheets"]) if "sheets" in d else available_sheets()
         return cls(
             scenario=d["scenario"],
             scenario_path=str(d["scenario_path"]),

@@ -41,11 +41,12 @@ import pygame_gui
 from game.cli import UsageError, add_screenshot_options, invalid_file, parse, usage_error
 from game.state import GameState, SaveError, Seal, autosave, load_game, new_game
 from game.state.saves import clean_stale_temp_files
+from game.state.timeline import ReplayTimeline
 from game.ui import theme
 from game.ui.game_screen import GameScreen, make_session
 from game.ui.home import autosave_dir, saves_dir
 from game.ui.menu import MainMenu
-from game.ui.replay import BOTH, ReplayScreen, ReplayTimeline
+from game.ui.replay import BOTH, ReplayScreen
 from game.ui.screen import Screen
 from game.ui.seats import HOTSEAT, LEVELS, MODES, SOLO, WATCH, Seats, read_seats, write_seats
 from game.ui.sound import SoundBoard

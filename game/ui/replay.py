@@ -6,19 +6,10 @@ state carries its commands) and shows the game at any point of it: the map,
 the units, the log and the panels of the game screen, drawn from a session
 that takes no commands.
 
-``ReplayTimeline`` replays the log once forward when it is opened. It checks
-every command and the final hash (a log that does not replay raises
-``SaveError`` before any window opens), notes where every turn and phase
-begins, and keeps the state at each of those points (and every
-``SNAPSHOT_EVERY`` commands within a long phase) as a pickled
-``GameState.to_dict`` without the event log and the commands: those only grow,
-so a kept state takes them back as the first part of the whole game's. A game
-of more than ``KEPT_STATES * SNAPSHOT_EVERY`` commands keeps its states farther
-apart (about ``KEPT_STATES`` of them), so a replay's memory grows with the
-game, not with its square (a 7,500-command game took 2.9 GB before). A step
-forward applies the next commands to the state on screen; a step back restores
-the nearest kept state at or before the target and applies the few commands
-after it, so no step replays the game from its start.
+The game at each point comes from a ``ReplayTimeline`` (game/state/timeline.py):
+it replays the log once when it is opened (a log that does not replay raises
+``SaveError`` before any window opens) and gives the state after any command
+without replaying the game from its start.
 
 Views: north's, south's (``player_view``, exactly what that side saw in the
 game), or both (``BOTH``): every unit, the hidden ones and the guns off the
@@ -33,37 +24,18 @@ changing the view does not replay old shells.
 
 from __future__ import annotations
 
-import bisect
-import pickle
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import pygame
 import pygame_gui
 
+from game.artillery.plots import Plot
 from game.artillery.weapons import weapon as weapon_spec
 from game.hexmath import Hex
-from game.state import (
-    Command,
-    Event,
-    GameState,
-    IllegalCommand,
-    PlayerView,
-    SaveError,
-    acting_side,
-    apply,
-    command_from_dict,
-    game_log,
-    load_game,
-    load_log,
-    player_view,
-    replay,
-    state_hash,
-)
-from game.state.checks import ReplayChecker
-from game.state.saves import SAVE_FORMAT, file_format, final_hash, mapless_note
-from game.state.view import umpire_view
+from game.state import Command, Event, IllegalCommand, PlayerView, player_view
+from game.state.timeline import ReplayTimeline
+from game.state.view import SeenUnit, umpire_view
 from game.ui import fonts, theme
 from game.ui import widgets as ui
 from game.ui.artillery_plot import draw_badge, draw_disk_outline, hex_points
@@ -75,7 +47,6 @@ from game.ui.screens import HelpOverlay
 from game.ui.seats import HOTSEAT, Seats
 from game.ui.session import GameSession
 from game.ui.theme import ACCENT, BAR_HEIGHT, MARGIN, MUTED, PANEL_EDGE, TEXT
-from game.ui.units_layer import unit_hex
 
 if TYPE_CHECKING:
     from game.ui.app import App
@@ -83,201 +54,10 @@ if TYPE_CHECKING:
 
 BOTH = "both"  # the viewer of both sides at once, the umpire (replays only)
 REPLAY_SEAT = "replay"  # the controller of every side in a replay: nobody plays
-SNAPSHOT_EVERY = 12  # commands between kept states inside one long phase
-KEPT_STATES = 200  # about the most kept states of a long game
 AUTOPLAY_SECONDS = 0.35  # between commands while the replay plays by itself
 UMPIRE_COLOUR = (214, 206, 190)
 PANEL_WIDTH = 380
 STEP_CARD_WIDTH = 500
-
-
-# --- reading a replay -----------------------------------------------------------------------
-
-
-def read_replay(path: str | Path) -> dict[str, Any]:
-    """The game log of a replay file: a game log as it is, or a save's commands.
-
-    ``SaveError`` names the file and the problem (missing, damaged, newer than
-    this game, neither a log nor a save)."""
-    p = Path(path)
-    try:
-        return load_log(p)
-    except SaveError:
-        if file_format(p) != SAVE_FORMAT:
-            raise
-    # A save holds the commands of its game: the log is rebuilt from them.
-    return game_log(load_game(p))
-
-
-# --- the timeline ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Mark:
-    """Where the game stood after some number of its commands."""
-
-    turn: int
-    phase: str
-    acting: str | None  # the side to act next
-    log_length: int  # events in the game's log so far
-    by: str | None  # the side whose command led here (None at the start)
-
-    @property
-    def segment(self) -> tuple[int, str]:
-        return self.turn, self.phase
-
-
-class ReplayTimeline:
-    """A game log replayed once, with quick access to the state after any command.
-
-    Position ``k`` is the game after its first ``k`` commands (0: before any,
-    ``last``: the whole log)."""
-
-    def __init__(self, log: dict[str, Any], source: str = "game log") -> None:
-        self.source = source
-        state = replay(log, upto=0)  # checks the log and loads its scenario
-        self.log = log
-        self.commands: list[dict[str, Any]] = list(log["commands"])
-        self.sides: tuple[str, str] = state.sides
-        self.turn_limit = state.turn_limit
-        self.marks: list[Mark] = [_mark(state, None)]
-        self._snapshots: dict[int, bytes] = {0: _snapshot(state)}
-        spacing = max(SNAPSHOT_EVERY, -(-len(self.commands) // KEPT_STATES))
-        # A phase start is kept when it is this far from the last kept state (always
-        # in games of up to KEPT_STATES * SNAPSHOT_EVERY commands).
-        phase_gap = spacing - SNAPSHOT_EVERY
-        since = 0
-        checker = ReplayChecker(log.get("checks"))
-        for n, raw in enumerate(self.commands):
-            turn = state.turn
-            try:
-                apply(state, command_from_dict(raw))
-            except (IllegalCommand, ValueError, KeyError, TypeError, IndexError) as exc:
-                raise SaveError(
-                    f"{source}: command {n + 1} of {len(self.commands)} does not replay: {exc}"
-                ) from None
-            parted = checker.after(state, raw, turn)
-            if parted is not None:
-                raise SaveError(f"{source}: the game log does not replay as recorded: {parted}")
-            mark = _mark(state, raw.get("side"))
-            since += 1
-            if (mark.segment != self.marks[-1].segment and since > phase_gap) or since >= spacing:
-                self._snapshots[n + 1] = _snapshot(state)
-                since = 0
-            self.marks.append(mark)
-        self.final_hash = state_hash(state)
-        # The whole game's events: a kept state's log is their first part.
-        self._events: tuple[Event, ...] = tuple(state.log)
-        recorded = log.get("hash")
-        if recorded is not None and recorded != final_hash(state, log):
-            raise SaveError(
-                f"{source}: the game log is damaged: replaying its {len(self.commands)} "
-                f"commands does not reach the state it recorded (hash mismatch){mapless_note(log)}"
-            )
-        self.result = state.result
-        self.scenario_name = str(state.options.get("name", ""))
-        self._kept = sorted(self._snapshots)
-        self._state = state
-        self._position = self.last
-        self._turn_starts: dict[int, int] = {}
-        self._segment_starts: list[int] = []
-        for k, mark in enumerate(self.marks):
-            self._turn_starts.setdefault(mark.turn, k)
-            if k == 0 or mark.segment != self.marks[k - 1].segment:
-                self._segment_starts.append(k)
-
-    @classmethod
-    def from_file(cls, path: str | Path) -> ReplayTimeline:
-        """The timeline of a game log or a save file (``SaveError`` for any problem)."""
-        return cls(read_replay(path), str(path))
-
-    @property
-    def last(self) -> int:
-        """The position after the last command."""
-        return len(self.commands)
-
-    @property
-    def kept_states(self) -> int:
-        return len(self._snapshots)
-
-    def state_at(self, position: int) -> GameState:
-        """The game after ``position`` commands. The state returned is the timeline's
-        own: the next call may change it (a step forward applies commands to it)."""
-        if not 0 <= position <= self.last:
-            raise IndexError(f"position {position} is outside the replay (0 to {self.last})")
-        base = self._kept[bisect.bisect_right(self._kept, position) - 1]
-        if not base <= self._position <= position:
-            data = pickle.loads(self._snapshots[base])
-            state = GameState.from_dict(data)
-            state.log = list(self._events[: self.marks[base].log_length])
-            state.commands = list(self.commands[:base])
-            if self._state.area.to_dict() == data["area"]:
-                # The same sheets: the state left behind hands over its area, so the
-                # map keeps what it drew of it.
-                state.area = self._state.area
-            self._state = state
-            self._position = base
-        while self._position < position:
-            apply(self._state, command_from_dict(self.commands[self._position]))
-            self._position += 1
-        return self._state
-
-    # --- where turns and phases begin ----------------------------------------------------
-
-    @property
-    def last_turn(self) -> int:
-        return self.marks[-1].turn
-
-    def turn_start(self, turn: int) -> int:
-        """The first position in ``turn`` (turn 0: the set-up); ValueError past the log."""
-        if turn not in self._turn_starts:
-            raise ValueError(
-                f"turn {turn} is not in this game (turns 0 to {self.last_turn}; 0 is the set-up)"
-            )
-        return self._turn_starts[turn]
-
-    def next_turn(self, position: int) -> int:
-        """The start of the next turn, or the end of the log."""
-        turn = self.marks[position].turn
-        return self._turn_starts.get(turn + 1, self.last)
-
-    def previous_turn(self, position: int) -> int:
-        """The start of the turn before the one at ``position`` (the set-up: the start)."""
-        turn = self.marks[position].turn
-        return self._turn_starts.get(turn - 1, 0)
-
-    def next_phase(self, position: int) -> int:
-        """The start of the next phase, or the end of the log."""
-        k = bisect.bisect_right(self._segment_starts, position)
-        return self._segment_starts[k] if k < len(self._segment_starts) else self.last
-
-    def previous_phase(self, position: int) -> int:
-        """The start of the phase before the one at ``position``."""
-        k = bisect.bisect_right(self._segment_starts, position) - 1
-        return self._segment_starts[max(0, k - 1)]
-
-    def step_events(self, state: GameState, position: int) -> list[Event]:
-        """The events the command that led to ``position`` caused (``state`` is the
-        game at ``position``); at the start, the events of setting the game up."""
-        start = self.marks[position - 1].log_length if position > 0 else 0
-        return list(state.log[start : self.marks[position].log_length])
-
-
-def _mark(state: GameState, by: object) -> Mark:
-    return Mark(
-        state.turn,
-        state.phase,
-        acting_side(state),
-        len(state.log),
-        by if isinstance(by, str) else None,
-    )
-
-
-def _snapshot(state: GameState) -> bytes:
-    """The state without its log and commands (``state_at`` puts them back)."""
-    data = state.to_dict()
-    data["log"], data["commands"] = [], []
-    return pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def view_name(side: str) -> str:
@@ -535,14 +315,13 @@ class ReplayOverlay:
         view = ctx.view
         lines = []
         for p in view.umpire.plots if view.umpire else ():
-            if Hex(*p["target"]) == h:
-                battery = view.units.get(p["battery"], {}).get("name", p["battery"])
-                lines.append(
-                    f"{p['side']} shell ({battery}) lands here in turn {p['arrival_turn']}"
-                )
+            if p.target == h:
+                gun = view.units.get(p.battery)
+                battery = p.battery if gun is None else gun.name
+                lines.append(f"{p.side} shell ({battery}) lands here in turn {p.arrival_turn}")
         for u in view.units.values():
-            if u.get("hidden") and unit_hex(u) == h and not u.get("destroyed"):
-                lines.append(f"Hidden from the enemy: {u['name']} ({u['side']})")
+            if u.hidden and u.hex == h and not u.destroyed:
+                lines.append(f"Hidden from the enemy: {u.name} ({u.side})")
         return lines
 
     # --- the map --------------------------------------------------------------------------
@@ -553,22 +332,17 @@ class ReplayOverlay:
         view = ctx.view
         camera = ctx.camera
         size = max(camera.size, 12)
-        groups: dict[tuple[str, Hex], list[dict[str, Any]]] = {}
+        groups: dict[tuple[str, Hex], list[Plot]] = {}
         for p in view.umpire.plots if view.umpire else ():
-            groups.setdefault((str(p["side"]), Hex(*p["target"])), []).append(p)
+            groups.setdefault((p.side, p.target), []).append(p)
         marked: set[Hex] = set()
         for (side, target), plots in sorted(groups.items()):
             colour = theme.SIDE_COLOURS.get(side, UMPIRE_COLOUR)
-            reach = max(
-                weapon_spec(view.units[p["battery"]]["battery"]["weapon"]).ring_radius
-                if p["battery"] in view.units
-                else 0
-                for p in plots
-            )
+            reach = max(ring_radius(view, p.battery) for p in plots)
             draw_disk_outline(surface, ctx, target, reach, colour, 2, dashed=True)
             pygame.draw.polygon(surface, (0, 0, 0), hex_points(ctx, target), 5)
             pygame.draw.polygon(surface, colour, hex_points(ctx, target), 3)
-            first = min(int(p["arrival_turn"]) for p in plots)
+            first = min(p.arrival_turn for p in plots)
             when = "this turn" if first <= view.turn else f"turn {first}"
             count = f" x{len(plots)}" if len(plots) > 1 else ""
             x, y = camera.hex_to_screen(target)
@@ -577,11 +351,10 @@ class ReplayOverlay:
             marked.add(target)
             draw_badge(surface, f"{side} shell{count}: lands {when}", (x, y + dy), colour, 12)
         for u in view.units.values():
-            h = unit_hex(u)
-            if h is None or not u.get("hidden") or u.get("destroyed"):
+            if u.hex is None or not u.hidden or u.destroyed:
                 continue
-            x, y = camera.hex_to_screen(h)
-            colour = theme.mix(theme.SIDE_COLOURS.get(u["side"], UMPIRE_COLOUR), (0, 0, 0), 0.3)
+            x, y = camera.hex_to_screen(u.hex)
+            colour = theme.mix(theme.SIDE_COLOURS.get(u.side, UMPIRE_COLOUR), (0, 0, 0), 0.3)
             draw_badge(surface, "HIDDEN", (x, y + size * 0.95), colour, 11)
 
     # --- the panels -----------------------------------------------------------------------
@@ -677,21 +450,20 @@ class ReplayOverlay:
         for side in session.state.sides:
             colour = theme.mix(theme.SIDE_COLOURS.get(side, UMPIRE_COLOUR), (255, 255, 255), 0.4)
             lines.append((f"{side_label(session, side)} ({side})", colour, True))
-            own = [u for u in view.units.values() if u["side"] == side]
+            own = [u for u in view.units.values() if u.side == side]
             for u in own:
-                battery = u.get("battery")
-                if not battery:
+                if u.battery is None:
                     continue
-                lines.append((f"  {u['name']}: {gun_place(view, u)}", theme.TEXT, False))
-            flying = [p for p in plots if p["side"] == side]
+                lines.append((f"  {u.name}: {gun_place(view, u)}", theme.TEXT, False))
+            flying = [p for p in plots if p.side == side]
             if flying:
-                first = min(int(p["arrival_turn"]) for p in flying)
+                first = min(p.arrival_turn for p in flying)
                 when = "this turn" if first <= view.turn else f"in turn {first}"
                 text = f"  Shells in flight: {len(flying)}, the first lands {when}"
                 lines.append((text, theme.TEXT, False))
             else:
                 lines.append(("  No shell in flight", theme.MUTED, False))
-            hidden = [u["name"] for u in own if u.get("hidden") and not u.get("destroyed")]
+            hidden = [u.name for u in own if u.hidden and not u.destroyed]
             if hidden:
                 lines.append((f"  Hidden: {', '.join(hidden)}", theme.TEXT, False))
             marked = predesignated.get(side, [])
@@ -712,17 +484,25 @@ class ReplayOverlay:
         return image
 
 
-def gun_place(view: PlayerView, unit: dict[str, Any]) -> str:
+def gun_place(view: PlayerView, unit: SeenUnit) -> str:
     """Where a battery stands, as its own side knows it."""
-    if unit.get("destroyed"):
+    if unit.destroyed:
         return "destroyed"
-    off = unit["battery"].get("offboard")
+    off = unit.battery.offboard if unit.battery is not None else None
     if off is not None:
-        sheet = str(off["sheet"]).replace("_", " ")
-        far = f"{off['distance']} sheet{'s' if int(off['distance']) != 1 else ''}"
-        return f"off board, {far} {off['direction']} ({sheet} {off['xxyy']})"
-    h = unit_hex(unit)
+        sheet = off.sheet.replace("_", " ")
+        far = f"{off.distance} sheet{'s' if off.distance != 1 else ''}"
+        return f"off board, {far} {off.direction} ({sheet} {off.xxyy})"
+    h = unit.hex
     return "not placed" if h is None else f"on the board at {view.area.label(h)}"
+
+
+def ring_radius(view: PlayerView, battery: str) -> int:
+    """The damage rings' reach of a battery's shell (0 for a gun the view lacks)."""
+    gun = view.units.get(battery)
+    if gun is None or gun.battery is None:
+        return 0
+    return weapon_spec(gun.battery.weapon).ring_radius
 
 
 # --- the screen ------------------------------------------------------------------------------
