@@ -237,8 +237,8 @@ def test_ART_2_a_click_on_the_sheet_grid_gives_direction_distance_and_along():
 
 
 def test_ART_1_ART_3_the_dialogs_reasons_are_the_engines():
-    """The reasons shown for a draft are the engine's own (run on a board rebuilt from
-    the view): an empty list exactly when ``apply`` accepts the ``Deploy``."""
+    """The reasons shown for a draft are the engine's own (its rule run over the view):
+    an empty list exactly when ``apply`` accepts the ``Deploy``."""
     state = new_game(DEFAULT_SCENARIO, 3)
     view = player_view(state, "north")
     cases = [
@@ -394,7 +394,7 @@ def test_ART_1_ART_2_redeploy_to_a_flank_then_pick_hexes_and_accept_into_turn_1(
     assert (off.direction, off.along, off.distance, off.position) == ("west", 0, 4, (-4, 0))
     assert (off.sheet, off.xxyy) == ("deep_forest", "1008")
     assert ctx.view is not old_view
-    assert ctx.view.units["n-long-tom"]["battery"]["offboard"]["position"] == [-4, 0]
+    assert ctx.view.units["n-long-tom"].battery.offboard.position == (-4, 0)
     intel = ctx.artillery.intel
     x0 = intel.minimap_bounds(ctx.view)[0]
     assert x0 < intel.minimap_bounds(old_view)[0], "the minimap reaches out to the west flank"
@@ -531,7 +531,7 @@ def test_ART_4_hot_seat_each_side_sets_up_after_its_hand_over_and_sees_only_its_
     take_seat(app)
     app.run_frames(2)
     assert ctx.view.side == "south" and ctx.mode == SELECT and layer.refusal is None
-    assert [u["id"] for u in ctx.view.own_units() if u.get("battery")] == ["s-long-tom"]
+    assert [u.id for u in ctx.view.own_units() if u.battery is not None] == ["s-long-tom"]
     assert "n-long-tom" not in ctx.view.units
     assert allowance(ctx.view).chosen == ()
     assert list(layer.controls) and all(a[1] != "n-long-tom" for _, a in layer.controls)

@@ -14,6 +14,7 @@ anything, so an ``IllegalCommand`` leaves the state untouched.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import game.state.aircraft as aircraft
 import game.state.artillery_phase as artillery_phase
@@ -65,6 +66,9 @@ from game.state.model import (
     Unit,
 )
 from game.state.setup import lattice_hex, side_pile
+
+if TYPE_CHECKING:
+    from game.state.view import PlayerView
 
 
 def check_side(state: GameState, side: str) -> None:
@@ -144,8 +148,9 @@ def _battery_of(state: GameState, side: str, battery_id: str) -> Unit:
     return unit
 
 
-def deployment_refusal(state: GameState, side: str, cmd: Deploy) -> str | None:
-    """Why an off-board position is illegal (ART-1, ART-2, ART-3), or None."""
+def deployment_refusal(state: GameState | PlayerView, side: str, cmd: Deploy) -> str | None:
+    """Why an off-board position is illegal (ART-1, ART-2, ART-3), or None. Over a side's
+    view it is the set-up screen's check: it reads only the side's own batteries."""
     unit = state.units.get(cmd.battery)
     weapon = unit.battery.weapon if unit is not None and unit.battery is not None else None
     reasons = deployment_refusals(
@@ -164,7 +169,7 @@ def deployment_refusal(state: GameState, side: str, cmd: Deploy) -> str | None:
     return "; ".join(reasons) if reasons else None
 
 
-def _shared_position_refusals(state: GameState, side: str, cmd: Deploy) -> list[str]:
+def _shared_position_refusals(state: GameState | PlayerView, side: str, cmd: Deploy) -> list[str]:
     """MAP-10: batteries at one sheet position stand on one sheet, in different hexes."""
     pos = off_board_position(state.area, cmd.direction, cmd.distance, cmd.along)
     for other in state.living(side):

@@ -20,11 +20,10 @@ a flank), the distance in sheets, the sheet column or row along the edge
 sheet catalogue as a list with thumbnails and categories) and its exact
 ``XXYY`` hex (a click on the chosen sheet's picture, the arrow keys, or four
 typed digits). The draft's legality is the engine's own reasons
-(``game.state.engine.deployment_refusal`` run on a board rebuilt from the
-view), shown as they change, with the range and flight time from the draft
-position to every sheet of the play area (ART-3, ART-5, ART-6). **Deploy**
-sends the ``Deploy`` command; the engine decides, and a refusal is shown in
-the dialog.
+(``game.state.engine.deployment_refusal`` run over the view), shown as they
+change, with the range and flight time from the draft position to every sheet
+of the play area (ART-3, ART-5, ART-6). **Deploy** sends the ``Deploy``
+command; the engine decides, and a refusal is shown in the dialog.
 
 Everything comes from ``ctx.view`` (the view of the side on screen): only the
 own batteries and pre-designated hexes are in it (ART-4), and in hot-seat the
@@ -58,6 +57,7 @@ from game.board.terrain import BUILDING, TERRAIN_NAMES, WATER
 from game.hexmath import Hex, pixel_to_hex
 from game.state import Deploy, PlayerView, Predesignate
 from game.state.engine import deployment_refusal
+from game.state.view import SeenUnit
 from game.ui import dialogs, theme
 from game.ui import widgets as ui
 from game.ui.artillery_plot import dash_line, draw_badge, hex_points, on_map, own_batteries
@@ -89,9 +89,9 @@ def setting_up(ctx: UiContext) -> bool:
     )
 
 
-def offboard_batteries(view: PlayerView) -> list[dict[str, Any]]:
+def offboard_batteries(view: PlayerView) -> list[SeenUnit]:
     """The side's batteries that stand off the board (the ones set-up may move)."""
-    return [u for u in own_batteries(view) if u["battery"].get("offboard") is not None]
+    return [u for u in own_batteries(view) if u.battery.offboard is not None]
 
 
 def directions(view: PlayerView) -> list[tuple[str, str]]:
@@ -133,17 +133,11 @@ class Draft:
         )
 
 
-def draft_of(unit: dict[str, Any]) -> Draft:
-    """The draft of a battery as it stands now."""
-    off = unit["battery"]["offboard"]
-    return Draft(
-        unit["id"],
-        str(off["direction"]),
-        int(off["along"]),
-        int(off["distance"]),
-        str(off["sheet"]),
-        str(off["xxyy"]),
-    )
+def draft_of(unit: SeenUnit) -> Draft:
+    """The draft of a battery as it stands now (off the board)."""
+    assert unit.battery is not None and unit.battery.offboard is not None
+    off = unit.battery.offboard
+    return Draft(unit.id, off.direction, off.along, off.distance, off.sheet, off.xxyy)
 
 
 def draft_towards(area: PlayArea, draft: Draft, direction: str, committed: Draft) -> Draft:
@@ -170,12 +164,10 @@ def draft_at(area: PlayArea, draft: Draft, pos: SheetPosition) -> Draft | None:
     return replace(draft, direction=edge, distance=i - i_max, along=j)
 
 
-def deployment_reasons(view: PlayerView, draft: Draft, board: Any = None) -> list[str]:
+def deployment_reasons(view: PlayerView, draft: Draft) -> list[str]:
     """The engine's reasons against the draft (ART-1, ART-2, ART-3, MAP-10), worked out
-    on a board holding only the view's contents; empty when the engine would accept it."""
-    if board is None:
-        board = dialogs.board_from_view(view)
-    reason = deployment_refusal(board, view.side, draft.command(view.side))
+    by the engine's own rule over the view; empty when the engine would accept it."""
+    reason = deployment_refusal(view, view.side, draft.command(view.side))
     return [] if reason is None else [reason]
 
 
@@ -245,7 +237,7 @@ class Allowance:
 
 def allowance(view: PlayerView) -> Allowance:
     """ART-22 from the view: ``5 * units * ceil(sheets / 4)`` in all, at most 5 a sheet."""
-    chosen = tuple(Hex(int(q), int(r)) for q, r in view.predesignated)
+    chosen = tuple(view.predesignated)
     units = len(own_batteries(view))
     sheets = view.area.sheet_count
     per_sheet: dict[SheetPosition, int] = {}
@@ -389,13 +381,13 @@ class DeployDialog(ui.Dialog):
     ) -> None:
         super().__init__()
         unit = view.units.get(battery)
-        if unit is None or unit["side"] != view.side or not unit.get("battery"):
+        if unit is None or unit.side != view.side or unit.battery is None:
             raise ValueError(f"{battery!r} is not an artillery unit of {view.side}")
-        if unit["battery"].get("offboard") is None:
-            raise ValueError(f"{unit['name']} stands on the board: it cannot be re-deployed")
+        if unit.battery.offboard is None:
+            raise ValueError(f"{unit.name} stands on the board: it cannot be re-deployed")
         self.battery = battery
-        self.name = unit["name"]
-        self.weapon = str(unit["battery"]["weapon"])
+        self.name = unit.name
+        self.weapon = unit.battery.weapon
         self.committed = draft_of(unit)
         self.draft = self.committed
         self.on_deployed = on_deployed
@@ -419,7 +411,6 @@ class DeployDialog(ui.Dialog):
         self._direction_top = 0
         self._rows_top = 0
         self._view: PlayerView | None = None
-        self._board: Any = None
         self._reasons: tuple[Any, list[str]] | None = None
         self._cells: tuple[Any, dict[SheetPosition, bool]] | None = None
         self._columns: tuple[pygame.Rect, pygame.Rect, pygame.Rect] | None = None
@@ -487,7 +478,6 @@ class DeployDialog(ui.Dialog):
     def _sync(self, view: PlayerView) -> None:
         if view is not self._view:
             self._view = view
-            self._board = dialogs.board_from_view(view)
             self._reasons = None
             self._cells = None
             self._place_direction_buttons(view)
@@ -496,7 +486,7 @@ class DeployDialog(ui.Dialog):
         """The engine's reasons against the draft now (empty: it would be accepted)."""
         self._sync(view)
         if self._reasons is None or self._reasons[0] != self.draft:
-            self._reasons = (self.draft, deployment_reasons(view, self.draft, self._board))
+            self._reasons = (self.draft, deployment_reasons(view, self.draft))
         return self._reasons[1]
 
     def grid_extent(self, view: PlayerView) -> tuple[int, int, int, int]:
@@ -505,7 +495,7 @@ class DeployDialog(ui.Dialog):
         i_min, i_max, j_min, j_max = view.area.sheet_bounds()
         reach = 3
         for unit in offboard_batteries(view):
-            reach = max(reach, int(unit["battery"]["offboard"]["distance"]))
+            reach = max(reach, unit.battery.offboard.distance)
         reach = max(reach, self.draft.distance) + 1
         lo_i, hi_i, lo_j, hi_j = i_min - reach, i_max + reach, j_min - reach, j_max + reach
         # The enemy's side beyond its home edge: one row, to show where it is.
@@ -563,7 +553,7 @@ class DeployDialog(ui.Dialog):
             for j in range(lo_j, hi_j + 1):
                 moved = draft_at(view.area, self.draft, (i, j))
                 if moved is not None:
-                    cells[(i, j)] = not deployment_reasons(view, moved, self._board)
+                    cells[(i, j)] = not deployment_reasons(view, moved)
         self._cells = (key, cells)
         return cells
 
@@ -807,7 +797,7 @@ class DeployDialog(ui.Dialog):
         if moved is None:
             line, colour = f"({i},{j}): a sheet of the play area", theme.MUTED
         else:
-            why = deployment_reasons(view, moved, self._board)
+            why = deployment_reasons(view, moved)
             line = f"({i},{j}): {moved.describe()}" + (f": {why[0]}" if why else ": legal")
             colour = theme.BAD if why else theme.GOOD
         for part in ui.wrap(line, left.w, theme.SMALL)[:2]:
@@ -850,10 +840,8 @@ class DeployDialog(ui.Dialog):
             pygame.draw.line(surface, own, (edge_x, ey0), (edge_x, ey1), 4)
         # The side's other batteries, this one where it stands now, and the draft.
         for unit in offboard_batteries(view):
-            off = unit["battery"]["offboard"]
-            pos = (int(off["position"][0]), int(off["position"][1]))
-            r = self.cell_rect(view, pos)
-            if unit["id"] == self.battery:
+            r = self.cell_rect(view, unit.battery.offboard.position)
+            if unit.id == self.battery:
                 pygame.draw.rect(surface, own, r.inflate(-2, -2), 2)
             else:
                 _triangle(surface, r.center, max(4, min(r.w, r.h) // 3), own)
@@ -1063,13 +1051,13 @@ class SetupLayer:
         if not batteries:
             ctx.notify("You have no off-board artillery to deploy", error=True)
             return None
-        ids = [u["id"] for u in batteries]
+        ids = [u.id for u in batteries]
         battery = battery if battery in ids else ids[0]
         ctx.mode = SELECT
 
         def done(draft: Draft) -> None:
             self.deployed.append(draft)
-            name = ctx.view.units[draft.battery]["name"]
+            name = ctx.view.units[draft.battery].name
             ctx.notify(f"{name} deployed {draft.describe()}")
 
         dialog = DeployDialog(ctx.view, battery, done)
@@ -1138,7 +1126,7 @@ class SetupLayer:
         return False
 
     def _deploy_next(self, ctx: UiContext) -> None:
-        ids = [u["id"] for u in offboard_batteries(ctx.view)]
+        ids = [u.id for u in offboard_batteries(ctx.view)]
         last = self.deployed[-1].battery if self.deployed else None
         following = ids[(ids.index(last) + 1) % len(ids)] if last in ids else None
         self.open_deploy(ctx, following)
@@ -1392,23 +1380,23 @@ class SetupLayer:
         if not batteries:
             para("No artillery on this side: nothing to deploy.")
         for unit in batteries:
-            battery = unit["battery"]
-            off = battery.get("offboard")
-            w = weapon_spec(battery["weapon"])
-            button = ("Re-deploy", ("deploy", unit["id"])) if off is not None else None
-            out.append(("head", (unit["name"], theme.TEXT, button)))
-            para(f"{w.name}, {battery['pieces']} piece(s), reaches {w.max_range_sheets} sheets")
+            battery = unit.battery
+            off = battery.offboard
+            w = weapon_spec(battery.weapon)
+            button = ("Re-deploy", ("deploy", unit.id)) if off is not None else None
+            out.append(("head", (unit.name, theme.TEXT, button)))
+            para(f"{w.name}, {battery.pieces} piece(s), reaches {w.max_range_sheets} sheets")
             if off is None:
                 para("On the board now: it cannot be re-deployed.")
                 out.append(("gap", 8))
                 continue
             draft = draft_of(unit)
-            pos = (int(off["position"][0]), int(off["position"][1]))
+            pos = off.position
             sheet = available_sheets().get(draft.sheet)
             sheet_name = f"{sheet.name} ({sheet.category})" if sheet else draft.sheet
             para(f"At ({pos[0]},{pos[1]}): {draft.describe()}", theme.TEXT)
             para(f"Stands on {sheet_name}, hex {draft.xxyy} (secret)", theme.TEXT)
-            for line in reach_to_area(view.area, battery["weapon"], pos).lines():
+            for line in reach_to_area(view.area, battery.weapon, pos).lines():
                 para(line)
             out.append(("gap", 10))
         para(
