@@ -100,9 +100,9 @@ def test_ART_37_a_hit_damages_the_gun_and_the_firer_learns_only_that() -> None:
     assert south.data["firer"] is None
     # The arrival: north keeps its own shot without where it landed; south has nothing.
     north_view = player_view(state, "north")
-    [own] = [a for a in north_view.arrivals if a.get("off_board")]
-    assert "landing" not in own and "hit" not in own
-    assert not any(a.get("off_board") for a in player_view(state, "south").arrivals)
+    [own] = [a for a in north_view.arrivals if a.off_board]
+    assert own.landing is None and own.hit is None
+    assert not any(a.off_board for a in player_view(state, "south").arrivals)
     assert state.units["s-gun"].battery.auto_hit.earned == {}  # type: ignore[union-attr]
     assert_no_leaks(state)
 

@@ -222,7 +222,7 @@ def test_ART_6_ART_7_plot_preview_shows_flight_time_and_arrival_turn_before_firi
     assert preview.arrival_turn == state.turn + 1
     apply(state, PlotFire("north", "n-long-tom", 1, target, "standard"))
     plot = player_view(state, "north").plots[0]
-    assert plot["arrival_turn"] == preview.arrival_turn
+    assert plot.arrival_turn == preview.arrival_turn
 
 
 def test_ART_11_ART_13_ART_16_preview_to_hit_uses_the_best_spotter_that_sees_the_hex():
@@ -279,7 +279,7 @@ def test_ART_17_preview_counts_spotted_arrivals_of_that_battery_at_that_hex():
     apply(state, PlotFire("north", "n-long-tom", 1, seen, "standard"))
     land(state)  # fired in turn 1, it lands in turn 2 under the spotter's eyes
     view = player_view(state, "north")
-    assert [a for a in view.arrivals if a["spotted"]], "the arrival was not spotted"
+    assert [a for a in view.arrivals if a.spotted], "the arrival was not spotted"
     preview = plot_preview(view, "n-long-tom", seen)
     assert preview.adjustments == 1
     best = preview.spotter
@@ -332,8 +332,8 @@ def test_ART_9_fire_queue_lists_own_shells_by_arrival_turn_and_never_the_enemys(
     north, south = player_view(state, "north"), player_view(state, "south")
     queue = fire_queue(north)
     assert [turn for turn, _ in queue] == [state.turn + 1]
-    assert [p["battery"] for _, plots in queue for p in plots] == ["n-long-tom"]
-    assert all(p["side"] == "south" for _, plots in fire_queue(south) for p in plots)
+    assert [p.battery for _, plots in queue for p in plots] == ["n-long-tom"]
+    assert all(p.side == "south" for _, plots in fire_queue(south) for p in plots)
     harness = Harness(state, "north")
     harness.frame()
     assert "fire_queue" in harness.ctx.panels
@@ -371,7 +371,7 @@ def test_ART_10_plot_mode_by_events_fires_with_the_chosen_ammunition(tmp_path):
     h.frame()
     assert h.key(pygame.K_RETURN)
     plots = h.ctx.view.plots
-    assert [(p["battery"], Hex(*p["target"]), p["ammunition"]) for p in plots] == [
+    assert [(p.battery, p.target, p.ammunition) for p in plots] == [
         ("n-long-tom", target, "standard")
     ]
     assert h.arts.dialogs.top is None
@@ -435,7 +435,7 @@ def test_ART_12_ART_25_each_arrival_is_animated_with_rings_and_damage():
     h = Harness(state, "north")
     h.frame()
     apply(state, PlotFire("north", "n-long-tom", 1, target, "standard"))
-    plot_id = player_view(state, "north").plots[0]["id"]
+    plot_id = player_view(state, "north").plots[0].id
     land(state)
     h.ctx.refresh()
     h.camera.set_zoom(4)
@@ -615,7 +615,7 @@ def test_ART_1_minimap_shows_own_off_board_batteries_only():
     bounds = h.arts.intel.minimap_bounds(h.ctx.view)
     area_top = h.map_layer.world_bounds()[1]
     assert bounds[1] < area_top - 100  # five sheets north of the map
-    assert [u["id"] for u in own_batteries(h.ctx.view)] == ["n-long-tom"]
+    assert [u.id for u in own_batteries(h.ctx.view)] == ["n-long-tom"]
     assert "s-long-tom" not in h.ctx.view.units
 
 
@@ -653,12 +653,12 @@ def test_MAP_6_MAP_7_MAP_9_exits_and_the_sheet_picker():
     h.frame()
     assert h.arts.mobile.take_exit(h.ctx, east[0])
     pending = h.ctx.view.pending_sheet
-    assert pending is not None and pending["picker"] == "north"
+    assert pending is not None and pending.picker == "north"
     h.frame()
     picker = h.arts.dialogs.top
     assert isinstance(picker, SheetPicker)
     flat = sorted(k for k, s in available_sheets().items() if s.category == "flat")
-    assert [s.id for s in picker.sheets] == flat == pending["allowed"]
+    assert [s.id for s in picker.sheets] == flat == list(pending.allowed or ())
     h.frame()
     choice = picker.cells[-1].center
     assert h.click_at(choice)
@@ -711,7 +711,8 @@ def test_MAP_7_the_other_side_waits_and_sees_no_picker():
     h = Harness(state, "south")
     h.frame()
     assert h.arts.dialogs.top is None
-    assert "allowed" not in (h.ctx.view.pending_sheet or {})
+    assert h.ctx.view.pending_sheet is not None
+    assert h.ctx.view.pending_sheet.allowed is None
 
 
 def test_watching_the_ai_the_screen_offers_no_command_for_an_ai_side():
@@ -734,7 +735,8 @@ def test_watching_the_ai_the_screen_offers_no_command_for_an_ai_side():
     h = Harness(state, "north", ais)
     h.session.watch = "north"
     h.frame()
-    assert h.ctx.view.pending_sheet["picker"] == "north"
+    assert h.ctx.view.pending_sheet is not None
+    assert h.ctx.view.pending_sheet.picker == "north"
     assert h.arts.dialogs.top is None, "no sheet picker for the AI's sheet"
     assert not h.ctx.may_act()
 
@@ -922,8 +924,8 @@ def test_end_to_end_plot_by_events_then_the_arrival_is_played_in_the_game_screen
                     ):
                         ctx.submit(EndPhase("north"))
                     elif view.phase == "movement":
-                        left = [u for u in view.own_units() if u.get("hex") and not u["moved"]]
-                        ctx.submit(Hold("north", left[0]["id"]))
+                        left = [u for u in view.own_units() if u.hex and not u.moved]
+                        ctx.submit(Hold("north", left[0].id))
                 app.run_frames(1)
             assert done(), "the game did not get there"
 
@@ -944,8 +946,8 @@ def test_end_to_end_plot_by_events_then_the_arrival_is_played_in_the_game_screen
         post(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)
         app.run_frames(2)
         plots = ctx.view.plots
-        assert len(plots) == 1 and Hex(*plots[0]["target"]) == target
-        plot_id = plots[0]["id"]
+        assert len(plots) == 1 and plots[0].target == target
+        plot_id = plots[0].id
         post(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0)
         app.run_frames(2)
         assert ctx.mode == SELECT and app.game is screen  # Esc left plot mode, no pause
@@ -1005,7 +1007,7 @@ def test_screenshots_of_the_game_window(tmp_path, monkeypatch, shots):
 
         # An arrival: the pre-designated hex under the Hunchback, rings and damage.
         screen.ctx.submit(PlotFire("north", "n-long-tom", 1, target, "standard"))
-        plot_id = screen.ctx.view.plots[0]["id"]
+        plot_id = screen.ctx.view.plots[0].id
         for _ in range(3000):
             playing = arts.animation.playing
             if playing is not None and playing.show.plot_id == plot_id and playing.t > 3.3:
@@ -1013,8 +1015,8 @@ def test_screenshots_of_the_game_window(tmp_path, monkeypatch, shots):
             if screen.session.acting() == "north" and not arts.animation.busy:
                 view = screen.ctx.view
                 if view.phase == "movement":
-                    left = [u for u in view.own_units() if u.get("hex") and not u["moved"]]
-                    screen.ctx.submit(Hold("north", left[0]["id"]))
+                    left = [u for u in view.own_units() if u.hex and not u.moved]
+                    screen.ctx.submit(Hold("north", left[0].id))
                 else:
                     screen.ctx.submit(EndPhase("north"))
             app.run_frames(1)

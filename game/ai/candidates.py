@@ -123,25 +123,6 @@ class Board:
         self.memory.notes["enemy_sight"] = (key, count)
         return count
 
-    def own_sight(self) -> np.ndarray:
-        """Area hexes at least one own unit on the board sees (MAP-5), and the best
-        spotting gunnery among those that see each (99 where none does)."""
-        key = (self.view.turn, self.view.phase, self.area.revision)
-        key = (*key, tuple(sorted((k, tuple(v["hex"])) for k, v in self.own.items())))
-        cached = self.memory.notes.get("own_sight")
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        area = self.area
-        gunnery = np.full(len(area), 99, dtype=np.int32)
-        for uid in sorted(self.own):
-            u = self.own[uid]
-            if u["battery"] is not None:
-                continue
-            mask = self.memory.sight(area, as_hex(u["hex"]), viewer_height=int(u["height"]))
-            gunnery = np.where(mask, np.minimum(gunnery, int(u["gunnery"])), gunnery)
-        self.memory.notes["own_sight"] = (key, gunnery)
-        return gunnery
-
     def shelled_recently(self, turns: int = 2) -> list[Hex]:
         """Hexes enemy shells were aimed at lately: auto-hit hexes in the making (ART-19)."""
         return [

@@ -4,10 +4,11 @@ For every hex a piece may aim at, the expected damage to each enemy unit is
 the shell's landing distribution (hit with P(2d6 >= TN), else scatter by the
 margin in one of six directions, ART-11, ART-12) spread over the damage rings
 (ART-25), weighed by where the unit will probably stand when the shell
-arrives: its observed movement carried over the flight time (ART-6). The
-to-hit number counts the best spotter that sees the hex (ART-13, ART-16) and
-the adjusted shots already made at it (ART-17); auto-hit and pre-designated
-hexes hit for sure (ART-19, ART-21). A hex whose rings would threaten own
+arrives: its observed movement carried over the flight time (ART-6, ART-14).
+The flight and the to-hit number are the engine's own (``queries.shot_now``):
+the best spotter that sees the hex (ART-13, ART-16), the adjusted shots
+already made at it (ART-17), an aircraft's altitude (ART-14); auto-hit and
+pre-designated hexes hit for sure (ART-19, ART-21). A hex whose rings would threaten own
 units beyond the personality's tolerance is never chosen, and every enemy
 unit that will see the aimed hex costs the shot a little: it may detect the
 fire and learn the guns' direction (ART-23, ART-24). The best few hexes are
