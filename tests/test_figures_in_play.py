@@ -628,6 +628,7 @@ def test_the_unit_panel_shows_each_systems_own_terms() -> None:
     and armour rating (BS-6, BS-3), its characteristics and command (WHC-1), its
     shooter profile with every code in words (TS-3, TS-5)."""
     from game.state import player_view
+    from game.state.queries import Strength
     from game.ui.panels import unit_facts
     from tests.test_engine_systems import gun
 
@@ -641,7 +642,8 @@ def test_the_unit_panel_shows_each_systems_own_terms() -> None:
     )
     view = player_view(state, "north")
     facts = {
-        uid: dict(unit_facts(view.units[uid], True, (1.0, ""))) for uid in ("bows", "orcs", "guns")
+        uid: dict(unit_facts(view.units[uid], True, Strength(1.0, "")))
+        for uid in ("bows", "orcs", "guns")
     }
     assert all("Skills" not in f and "gunnery" not in " ".join(f.values()) for f in facts.values())
     assert facts["bows"]["Attack dice"] == "6*4: d6 shooting, d4 in melee"

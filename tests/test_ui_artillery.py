@@ -671,30 +671,6 @@ def test_MAP_6_MAP_7_MAP_9_exits_and_the_sheet_picker():
     assert (1, 0) in h.arts.mobile.flash and (1, 0) in h.arts.intel.flash
 
 
-def test_MOV_1_MAP_6_the_hexes_the_screen_offers_are_the_engines_legal_moves():
-    """MOV-1, MAP-6: the reach the screen draws (from the view alone) ends in exactly the
-    hexes the engine's legal moves go to, exits off the map included."""
-    from game.ui.units_layer import unit_reach
-
-    state = mobile_duel()
-    while acting_side(state) != "north":
-        side = acting_side(state)
-        apply(state, next(c for c in legal_commands(state, side) if isinstance(c, Hold)))
-    view = player_view(state, "north")
-    for uid in ("n-scout", "n-mech"):
-        start = state.units[uid].hex
-        reach = unit_reach(view, uid)
-        assert reach is not None
-        offered = {h for h in reach.end_facings() if h != start}
-        legal = {
-            c.to
-            for c in legal_commands(state, "north")
-            if isinstance(c, Move) and c.unit == uid and c.to != start
-        }
-        assert offered == legal
-        assert any(not state.area.contains(h) for h in offered), "exits are offered too"
-
-
 def test_MAP_7_the_other_side_waits_and_sees_no_picker():
     """MAP-7: only the picker gets the dialog; the sheets allowed are not in the other
     side's view."""

@@ -347,6 +347,15 @@ def _step_rule(area: PlayArea, ia: int, ib: int, movement_class: str) -> _Rule:
     )
 
 
+def mean_entry_cost(area: PlayArea, movement_class: str, closed: float) -> float:
+    """MOV-1/MOV-2: the mean MP ``movement_class`` pays for a step between two
+    neighbouring hexes of ``area`` (level changes included), a step closed to it
+    counting ``closed``: how slow the ground is to cross."""
+    neighbours = _tables(area, movement_class).neighbours
+    costs = _enter_costs(area, neighbours, movement_class)
+    return float(np.where(costs > 0, costs, closed)[neighbours >= 0].mean())
+
+
 def turn_cost(from_facing: int, to_facing: int, mover: Mover) -> int:
     """MOV-1: 1 MP per hexside of facing change (0..3); free for infantry and figures."""
     a = _check_facing(from_facing, "from_facing")

@@ -1,11 +1,18 @@
 """Movement in the engine: the board's movement rules applied to the engine's units
 (MOV-1 .. MOV-3, MAP-6). One unit per hex; hidden enemies do not block (a unit
-that blunders into one finds it, ART-4)."""
+that blunders into one finds it, ART-4).
+
+``reach`` and ``route`` read only what a side's ``PlayerView`` shows as well
+(units, area, options), so the window and the AI ask them over their view
+(``game.state.queries``) and get the engine's own answer: a hidden enemy is in
+neither a view nor the blocking hexes.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from game.board.movement import (
     BACKWARD,
@@ -25,6 +32,9 @@ from game.board.movement import (
 )
 from game.hexmath import Hex
 from game.state.model import GameState, Unit
+
+if TYPE_CHECKING:  # the view imports the engine, which imports this module
+    from game.state.view import PlayerView
 
 
 def mover(unit: Unit) -> Mover:
@@ -50,7 +60,7 @@ def can_move(unit: Unit) -> bool:
         return False
 
 
-def _blocking(state: GameState, unit: Unit) -> tuple[list[Hex], list[Hex]]:
+def _blocking(state: GameState | PlayerView, unit: Unit) -> tuple[list[Hex], list[Hex]]:
     enemies = [
         u.hex for u in state.living(state.other(unit.side)) if u.hex is not None and not u.hidden
     ]
@@ -58,8 +68,9 @@ def _blocking(state: GameState, unit: Unit) -> tuple[list[Hex], list[Hex]]:
     return enemies, friends  # type: ignore[return-value]
 
 
-def reach(state: GameState, unit: Unit) -> Reach:
-    """Every hex the unit can end its move in this phase, with the best route."""
+def reach(state: GameState | PlayerView, unit: Unit, mp: int | None = None) -> Reach:
+    """Every hex the unit can end its move in this phase, with the best route;
+    ``mp``: that many MP to spend instead of its whole allowance."""
     assert unit.hex is not None
     enemies, friends = _blocking(state, unit)
     return reachable(
@@ -67,13 +78,14 @@ def reach(state: GameState, unit: Unit) -> Reach:
         unit.hex,
         unit.facing,
         mover(unit),
+        mp,
         enemy_hexes=enemies,
         friendly_hexes=friends,
         exits=bool(state.options.get("mobile_maps")),
     )
 
 
-def route(state: GameState, unit: Unit, to: Hex, facing: int) -> Route | str:
+def route(state: GameState | PlayerView, unit: Unit, to: Hex, facing: int) -> Route | str:
     """The route of a requested move, or the reason it is illegal."""
     assert unit.hex is not None
     enemies, friends = _blocking(state, unit)

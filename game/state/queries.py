@@ -10,13 +10,21 @@ and the number the AI weighs are the engine's own.
 The plot preview (ART-3 .. ART-21, ART-37): where a battery fires from, why it
 may not fire at a hex, the flight, the spotters, the to-hit number with its
 breakdown and the exact forecast.
+
+Movement (MOV-1 .. MOV-3, MAP-6): ``movement_reach`` (where a unit can end its
+move this phase, with the cost and route to each hex, exits onto new sheets
+included), ``reach_for`` (the same from where a unit stands, moved or not, with
+any MP to spend), ``can_move``, ``fastest_move``, ``allowance_text``,
+``movement_class`` and ``crossing_cost`` (what a sheet costs a unit to cross,
+for choosing new sheets). Unit strength: ``strength``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 import game.state.aircraft as aircraft
 import game.state.counter_battery as counter_battery
@@ -25,15 +33,23 @@ from game.artillery.counter_battery import (
     counter_battery_target_number,
     forecast_positions,
 )
+from game.artillery.damage import WarhammerTroops
 from game.artillery.flight import flight_time, range_refusal, sheet_distance
 from game.artillery.forecast import Forecast, forecast
 from game.artillery.tohit import artillery_target_number, spotter_modifier
 from game.artillery.weapons import Weapon
 from game.artillery.weapons import weapon as weapon_spec
+from game.board.area import PlayArea
+from game.board.movement import MovementError, Reach, mean_entry_cost
+from game.board.sheet import available_sheets
 from game.hexmath import Hex
+from game.rules import battlesystem as bs
+from game.rules import toysoldiers as ts
 from game.rules.core import TargetNumber, probability_at_least
 from game.state.board import battery_sheet, seeing_units
 from game.state.model import GameState, Unit
+from game.state.moving import can_move, mover, reach
+from game.state.systems import damage_state, initial_damage, strength_text
 
 if TYPE_CHECKING:  # the view imports the engine, which imports this module
     from game.state.view import PlayerView
@@ -343,3 +359,122 @@ def _spotter(unit: Unit, attacking: Collection[str]) -> Spotter:
     return Spotter(
         unit.id, unit.name, unit.gunnery, spotter_modifier(unit.gunnery), unit.id in attacking
     )
+
+
+# --- movement ------------------------------------------------------------------------------
+
+
+def movement_reach(board: GameState | PlayerView, unit: Unit) -> Reach | None:
+    """MOV-1 .. MOV-3, MAP-6: every hex ``unit`` can end its move in this movement
+    phase, with the MP and route to each (exits onto new sheets included when
+    mobile maps are on), as the engine's legal moves list them; None when it may
+    not move now (it has moved, it flies (ART-36), it is hidden, it has no
+    allowance)."""
+    if unit.moved:
+        return None
+    return reach_for(board, unit)
+
+
+def reach_for(board: GameState | PlayerView, unit: Unit, mp: int | None = None) -> Reach | None:
+    """MOV-1 .. MOV-3, MAP-6: every hex ``unit`` could end a move in from where it
+    stands, whether or not it has moved this phase: with its whole allowance, or
+    with ``mp`` MP to spend (a look several turns ahead, as one long move). None
+    when it does not move by these rules (it flies (ART-36), it is hidden, it has
+    no allowance).
+
+    Over a side's view an enemy unit is asked about as its own side would move it,
+    blocked by the units that view shows."""
+    if aircraft.is_aircraft(unit) or not can_move(unit):
+        return None
+    return reach(board, unit, mp)
+
+
+def fastest_move(unit: Unit) -> int:
+    """MOV-1/MOV-2: the most MP (hexes, for figures) ``unit`` may spend in one
+    movement phase (running MP for units that run), 0 when it cannot move."""
+    try:
+        return mover(unit).run_mp
+    except MovementError:
+        return 0
+
+
+def allowance_text(unit: Unit) -> str:
+    """``"5 walking / 8 running MP"``, ``"3 MP"``, ``"6 hexes"`` or ``"cannot move"``."""
+    try:
+        return mover(unit).allowance_text()
+    except MovementError:
+        return "cannot move"
+
+
+def movement_class(unit: Unit) -> str | None:
+    """The unit's movement class (mech, vehicle, hover, infantry, figure; MOV-1,
+    MOV-2), None for a unit the movement rules do not move (an aircraft)."""
+    try:
+        return mover(unit).movement_class
+    except MovementError:
+        return None
+
+
+# A step into ground closed to the unit counts this many MP in ``crossing_cost``.
+CLOSED_STEP = 8.0
+
+
+@lru_cache(maxsize=256)
+def crossing_cost(sheet_id: str, movement_class: str) -> float:
+    """MOV-1/MOV-2: the mean MP a unit of ``movement_class`` pays per step between
+    neighbouring hexes of the sheet (climbing included), a step it may not take
+    counting ``CLOSED_STEP``: how slow the sheet is to cross (MAP-6 .. MAP-10)."""
+    area = PlayArea.from_layout({(0, 0): available_sheets()[sheet_id]})
+    return mean_entry_cost(area, movement_class, CLOSED_STEP)
+
+
+# --- unit strength -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Strength:
+    """What is left of a unit: ``share`` of its strength at the start (0..1) in its
+    system's one measure, and a short ``text`` in that system's words."""
+
+    share: float
+    text: str
+
+
+def _points(state: Any) -> float:
+    """What is left of a unit in the one measure its system has (ART-35): armour
+    and structure points, troopers, figures, wounds, a gun's working order, a
+    battle machine's armour, or the figures fighting."""
+    if isinstance(state, bs.BattleUnit):
+        return float(state.figures)
+    if isinstance(state, WarhammerTroops):
+        return float(state.models * max(1, state.wounds_per_model) - state.carried_wounds)
+    if isinstance(state, ts.Gun):
+        return {"ready": 2.0, "repairing": 1.0, "disabled": 1.0}.get(state.status, 0.0)
+    if isinstance(state, ts.Vehicle):
+        return float(state.armour)  # TS-5: each hit takes a point; none left knocks it out
+    if isinstance(state, tuple):
+        return float(sum(1 for w in state if w.on_board))
+    if hasattr(state, "troopers"):
+        return float(state.troopers)
+    return float(
+        sum(state.armour.values())
+        + sum(getattr(state, "rear_armour", {}).values())
+        + sum(state.structure.values())
+    )
+
+
+def strength(unit: Unit) -> Strength:
+    """What is left of ``unit`` against what it started with (its profile's fresh
+    damage state), for the counters' bars and the unit panel."""
+    if unit.destroyed:
+        return Strength(0.0, "destroyed")
+    try:
+        now = _points(damage_state(unit))
+        fresh = initial_damage(
+            unit.id, unit.side, unit.name, unit.profile, unit.hex or Hex(0, 0), unit.facing
+        )
+        full = _points(damage_state(replace(unit, damage=fresh)))
+        text = strength_text(unit)
+    except (KeyError, TypeError, ValueError):
+        return Strength(1.0, "strength unknown")
+    return Strength(min(1.0, now / full) if full > 0 else 0.0, text)

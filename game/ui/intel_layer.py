@@ -36,12 +36,12 @@ from game.board.movement import MovementError, Reach, Route
 from game.board.sheet import available_sheets
 from game.hexmath import DIRECTION_NAMES, Hex, hex_to_pixel, pixel_to_hex
 from game.state import Move, PlaceSheet, PlayerView
+from game.state.queries import movement_reach
 from game.ui import dialogs, theme
 from game.ui import widgets as ui
 from game.ui.artillery_plot import draw_badge, on_map, own_batteries, pulse
 from game.ui.context import SELECT, UiContext
 from game.ui.map_layer import edge_corners, sheet_geometry, world_bounds
-from game.ui.units_layer import unit_reach
 
 # The screen angle (radians, y down) of the outward normal of hex side 1..6.
 SIDE_ANGLES = {d: math.radians(-90 + 60 * (d - 1)) for d in range(1, 7)}
@@ -504,7 +504,7 @@ class MobileMapLayer:
             key = (view, unit["id"])
             if self._reach is None or (self._reach[0], self._reach[1]) != key:
                 try:
-                    found = unit_reach(view, unit["id"])
+                    found = movement_reach(view, unit)
                 except MovementError:
                     found = None
                 self._reach = (view, unit["id"], found)

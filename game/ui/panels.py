@@ -25,16 +25,18 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from game.board.movement import mover_for
+from game.artillery.damage import WarhammerTroops
 from game.hexmath import DIRECTION_NAMES, Hex
 from game.rules import battlesystem as bs
 from game.rules import toysoldiers as ts
-from game.state import Answer, EndPhase, PlaceSheet
+from game.state import Answer, EndPhase, PlaceSheet, Unit
+from game.state.queries import Strength, allowance_text
+from game.state.systems import damage_state
 from game.ui import fonts, theme
 from game.ui.context import UiContext
 from game.ui.map_layer import hover_lines
 from game.ui.theme import ACCENT, BAR_HEIGHT, MARGIN, MUTED, PANEL_EDGE, TEXT
-from game.ui.units_layer import SYMBOL_NAMES, UnitsLayer, strength_colour, unit_hex, unit_symbol
+from game.ui.units_layer import SYMBOL_NAMES, UnitsLayer, strength_colour, unit_symbol
 from game.ui.widgets import gui_button, panel_surface, wrap
 
 PHASE_NAMES = {
@@ -173,8 +175,8 @@ class PhaseBar:
             ctx.notify("your remaining units hold this turn")
             return True
         if ident == "sheet":
-            pending = view.pending_sheet or {}
-            allowed = pending.get("allowed") or []
+            pending = view.pending_sheet
+            allowed = pending.allowed if pending is not None else None
             if not allowed:
                 ctx.notify("no sheet may be placed here", error=True)
                 return False
@@ -247,7 +249,7 @@ class PhaseBar:
             you = f"Watching: {view.side}'s view"
         surf.blit(fonts.text(you, 14, theme.mix(colour, (255, 255, 255), 0.45), bold=True), (x, 4))
         if view.result is not None:
-            winner = view.result.get("winner")
+            winner = view.result.winner
             status = f"{winner.capitalize()} wins" if winner else "Draw"
         elif view.acting is None:
             status = ""
@@ -285,53 +287,43 @@ def _words(key: str) -> str:
     return key.replace("_", " ")
 
 
-def unit_facts(
-    data: dict[str, Any], own: bool, strength: tuple[float, str]
-) -> list[tuple[str, str]]:
+def unit_facts(unit: Unit, own: bool, strength: Strength) -> list[tuple[str, str]]:
     """(label, value) lines describing a unit as its side's view shows it."""
-    profile = data.get("profile", {})
+    profile = unit.profile
     facts: list[tuple[str, str]] = []
     system = {
         "battletech": "BattleTech",
         "battlesystem": "BATTLESYSTEM",
         "warhammer": "Warhammer",
         "toysoldiers": "Toy soldiers",
-    }.get(data.get("system", ""), data.get("system", ""))
-    kind = (
-        SYMBOL_NAMES[unit_symbol(data)]
-        if data.get("system") == "battletech"
-        else _words(str(data.get("kind", "")))
-    )
+    }.get(unit.system, unit.system)
+    kind = SYMBOL_NAMES[unit_symbol(unit)] if unit.system == "battletech" else _words(unit.kind)
     tons = f", {profile['tonnage']} t" if profile.get("tonnage") else ""
     model = profile.get("model")
     facts.append(("Type", f"{model} ({system} {kind}{tons})" if model else f"{system} {kind}"))
-    if data.get("kind") == "aerospace":
+    if unit.kind == "aerospace":
         # ART-36: its velocity and how high it flies (rows on the high-altitude map).
         word = "row" if profile.get("altitude_map") == "high" else "altitude"
-        where = "over the map" if unit_hex(data) else "off the map"
+        where = "over the map" if unit.hex is not None else "off the map"
         facts.append(
-            ("Move", f"flies {profile.get('walk', 0)} hexes a turn; {word} {data.get('altitude')}")
+            ("Move", f"flies {profile.get('walk', 0)} hexes a turn; {word} {unit.altitude}")
         )
         facts.append(("Flying", where))
     else:
-        try:
-            mover = mover_for(data["system"], profile, data["name"], data.get("height"))
-            facts.append(("Move", mover.allowance_text()))
-        except (ValueError, KeyError):
-            facts.append(("Move", "cannot move"))
-    facts += system_facts(data)
-    h = unit_hex(data)
-    facing = DIRECTION_NAMES.get(int(data.get("facing", 1)), "?")
-    facts.append(("Facing", f"{facing}, height {data.get('height', 1)}" if h else "off the board"))
-    if own and not data.get("destroyed"):
-        if data.get("moved"):
-            mode = data.get("movement_mode", "stood")
-            hexes = data.get("hexes_moved", 0)
+        facts.append(("Move", allowance_text(unit)))
+    facts += system_facts(unit)
+    facing = DIRECTION_NAMES.get(unit.facing, "?")
+    facts.append(
+        ("Facing", f"{facing}, height {unit.height}" if unit.hex is not None else "off the board")
+    )
+    if own and not unit.destroyed:
+        if unit.moved:
+            hexes = unit.hexes_moved
             moved = (
-                f"{mode}, {data.get('mp_spent', 0)} MP, {hexes} hexes"
-                if data.get("system") == "battletech"
-                else f"moved {hexes} hexes" + (", turned" if data.get("turned") else "")
-                if hexes or data.get("turned")
+                f"{unit.movement_mode}, {unit.mp_spent} MP, {hexes} hexes"
+                if unit.system == "battletech"
+                else f"moved {hexes} hexes" + (", turned" if unit.turned else "")
+                if hexes or unit.turned
                 else "held"
             )
             facts.append(("This turn", moved))
@@ -344,45 +336,45 @@ def unit_facts(
             counts[w] = counts.get(w, 0) + 1
         text = ", ".join(f"{_words(w)} x{n}" if n > 1 else _words(w) for w, n in counts.items())
         facts.append(("Weapons", text))
-    battery = data.get("battery")
-    if battery:
-        facts.append(("Battery", f"{_words(battery['weapon'])}, {battery['pieces']} piece(s)"))
-        if own and "ammunition" in battery:
+    battery = unit.battery
+    if battery is not None:
+        facts.append(("Battery", f"{_words(battery.weapon)}, {battery.pieces} piece(s)"))
+        if own and unit.seen_as == "own":
             ammo = ", ".join(
                 f"{_words(a)} {'unlimited' if n is None else n}"
-                for a, n in battery["ammunition"].items()
+                for a, n in battery.ammunition.items()
             )
             facts.append(("Ammunition", ammo))
-            off = battery.get("offboard")
-            if off:
+            off = battery.offboard
+            if off is not None:
                 facts.append(
                     (
                         "Position",
-                        f"{off['distance']} sheets {off['direction']}, "
-                        f"sheet {_words(off['sheet'])} {off['xxyy']} (secret)",
+                        f"{off.distance} sheets {off.direction}, "
+                        f"sheet {_words(off.sheet)} {off.xxyy} (secret)",
                     )
                 )
-    facts.append(("Strength", strength[1]))
-    if data.get("hidden"):
+    facts.append(("Strength", strength.text))
+    if unit.hidden:
         facts.append(("Hidden", "the enemy does not see this unit"))
     return facts
 
 
-def system_facts(data: dict[str, Any]) -> list[tuple[str, str]]:
+def system_facts(unit: Unit) -> list[tuple[str, str]]:
     """The unit's numbers in its own system's terms: gunnery and piloting for
     BattleTech-style units and batteries; attack dice and armour rating for a
     BATTLESYSTEM regiment; the characteristics and command of a Warhammer unit; the
     shooter profile of a toy soldier with its codes in words."""
-    profile = data.get("profile", {})
-    system = data.get("system")
-    damage = data.get("damage", {})
-    if system == "battlesystem" and damage.get("kind") == "battlesystem":
-        return _regiment_facts(profile, damage["unit"])
-    if system == "warhammer" and damage.get("kind") == "warhammer":
-        return _warhammer_facts(profile, damage["troops"])
-    if system == "toysoldiers":
-        return _toy_facts(profile, damage)
-    skills = [f"gunnery {data.get('gunnery')}"]
+    profile = unit.profile
+    if unit.system in ("battlesystem", "warhammer", "toysoldiers"):
+        state = damage_state(unit)
+        if isinstance(state, bs.BattleUnit):
+            return _regiment_facts(profile, state)
+        if isinstance(state, WarhammerTroops):
+            return _warhammer_facts(profile, state)
+        if unit.system == "toysoldiers":
+            return _toy_facts(profile, state)
+    skills = [f"gunnery {unit.gunnery}"]
     if "piloting" in profile:
         skills.append(f"piloting {profile['piloting']}")
     facts = [("Skills", ", ".join(skills))]
@@ -392,9 +384,9 @@ def system_facts(data: dict[str, Any]) -> list[tuple[str, str]]:
     return facts
 
 
-def _regiment_facts(profile: dict[str, Any], regiment: dict[str, Any]) -> list[tuple[str, str]]:
-    figures = sum(ch in "OF" for rank in regiment["ranks"] for ch in rank)
-    carried = regiment.get("carried_hits", 0)
+def _regiment_facts(profile: dict[str, Any], regiment: bs.BattleUnit) -> list[tuple[str, str]]:
+    figures = regiment.figures
+    carried = regiment.carried_hits
     facts = [
         (
             "Figures",
@@ -405,15 +397,15 @@ def _regiment_facts(profile: dict[str, Any], regiment: dict[str, Any]) -> list[t
         ("Armour rating", f"AR {profile['ar']}: a d10 of {profile['ar']}+ saves a hit"),
         (
             "Formation",
-            f"{regiment.get('formation', 'regular')}, {len(regiment['ranks'][0])} wide, "
-            f"{_words(str(regiment.get('weapon', 'other')))}, {regiment.get('size', 'man')}-sized",
+            f"{regiment.formation}, {regiment.width} wide, "
+            f"{_words(regiment.weapon)}, {regiment.size}-sized",
         ),
     ]
     ranges = profile.get("missile_ranges")
     if ranges:
         text = f"short {ranges[0]}, medium {ranges[1]}, long {ranges[2]} hexes"
         if profile.get("magical_volleys"):
-            text += f"; {regiment.get('magical_volleys', 0)} magical volleys left"
+            text += f"; {regiment.magical_volleys} magical volleys left"
         facts.append(("Missiles", text))
     if profile.get("preferred_terrain"):
         facts.append(("Prefers", ", ".join(profile["preferred_terrain"]) + " (AR -2 there)"))
@@ -424,18 +416,18 @@ _WH_CHARACTERISTICS = (("ws", "WS"), ("bs", "BS"), ("s", "S"), ("t", "T"), ("w",
 _WH_MORE = (("i", "I"), ("a", "A"), ("ld", "Ld"))
 
 
-def _warhammer_facts(profile: dict[str, Any], troops: dict[str, Any]) -> list[tuple[str, str]]:
+def _warhammer_facts(profile: dict[str, Any], troops: WarhammerTroops) -> list[tuple[str, str]]:
     stats = [
         f"{label} {profile[key]}"
         for key, label in (*_WH_CHARACTERISTICS, *_WH_MORE)
         if key in profile
     ]
-    armour = [f"{troops['armour']} armour"] if troops.get("armour", "none") != "none" else []
-    armour += [w for w in ("shield", "mount") if troops.get(w)]
-    if troops.get("ward"):
-        armour.append(f"ward save {troops['ward']}+")
+    armour = [f"{troops.armour} armour"] if troops.armour != "none" else []
+    armour += [w for w in ("shield", "mount") if getattr(troops, w)]
+    if troops.ward:
+        armour.append(f"ward save {troops.ward}+")
     facts = [
-        ("Models", f"{troops['models']} of {profile.get('models', troops['models'])}"),
+        ("Models", f"{troops.models} of {profile.get('models', troops.models)}"),
         ("Profile", ", ".join(stats)),
         ("Armour", ", ".join(armour) or "none"),
     ]
@@ -462,26 +454,23 @@ def _warhammer_facts(profile: dict[str, Any], troops: dict[str, Any]) -> list[tu
     return facts
 
 
-def _toy_facts(profile: dict[str, Any], damage: dict[str, Any]) -> list[tuple[str, str]]:
+def _toy_facts(profile: dict[str, Any], state: Any) -> list[tuple[str, str]]:
     facts = []
-    if damage.get("kind") == "gun":
-        gun = damage["gun"]
-        crew = gun.get("crew") or "no crew"
-        facts.append(("Gun", f"{_words(str(gun['gun_type']))}, {gun['status']}, {crew}"))
-    elif damage.get("kind") == "toy_vehicle":
-        vehicle = damage["vehicle"]
+    if isinstance(state, ts.Gun):
+        crew = state.crew or "no crew"
+        facts.append(("Gun", f"{_words(state.gun_type)}, {state.status}, {crew}"))
+    elif isinstance(state, ts.Vehicle):
         facts.append(
             (
                 "Machine",
-                f"{vehicle['status']}, armour {vehicle['armour']} of {profile.get('armour', 0)} "
+                f"{state.status}, armour {state.armour} of {profile.get('armour', 0)} "
                 "left: only ББ fire hurts it, each hit -1 (TS-5)",
             )
         )
         return facts
     else:
-        warriors = damage.get("warriors", [])
-        standing = sum(w["status"] in ("fighting", "light_wound") for w in warriors)
-        facts.append(("Warriors", f"{standing} of {len(warriors)} on the board"))
+        standing = sum(w.on_board for w in state)
+        facts.append(("Warriors", f"{standing} of {len(state)} on the board"))
     shooter = profile.get("shooter")
     if shooter:
         parsed = ts.parse_profile(str(shooter))
@@ -534,14 +523,16 @@ def profile_stats(profile: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
-def damage_rows(data: dict[str, Any]) -> list[tuple[str, str]]:
+def damage_rows(unit: Unit) -> list[tuple[str, str]]:
     """Armour / structure (and rear armour) per location of a BattleTech-style unit."""
-    damage = data.get("damage", {})
-    armour = damage.get("armour")
-    structure = damage.get("structure")
+    if unit.system != "battletech":
+        return []
+    state = damage_state(unit)
+    armour = getattr(state, "armour", None)
+    structure = getattr(state, "structure", None)
     if not isinstance(armour, dict) or not isinstance(structure, dict):
         return []
-    rear = damage.get("rear_armour", {}) or {}
+    rear = getattr(state, "rear_armour", {})
     rows = []
     for loc, value in armour.items():
         text = f"{value}/{structure.get(loc, 0)}"
@@ -566,7 +557,7 @@ class UnitPanel:
     def keys(self) -> list[tuple[str, str]]:
         return []
 
-    def _unit(self, ctx: UiContext) -> dict[str, Any] | None:
+    def _unit(self, ctx: UiContext) -> Unit | None:
         view = ctx.view
         for uid in (ctx.selected, ctx.inspected):
             if uid and uid in view.units:
@@ -587,13 +578,13 @@ class UnitPanel:
 
     def update(self, dt: float, ctx: UiContext) -> None:
         unit = self._unit(ctx)
-        self.shown = unit["id"] if unit else None
+        self.shown = unit.id if unit is not None else None
         if unit is None:
             self._image = None
             self._key = None
             self.rect.height = 0
             return
-        key = (ctx.view, unit["id"])
+        key = (ctx.view, unit.id)
         if self._key is None or key[0] is not self._key[0] or key[1] != self._key[1]:
             self._key = key
             self._image = self._render(ctx, unit)
@@ -606,32 +597,32 @@ class UnitPanel:
         if self._image is not None:
             surface.blit(self._image, self.rect)
 
-    def _render(self, ctx: UiContext, data: dict[str, Any]) -> pygame.Surface:
-        own = data["side"] == ctx.side
+    def _render(self, ctx: UiContext, unit: Unit) -> pygame.Surface:
+        own = unit.side == ctx.side
         units = ctx.units_layer
         strength = (
-            units.strength_of(ctx, data["id"]) if isinstance(units, UnitsLayer) else (1.0, "")
+            units.strength_of(ctx, unit.id) if isinstance(units, UnitsLayer) else Strength(1.0, "")
         )
         width = self.WIDTH
         pad = 12
         label_w = 86
         value_w = width - 2 * pad - label_w
         lines: list[tuple[str, str]] = []
-        for label, value in unit_facts(data, own, strength):
+        for label, value in unit_facts(unit, own, strength):
             for k, part in enumerate(wrap(value, value_w, 13)):
                 lines.append((label if k == 0 else "", part))
-        rows = damage_rows(data)
+        rows = damage_rows(unit)
         height = pad + 26 + 20 + len(lines) * 18 + 14
         if rows:
             height += 22 + ((len(rows) + 1) // 2) * 17
-        if own and units is not None and units.can_move_now(ctx, data["id"]):
+        if own and units is not None and units.can_move_now(ctx, unit.id):
             height += 20
         surf = panel_surface((width, height))
-        colour = theme.SIDE_COLOURS.get(data["side"], (150, 150, 150))
+        colour = theme.SIDE_COLOURS.get(unit.side, (150, 150, 150))
         pygame.draw.rect(surf, colour, pygame.Rect(0, 0, 6, height), 0, 4)
         y = pad - 2
-        surf.blit(fonts.text(data["name"], 17, TEXT, bold=True), (pad + 4, y))
-        tag = "yours" if own else data["side"]
+        surf.blit(fonts.text(unit.name, 17, TEXT, bold=True), (pad + 4, y))
+        tag = "yours" if own else unit.side
         tag_img = fonts.text(tag, 13, theme.mix(colour, (255, 255, 255), 0.45), bold=True)
         surf.blit(tag_img, (width - pad - tag_img.get_width(), y + 3))
         y += 26
@@ -639,8 +630,8 @@ class UnitPanel:
         bar = pygame.Rect(pad + 4, y + 4, width - 2 * pad - 4, 8)
         pygame.draw.rect(surf, (12, 12, 12), bar.inflate(2, 2))
         filled = bar.copy()
-        filled.width = round(bar.width * strength[0])
-        pygame.draw.rect(surf, strength_colour(strength[0]), filled)
+        filled.width = round(bar.width * strength.share)
+        pygame.draw.rect(surf, strength_colour(strength.share), filled)
         y += 20
         for label, value in lines:
             if label:
@@ -661,7 +652,7 @@ class UnitPanel:
                 value = fonts.text(text, 12, TEXT, bold=True)
                 surf.blit(value, (cx + col_w - 12 - value.get_width(), cy))
             y += ((len(rows) + 1) // 2) * 17
-        if own and units is not None and units.can_move_now(ctx, data["id"]):
+        if own and units is not None and units.can_move_now(ctx, unit.id):
             y += 4
             hint = "Click a tinted hex to plan a move; H holds"
             surf.blit(fonts.text(hint, 12, ACCENT), (pad + 4, y))

@@ -29,11 +29,10 @@ from typing import Any
 
 import pygame
 
-from game.board.movement import MovementError, Mover, Reach, mover_for, reachable
+from game.board.movement import MovementError, Reach
 from game.hexmath import DIRECTION_NAMES, Hex
-from game.state import Hold, Move, PlayerView, Unit
-from game.state.moving import can_move
-from game.state.systems import damage_state, initial_damage, strength_text
+from game.state import Hold, Move, Unit
+from game.state.queries import Strength, can_move, movement_reach, strength
 from game.ui import fonts, theme
 from game.ui.context import SELECT, UiContext
 
@@ -60,13 +59,13 @@ def facing_angle(direction: int) -> float:
     return math.radians(-90 + 60 * (direction - 1))
 
 
-def unit_symbol(unit: dict[str, Any]) -> str:
+def unit_symbol(unit: Unit) -> str:
     """Which type symbol a counter shows."""
-    if unit.get("battery"):
+    if unit.battery is not None:
         return "artillery"
-    kind = unit.get("kind")
-    if unit.get("system") == "battletech":
-        if kind == "vehicle" and unit.get("profile", {}).get("motive") == "hover":
+    kind = unit.kind
+    if unit.system == "battletech":
+        if kind == "vehicle" and unit.profile.get("motive") == "hover":
             return "hover"
         return kind if kind in ("mech", "vehicle", "infantry") else "vehicle"
     if kind == "gun":
@@ -87,110 +86,9 @@ SYMBOL_NAMES = {
 }
 
 
-def as_unit(data: dict[str, Any]) -> Unit:
-    """An engine ``Unit`` rebuilt from a view's unit record (an enemy record lacks
-    the secret fields, which get neutral values), for the systems' display functions."""
-    full = {
-        "moved": False,
-        "movement_mode": "stood",
-        "hexes_moved": 0,
-        "mp_spent": 0,
-        "attacked": False,
-        "weapons_fired": [],
-        **data,
-    }
-    battery = full.get("battery")
-    if battery is not None and "ammunition" not in battery:
-        full["battery"] = None  # the enemy sees only weapon and pieces
-    return Unit.from_dict(full)
-
-
-def _points(state: Any) -> float:
-    """What is left of a unit, in the one measure its system has."""
-    if hasattr(state, "structure") and hasattr(state, "armour"):
-        return float(
-            sum(state.armour.values())
-            + sum(getattr(state, "rear_armour", {}).values())
-            + sum(state.structure.values())
-        )
-    if hasattr(state, "troopers"):
-        return float(state.troopers)
-    if hasattr(state, "ranks"):
-        return float(state.figures)
-    if hasattr(state, "models"):
-        return float(state.models * max(1, state.wounds_per_model) - state.carried_wounds)
-    if hasattr(state, "gun_type"):
-        return {"ready": 2.0, "repairing": 1.0, "disabled": 1.0}.get(state.status, 0.0)
-    if isinstance(state, tuple):
-        return float(sum(1 for w in state if w.on_board))
-    return 0.0
-
-
-def unit_strength(data: dict[str, Any]) -> tuple[float, str]:
-    """(share of the unit left, 0..1; a short text) from a view's unit record."""
-    if data.get("destroyed"):
-        return 0.0, "destroyed"
-    try:
-        unit = as_unit(data)
-        now = _points(damage_state(unit))
-        fresh = initial_damage(
-            unit.id, unit.side, unit.name, unit.profile, unit.hex or Hex(0, 0), unit.facing
-        )
-        full = _points(damage_state(as_unit({**data, "damage": fresh})))
-        text = strength_text(unit)
-    except (KeyError, TypeError, ValueError):
-        return 1.0, "strength unknown"
-    return (min(1.0, now / full) if full > 0 else 0.0), text
-
-
-def unit_mover(data: dict[str, Any]) -> Mover | None:
-    """The unit's movement allowance, None when it has none."""
-    try:
-        mover = mover_for(data["system"], data["profile"], data["name"], data.get("height"))
-    except (MovementError, KeyError):
-        return None
-    return mover if mover.mp > 0 else None
-
-
-def unit_hex(data: dict[str, Any]) -> Hex | None:
-    h = data.get("hex")
-    return None if h is None else Hex(int(h[0]), int(h[1]))
-
-
-def blocking_hexes(view: PlayerView, unit_id: str) -> tuple[list[Hex], list[Hex]]:
-    """(enemy hexes, friendly hexes) a unit's move must respect: living units of the
-    view. Hidden enemies are not in the view and do not block, as in the engine (a
-    unit that blunders into one stops short and finds it, ART-4)."""
-    enemies = [h for u in view.enemy_units() if not u.get("destroyed") and (h := unit_hex(u))]
-    friends = [
-        h
-        for u in view.own_units()
-        if u["id"] != unit_id and not u.get("destroyed") and (h := unit_hex(u))
-    ]
-    return enemies, friends
-
-
-def unit_reach(view: PlayerView, unit_id: str) -> Reach | None:
-    """Where an own unit of the view can end its move this phase, exits onto new
-    sheets included (MOV-1 .. MOV-3, MAP-6); None when it cannot move.
-    ``MovementError`` when the movement rules refuse its profile."""
-    unit = view.units.get(unit_id)
-    if unit is None or unit["side"] != view.side or unit.get("destroyed") or unit.get("moved"):
-        return None
-    start = unit_hex(unit)
-    mover = unit_mover(unit)
-    if start is None or mover is None:
-        return None
-    enemies, friends = blocking_hexes(view, unit_id)
-    return reachable(
-        view.area,
-        start,
-        int(unit["facing"]),
-        mover,
-        enemy_hexes=enemies,
-        friendly_hexes=friends,
-        exits=bool(view.options.get("mobile_maps")),
-    )
+def unit_hex(unit: Unit) -> Hex | None:
+    """The unit's hex (None off the board)."""
+    return unit.hex
 
 
 def strength_colour(fraction: float) -> tuple[int, int, int]:
@@ -333,12 +231,11 @@ class Plan:
 class _Drawn:
     """A unit of the current view with what drawing it needs."""
 
-    data: dict[str, Any]
+    unit: Unit
     hex: Hex
     colour: tuple[int, int, int]
     symbol: str
-    strength: float
-    strength_text: str
+    strength: Strength
 
 
 class UnitsLayer:
@@ -354,7 +251,6 @@ class UnitsLayer:
         self._counters: dict[tuple[Any, ...], pygame.Surface] = {}
         self._reach_key: tuple[Any, ...] | None = None
         self._reach: Reach | None = None
-        self._mover: Mover | None = None
         self._movable: tuple[object, list[str]] = (None, [])
         # The selected unit's reach split for drawing: (reach, costs, walked, ran, exits).
         self._parts: tuple[Any, ...] = (None, {}, [], [], set())
@@ -386,18 +282,17 @@ class UnitsLayer:
         self._view_seen = ctx.view
         self._units = []
         self._by_hex = {}
-        for data in ctx.view.units.values():
-            h = unit_hex(data)
+        for unit in ctx.view.units.values():
+            h = unit.hex
             if h is None:
                 continue
-            colour = theme.SIDE_COLOURS.get(data["side"], NEUTRAL)
-            fraction, text = unit_strength(data)
-            drawn = _Drawn(data, h, colour, unit_symbol(data), fraction, text)
+            colour = theme.SIDE_COLOURS.get(unit.side, NEUTRAL)
+            drawn = _Drawn(unit, h, colour, unit_symbol(unit), strength(unit))
             self._units.append(drawn)
             self._by_hex.setdefault(h, []).append(drawn)
         # Living units above wrecks in the same hex.
         for group in self._by_hex.values():
-            group.sort(key=lambda d: not d.data.get("destroyed"))
+            group.sort(key=lambda d: not d.unit.destroyed)
         if self.plan is not None and not self.can_move_now(ctx, self.plan.unit):
             self.plan = None
 
@@ -406,30 +301,30 @@ class UnitsLayer:
         self.plan = None
         self._reach = None
         self._reach_key = None
-        self._mover = None
         self._units = []
         self._by_hex = {}
         self._view_seen = None
         self.drawn = []
 
-    def units_at(self, ctx: UiContext, h: Hex) -> list[dict[str, Any]]:
+    def units_at(self, ctx: UiContext, h: Hex) -> list[Unit]:
         """Units of the view in a hex (wrecks last)."""
         self._sync(ctx)
-        return [d.data for d in self._by_hex.get(h, [])]
+        return [d.unit for d in self._by_hex.get(h, [])]
 
-    def living_at(self, ctx: UiContext, h: Hex) -> dict[str, Any] | None:
-        for data in self.units_at(ctx, h):
-            if not data.get("destroyed"):
-                return data
+    def living_at(self, ctx: UiContext, h: Hex) -> Unit | None:
+        for unit in self.units_at(ctx, h):
+            if not unit.destroyed:
+                return unit
         return None
 
-    def strength_of(self, ctx: UiContext, unit_id: str) -> tuple[float, str]:
+    def strength_of(self, ctx: UiContext, unit_id: str) -> Strength:
+        """What is left of a unit of the view (``game.state.queries.strength``)."""
         self._sync(ctx)
         for d in self._units:
-            if d.data["id"] == unit_id:
-                return d.strength, d.strength_text
-        data = ctx.view.units.get(unit_id)
-        return unit_strength(data) if data else (0.0, "")
+            if d.unit.id == unit_id:
+                return d.strength
+        unit = ctx.view.units.get(unit_id)
+        return strength(unit) if unit is not None else Strength(0.0, "")
 
     def can_move_now(self, ctx: UiContext, unit_id: str | None) -> bool:
         """The side on screen may move this unit now (its movement turn, played by a human)."""
@@ -439,10 +334,8 @@ class UnitsLayer:
             return False
         if view.pending_sheet is not None or not ctx.session.human_to_act():
             return False
-        if unit.get("moved"):
-            return False
         # The engine's own test (alive, on the board, not hidden, with an allowance).
-        return can_move(as_unit(unit))
+        return not unit.moved and can_move(unit)
 
     def movable_units(self, ctx: UiContext) -> list[str]:
         """Own units that may still move now, in the view's order (worked out once a view)."""
@@ -458,24 +351,12 @@ class UnitsLayer:
             return None
         assert uid is not None
         view = ctx.view
-        unit = view.units[uid]
-        start = unit_hex(unit)
-        enemies, friends = blocking_hexes(view, uid)
-        key = (
-            uid,
-            start,
-            unit["facing"],
-            view.turn,
-            view.area.revision,
-            tuple(sorted(enemies)),
-            tuple(sorted(friends)),
-        )
+        key = (uid, view)
         if key != self._reach_key:
             self._reach_key = key
-            self._mover = unit_mover(unit)
             self._reach = None
             try:
-                self._reach = unit_reach(view, uid)
+                self._reach = movement_reach(view, view.units[uid])
             except MovementError as exc:
                 ctx.notify(str(exc), error=True)
         return self._reach
@@ -531,9 +412,8 @@ class UnitsLayer:
             return True
         if key == pygame.K_c and ctx.selected is not None:
             unit = ctx.view.units.get(ctx.selected)
-            h = unit_hex(unit) if unit else None
-            if h is not None:
-                ctx.camera.centre_on(h)
+            if unit is not None and unit.hex is not None:
+                ctx.camera.centre_on(unit.hex)
             return True
         return False
 
@@ -553,26 +433,24 @@ class UnitsLayer:
                 return True
         unit = self.living_at(ctx, h)
         selected = ctx.selected
-        if unit is not None and unit["side"] == ctx.side and unit["id"] != selected:
-            self.select(ctx, unit["id"])
+        if unit is not None and unit.side == ctx.side and unit.id != selected:
+            self.select(ctx, unit.id)
             return True
         reach = self.reach(ctx)
         if reach is not None and selected is not None:
-            start = unit_hex(ctx.view.units[selected])
-            if h == start:
+            if h == reach.start:
                 turn = next((f for f in range(1, 7) if reach.route(h, f) is not None), None)
                 if turn is not None:
-                    current = int(ctx.view.units[selected]["facing"])
-                    self.plan = Plan(selected, h, current)
+                    self.plan = Plan(selected, h, reach.facing)
                     return True
             elif h in reach:
                 self.plan = Plan(selected, h, reach[h].facing)
                 return True
         if unit is not None:
             # An enemy (or an own unit that cannot move now): show it in the unit panel.
-            ctx.inspected = unit["id"]
-            if unit["side"] == ctx.side:
-                self.select(ctx, unit["id"])
+            ctx.inspected = unit.id
+            if unit.side == ctx.side:
+                self.select(ctx, unit.id)
             return True
         if self.plan is not None:
             self.plan = None
@@ -591,9 +469,7 @@ class UnitsLayer:
     def cycle(self, ctx: UiContext, step: int = 1) -> None:
         """Select the next own unit (those that may move now first), centring on it."""
         candidates = self.movable_units(ctx) or [
-            u["id"]
-            for u in ctx.view.own_units()
-            if unit_hex(u) is not None and not u.get("destroyed")
+            u.id for u in ctx.view.own_units() if u.hex is not None and not u.destroyed
         ]
         if not candidates:
             return
@@ -602,7 +478,7 @@ class UnitsLayer:
         else:
             k = 0 if step > 0 else len(candidates) - 1
         self.select(ctx, candidates[k])
-        h = unit_hex(ctx.view.units[candidates[k]])
+        h = ctx.view.units[candidates[k]].hex
         if h is not None:
             ctx.camera.centre_on(h)
 
@@ -656,7 +532,7 @@ class UnitsLayer:
             # unit that may move is selected, ready for its orders.
             movable = self.movable_units(ctx)
             own = ctx.own_unit(ctx.selected)
-            if movable and ctx.selected not in movable and own is not None and own.get("moved"):
+            if movable and ctx.selected not in movable and own is not None and own.moved:
                 self.select(ctx, movable[0])
 
     def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None:
@@ -665,7 +541,7 @@ class UnitsLayer:
         reach = self.reach(ctx)
         if ctx.selected is not None:
             unit = ctx.view.units.get(ctx.selected)
-            h = unit_hex(unit) if unit else None
+            h = unit.hex if unit is not None else None
             if h is not None:
                 ctx.map_layer.draw_highlight(
                     surface,
@@ -678,7 +554,7 @@ class UnitsLayer:
                 )
         inspected = ctx.inspected
         if inspected and inspected in ctx.view.units:
-            h = unit_hex(ctx.view.units[inspected])
+            h = ctx.view.units[inspected].hex
             if h is not None:
                 ctx.map_layer.draw_highlight(
                     surface, camera, [h], (255, 255, 255), 30, outline=(255, 255, 255)
@@ -693,8 +569,7 @@ class UnitsLayer:
         camera = ctx.camera
         if self._parts[0] is not reach:
             costs = reach.costs()
-            mover = self._mover
-            walk = mover.walk_mp if mover is not None else 0
+            walk = reach.mover.walk_mp
             exits = set(reach.exits()) if len(costs) else set()
             costs.pop(reach.start, None)  # the unit's own hex: under its counter
             walked = [h for h, c in costs.items() if c <= walk and h not in exits]
@@ -726,33 +601,41 @@ class UnitsLayer:
             if not (-2 * size <= x <= w + 2 * size and -2 * size <= y <= h + 2 * size):
                 continue
             for k, d in enumerate(reversed(group)):
-                data = d.data
-                wreck = bool(data.get("destroyed"))
-                facing = int(data.get("facing", 1))
-                if self.plan is not None and data["id"] == self.plan.unit and self.plan.to == hx:
+                unit = d.unit
+                wreck = unit.destroyed
+                facing = unit.facing
+                if self.plan is not None and unit.id == self.plan.unit and self.plan.to == hx:
                     facing = self.plan.facing  # turning in place: show the planned facing
                 key = (
                     size,
                     d.colour,
                     d.symbol,
                     facing,
-                    round(d.strength * 20),
-                    data["id"] in movable,
-                    bool(data.get("hidden")),
+                    round(d.strength.share * 20),
+                    unit.id in movable,
+                    unit.hidden,
                     wreck,
-                    data["side"] == ctx.view.side,
+                    unit.side == ctx.view.side,
                 )
                 image = self._counters.get(key)
                 if image is None:
                     if len(self._counters) > 2000:
                         self._counters.clear()
                     image = render_counter(
-                        size, d.colour, d.symbol, facing, d.strength, key[5], key[6], wreck, key[8]
+                        size,
+                        d.colour,
+                        d.symbol,
+                        facing,
+                        d.strength.share,
+                        key[5],
+                        key[6],
+                        wreck,
+                        key[8],
                     )
                     self._counters[key] = image
                 shift = k * max(2, size // 8)  # a wreck under a living unit peeks out
                 surface.blit(image, image.get_rect(center=(round(x + shift), round(y - shift))))
-                drawn.append(data["id"])
+                drawn.append(unit.id)
         self.drawn = drawn
 
     def _draw_path(self, surface: pygame.Surface, ctx: UiContext, reach: Reach) -> None:
@@ -815,15 +698,15 @@ class UnitsLayer:
     def tooltip_lines(self, h: Hex, ctx: UiContext) -> list[str]:
         """Lines for the hover tooltip: the units in the hex, as the view shows them."""
         lines = []
-        for data in self.units_at(ctx, h):
-            who = "your" if data["side"] == ctx.side else data["side"]
-            model = data.get("profile", {}).get("model") or SYMBOL_NAMES[unit_symbol(data)]
-            if data.get("destroyed"):
-                lines.append(f"Wreck of {data['name']} ({who})")
+        for unit in self.units_at(ctx, h):
+            who = "your" if unit.side == ctx.side else unit.side
+            model = unit.profile.get("model") or SYMBOL_NAMES[unit_symbol(unit)]
+            if unit.destroyed:
+                lines.append(f"Wreck of {unit.name} ({who})")
                 continue
-            _, text = self.strength_of(ctx, data["id"])
-            facing = DIRECTION_NAMES.get(int(data.get("facing", 1)), "?")
-            lines.append(f"{data['name']}: {who} {model}, facing {facing}")
+            text = self.strength_of(ctx, unit.id).text
+            facing = DIRECTION_NAMES.get(unit.facing, "?")
+            lines.append(f"{unit.name}: {who} {model}, facing {facing}")
             lines.append(f"  {text}")
         reach = self.reach(ctx)
         if reach is not None and ctx.selected is not None and h != reach.start:

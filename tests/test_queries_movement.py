@@ -1,0 +1,196 @@
+"""The movement and strength questions of ``game.state.queries``: one answer, asked
+over the engine's state or over a side's view alike (MOV-1 .. MOV-3, MAP-6, ART-4,
+TS-5)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from game.board.area import PlayArea
+from game.board.movement import MECH, VEHICLE, Mover, entry_cost
+from game.board.sheet import available_sheets
+from game.board.terrain import WATER
+from game.hexmath import DIRECTIONS, neighbor
+from game.rules import toysoldiers as ts
+from game.state import Hold, Move, acting_side, apply, legal_commands, player_view
+from game.state.queries import (
+    CLOSED_STEP,
+    Strength,
+    crossing_cost,
+    fastest_move,
+    movement_class,
+    movement_reach,
+    reach_for,
+    strength,
+)
+from game.state.systems import damage_state, store_damage
+from tests.engine_fixtures import duel, end_setup, game, mech, regiment
+from tests.test_engine_systems import game as one_sheet_game
+from tests.test_engine_systems import gun, unit
+
+
+def north_to_move(hidden_blocker: bool = False):
+    """The mobile-map duel with a scout, north to move; optionally a hidden south
+    unit standing two hexes ahead of the scout."""
+    extra = [mech("n-scout", "north", (0, 0), "1405", 3, walk=6)]
+    if hidden_blocker:
+        extra.append(regiment("s-lurker", "south", (0, 0), "1407", 1))
+    state = game(duel(mobile_maps=True, sheet_table="similar", extra_units=extra), seed=2)
+    end_setup(state)
+    if hidden_blocker:
+        state.units["s-lurker"].hidden = True
+    while acting_side(state) != "north":
+        side = acting_side(state)
+        apply(state, next(c for c in legal_commands(state, side) if isinstance(c, Hold)))
+    return state
+
+
+@pytest.mark.parametrize("hidden_blocker", [False, True])
+def test_MOV_1_MAP_6_ART_4_reach_over_a_view_is_the_engines_legal_moves(hidden_blocker):
+    """MOV-1, MAP-6: asked over north's view, the reach ends in exactly the hexes the
+    engine's legal moves go to, exits off the map included, at the costs the engine
+    finds over the whole state. ART-4: a hidden enemy, absent from the view, blocks
+    neither (a unit that blunders into it stops short when it moves)."""
+    state = north_to_move(hidden_blocker)
+    view = player_view(state, "north")
+    if hidden_blocker:
+        assert "s-lurker" not in view.units
+    for uid in ("n-scout", "n-mech"):
+        seen = movement_reach(view, view.units[uid])
+        engine = movement_reach(state, state.units[uid])
+        assert seen is not None and engine is not None
+        assert seen.costs() == engine.costs()
+        start = state.units[uid].hex
+        legal = {
+            c.to
+            for c in legal_commands(state, "north")
+            if isinstance(c, Move) and c.unit == uid and c.to != start
+        }
+        assert {h for h in seen if h != start} == legal
+        assert any(not state.area.contains(h) for h in seen), "exits are offered too"
+    if hidden_blocker:
+        lurker = state.units["s-lurker"].hex
+        assert lurker in movement_reach(view, view.units["n-scout"])
+
+
+def test_MOV_1_an_enemy_unit_is_asked_about_as_its_side_would_move_it():
+    """Over north's view, the south mech's reach is blocked by the north units north
+    sees and ends nowhere a south unit stands (one unit per hex)."""
+    state = north_to_move()
+    view = player_view(state, "north")
+    enemy = view.units["s-mech"]
+    assert enemy.moved and movement_reach(view, enemy) is None, "it held this phase"
+    reach = reach_for(view, enemy)
+    assert reach is not None and reach.start == enemy.hex
+    assert reach.costs() == reach_for(state, state.units["s-mech"]).costs()
+    assert all(h not in reach for h in (view.units["n-mech"].hex, view.units["n-scout"].hex))
+    # With a budget of its own, the reach looks further (several turns ahead).
+    further = reach_for(view, enemy, mp=3 * fastest_move(enemy))
+    assert set(reach) < set(further)
+
+
+def test_MOV_3_no_reach_for_a_unit_that_may_not_move_now():
+    """A unit that has moved, is destroyed or is hidden (docs/engine.md: a hidden
+    unit holds until found) has no reach this phase."""
+    state = north_to_move()
+    scout = state.units["n-scout"]
+    assert movement_reach(state, replace(scout, moved=True)) is None
+    assert movement_reach(state, replace(scout, destroyed=True)) is None
+    assert movement_reach(state, replace(scout, hidden=True)) is None
+
+
+def test_MOV_1_MOV_2_fastest_move_and_movement_class():
+    """Running MP is ceil(walk x 1.5) for mechs (MOV-1); figures move their allowance
+    in hexes (MOV-2); a toy-soldier gun has no move."""
+    state = north_to_move()
+    assert fastest_move(state.units["n-scout"]) == 9
+    assert fastest_move(state.units["n-mech"]) == 8
+    assert movement_class(state.units["n-mech"]) == MECH
+    toys = one_sheet_game(
+        [
+            unit("n-gun", "north", "0505", 4, gun()),
+            unit("s-gun", "south", "0510", 1, gun()),
+        ]
+    )
+    assert fastest_move(toys.units["n-gun"]) == 0
+
+
+def _reference_crossing(sheet_id: str, mover: Mover) -> float:
+    """The mean of ``entry_cost`` over every step between two hexes of the sheet."""
+    area = PlayArea.from_layout({(0, 0): sheet_id})
+    costs = []
+    for h in area.hexes():
+        for d in DIRECTIONS:
+            n = neighbor(h, d)
+            if area.contains(n):
+                cost = entry_cost(area, h, n, mover).cost
+                costs.append(CLOSED_STEP if cost is None else cost)
+    return sum(costs) / len(costs)
+
+
+@pytest.mark.parametrize("sheet_id", ["farmland", "deep_forest", "fen_marsh"])
+def test_MOV_1_crossing_cost_is_the_mean_of_the_engines_step_costs(sheet_id):
+    """MOV-1: what a sheet costs to cross is the engine's entry cost of every step
+    on it (levels included), a closed step counting ``CLOSED_STEP``."""
+    for movement in (MECH, VEHICLE, "hover", "infantry", "figure"):
+        expected = _reference_crossing(sheet_id, Mover(movement, 4))
+        assert crossing_cost(sheet_id, movement) == pytest.approx(expected)
+
+
+def test_MOV_1_hover_vehicles_cross_water_that_stops_tracked_ones():
+    """MOV-1: only hover vehicles cross water, at 1 MP a hex; a tracked or wheeled
+    vehicle may not enter it (the AI's own table once counted hover vehicles as
+    tracked ones and water of depth 0 as water)."""
+    watery = max(
+        available_sheets(),
+        key=lambda s: float(
+            (
+                (available_sheets()[s].terrain == WATER) & (available_sheets()[s].water_depth > 0)
+            ).mean()
+        ),
+    )
+    assert crossing_cost(watery, "hover") < crossing_cost(watery, VEHICLE)
+
+
+def test_unit_strength_is_the_share_left_in_the_systems_measure():
+    """A fresh unit is whole; a mech that lost armour shows the share of armour and
+    structure left, the same from either side's view; a destroyed unit none."""
+    state = north_to_move()
+    mech_unit = state.units["s-mech"]
+    assert strength(mech_unit) == Strength(1.0, strength(mech_unit).text)
+    damage = damage_state(mech_unit)
+    total = (
+        sum(damage.armour.values())
+        + sum(damage.rear_armour.values())
+        + sum(damage.structure.values())
+    )
+    damage.armour["head"] -= 3
+    store_damage(mech_unit, damage)
+    share = strength(mech_unit).share
+    assert share == pytest.approx((total - 3) / total)
+    for side in ("north", "south"):
+        assert strength(player_view(state, side).units["s-mech"]).share == share
+    assert strength(replace(mech_unit, destroyed=True)) == Strength(0.0, "destroyed")
+
+
+def test_TS_5_a_battle_machine_shows_the_armour_it_has_left():
+    """TS-5: each armour-piercing hit takes a point of a battle machine's armour, and
+    none left knocks it out: its strength is that armour (the window's own measure
+    once showed every battle machine empty)."""
+    tankette = {"system": "toysoldiers", "type": "vehicle", "armour": 2, "move": 5}
+    state = one_sheet_game(
+        [
+            unit("n-tank", "north", "0505", 4, tankette),
+            unit("s-tank", "south", "0510", 1, tankette),
+        ]
+    )
+    tank = state.units["n-tank"]
+    assert strength(tank).share == 1.0
+    hit = damage_state(tank)
+    assert isinstance(hit, ts.Vehicle)
+    store_damage(tank, hit.hit())
+    assert strength(tank) == Strength(0.5, "armour 1 left")
+    store_damage(tank, hit.hit().hit())
+    assert strength(tank).share == 0.0
