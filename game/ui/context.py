@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from game.hexmath import Hex
 from game.state import Command, IllegalCommand, PlayerView
+from game.state.view import SeenUnit
 
 if TYPE_CHECKING:
     import pygame
@@ -127,11 +128,11 @@ class UiContext:
         side = self.view.side
         return session.acting() == side and session.viewer() == side and session.human_to_act()
 
-    def own_unit(self, unit_id: str | None) -> dict[str, Any] | None:
+    def own_unit(self, unit_id: str | None) -> SeenUnit | None:
         if unit_id is None:
             return None
         unit = self.view.units.get(unit_id)
-        return unit if unit is not None and unit["side"] == self.view.side else None
+        return unit if unit is not None and unit.side == self.view.side else None
 
 
 class Layer(Protocol):

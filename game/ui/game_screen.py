@@ -80,7 +80,7 @@ from game.ui.screens import (
 from game.ui.seats import HOTSEAT, WATCH, Seats
 from game.ui.session import HUMAN, TABLE, GameSession
 from game.ui.theme import BAR_HEIGHT, ERROR, TEXT
-from game.ui.units_layer import UnitsLayer, unit_hex
+from game.ui.units_layer import UnitsLayer
 from game.ui.widgets import panel_surface
 
 if TYPE_CHECKING:
@@ -228,9 +228,7 @@ class GameScreen(Screen):
 
     def centre_on_units(self) -> None:
         view = self.ctx.view
-        hexes = [
-            h for u in view.own_units() if (h := unit_hex(u)) is not None and not u["destroyed"]
-        ]
+        hexes = [u.hex for u in view.own_units() if u.hex is not None and not u.destroyed]
         if not hexes:
             return
         points = [hex_to_pixel(h, 1.0) for h in hexes]

@@ -351,16 +351,16 @@ def game_statistics(game: GameScreen) -> list[SideStatistics]:
     for side in state.sides:
         view = player_view(state, side)
         own = view.own_units()
-        landed = [a for a in view.arrivals if a.get("side") == side]
+        landed = [a for a in view.arrivals if a.side == side]
         out.append(
             SideStatistics(
                 side=side,
                 label=side_label(game.session, side),
                 units=len(own),
-                lost=sum(1 for u in own if u.get("destroyed")),
+                lost=sum(1 for u in own if u.destroyed),
                 shells_landed=len(landed),
-                hits=sum(1 for a in landed if a.get("hit")),
-                spotted=sum(1 for a in landed if a.get("spotted")),
+                hits=sum(1 for a in landed if a.hit),
+                spotted=sum(1 for a in landed if a.spotted),
                 in_flight=len(view.plots),
                 directions_learned=len(view.announcements),
                 enemies_found=len(view.revealed),
