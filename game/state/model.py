@@ -296,25 +296,31 @@ class Event:
         """Whether any reader reads less of it than the umpire."""
         return self.side is not None or has_secret([self.parts, self.data, self.rolls])
 
-    def _owners(self) -> set[str]:
-        """The sides whose secrets the event holds, worked out once: an event is written
-        once, and only its rolls may grow after (the leftover rolls of the command
-        that wrote it), so their count keys the answer. Every view reads the whole
-        log, so this is asked of every event for every decision."""
+    def _known(self) -> tuple[int, set[str], dict[str, Event | None]]:
+        """The sides whose secrets the event holds and the copies readers were given,
+        worked out once: an event is written once, and only its rolls may grow after
+        (the leftover rolls of the command that wrote it), so their count keys both.
+        Every view reads the whole log, so this is asked of every event for every
+        decision."""
         known = self.__dict__.get("_held")
         if known is None or known[0] != len(self.rolls):
-            known = (len(self.rolls), owners([self.parts, self.data, self.rolls]))
+            known = (len(self.rolls), owners([self.parts, self.data, self.rolls]), {})
             self.__dict__["_held"] = known
-        return known[1]
+        return known
 
     def visible_to(self, reader: str) -> Event | None:
         """The copy ``reader`` (a side, ``PUBLIC`` or ``UMPIRE``) may read, or None
         when it may read nothing of it. The only way an event reaches a reader."""
         if self.side is not None and reader not in (self.side, UMPIRE):
             return None
-        held = self._owners()
+        _, held, copies = self._known()
         if not held:
             return self
+        if reader not in copies:
+            copies[reader] = self._copy_for(reader, held)
+        return copies[reader]
+
+    def _copy_for(self, reader: str, held: set[str]) -> Event | None:
         text = read_text(self.parts, reader)
         if not text:
             return None
