@@ -59,7 +59,13 @@ from game.board.terrain import (
     WOODS_HEIGHT,
 )
 from game.hexmath import Hex, axial_to_offsets, from_offset, to_offset
-from game.limits import AREA_SHEETS_LIMIT, AREA_SPAN_LIMIT, area_refusal, position_refusal
+from game.limits import (
+    AREA_SHEETS_LIMIT,
+    AREA_SPAN_LIMIT,
+    SHEET_POSITION_LIMIT,
+    area_refusal,
+    position_refusal,
+)
 
 SheetPosition = tuple[int, int]
 
@@ -190,6 +196,11 @@ def edge_beyond_bounds(
 
 
 def _check_position(pos: object, what: str = "sheet position") -> SheetPosition:
+    if type(pos) is tuple and len(pos) == 2:
+        # The common case, asked many times a decision: a pair of ints within the limits.
+        i, j = pos
+        if type(i) is int and type(j) is int and max(abs(i), abs(j)) <= SHEET_POSITION_LIMIT:
+            return (i, j)
     if (
         not isinstance(pos, tuple | list)
         or len(pos) != 2

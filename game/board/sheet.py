@@ -57,8 +57,13 @@ class SheetError(ValueError):
     """A sheet file is malformed; the message names the file, place and problem."""
 
 
+_PARSED: dict[str, tuple[int, int]] = {}  # the 255 good names, read once each
+
+
 def parse_xxyy(text: str) -> tuple[int, int]:
     """``"0709"`` -> local 0-based (column 6, row 8); raises ValueError with a reason."""
+    if type(text) is str and text in _PARSED:
+        return _PARSED[text]
     if not isinstance(text, str):
         raise ValueError(f'{text!r} is not a hex name: use four digits XXYY in quotes, e.g. "0709"')
     m = _XXYY.fullmatch(text)
@@ -71,6 +76,8 @@ def parse_xxyy(text: str) -> tuple[int, int]:
         raise ValueError(f'"{text}": column {col:02d} is outside a sheet (01-{SHEET_COLS})')
     if not 1 <= row <= SHEET_ROWS:
         raise ValueError(f'"{text}": row {row:02d} is outside a sheet (01-{SHEET_ROWS})')
+    if type(text) is str:
+        _PARSED[text] = (col - 1, row - 1)
     return col - 1, row - 1
 
 
