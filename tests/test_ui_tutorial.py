@@ -2,8 +2,9 @@
 events: the menu's Tutorial entry, ``python main.py --tutorial``, every lesson from
 the first to the last by clicks and keys, and leaving and resuming it.
 
-Screenshots of several lessons go to the test's folder, or with
-``BARRAGE_SCREENSHOTS=docs/screenshots`` to the documentation's (tutorial.png).
+Screenshots of several lessons go to the test's folder; the README's picture of the
+card (tutorial.png, the reach lesson) goes to docs/screenshots with
+``BARRAGE_SCREENSHOTS=docs/screenshots``.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pygame
 
@@ -99,19 +101,21 @@ def end_turn(app: App, screen: GameScreen) -> None:
     frames_until(app, lambda: screen.session.state.turn > turn)
 
 
-def plot_by_keys(app: App, screen: GameScreen, target: Hex) -> None:
+def plot_by_keys(app: App, screen: GameScreen, target: Hex, picture: Path | None = None) -> None:
     """Plot mode by P, the hex by a click, the shell by Enter (the forecast is shown)."""
     frames_until(app, lambda: player_to_act(screen, "targeting"))
     pos = show(app, screen, target)
     press(app, pygame.K_p)
     move_mouse(app, pos, frames=2)
+    if picture is not None:
+        app.screenshot(picture)
     click(app, pos)
     assert isinstance(screen.ctx.artillery.dialogs.top, AmmunitionChoice)
     press(app, pygame.K_RETURN)
     press(app, pygame.K_ESCAPE)
 
 
-def test_the_whole_tutorial_by_posted_events(app, shots):
+def test_the_whole_tutorial_by_posted_events(app, shots, tmp_path):
     """From the menu's Tutorial entry to the last lesson, each lesson reached and done in
     order by clicks and keys; the card's Next after the lessons to read."""
     app.open_menu()
@@ -131,7 +135,7 @@ def test_the_whole_tutorial_by_posted_events(app, shots):
     # 1. The set-up: accept the deployment.
     app.run_frames(2)
     reached("deploy")
-    app.screenshot(shots / "tutorial.png")
+    app.screenshot(tmp_path / "tutorial_deploy.png")
     click_button(app, screen.ui_manager, "Accept deployment")
     frames_until(app, lambda: player_to_act(screen, "movement"))
 
@@ -149,7 +153,7 @@ def test_the_whole_tutorial_by_posted_events(app, shots):
         for h, c in costs.items()
         if c > walk and state.area.contains(h) and state.area.position_of(h) == sheet
     )[1]
-    app.screenshot(shots / "tutorial_reach.png")
+    app.screenshot(shots / "tutorial.png")  # the README's picture
     move_by_clicks(app, screen, "n-scout", run_to)
     assert state.units["n-scout"].movement_mode == "ran"
     end_phase_button(app, screen, "movement")
@@ -165,19 +169,19 @@ def test_the_whole_tutorial_by_posted_events(app, shots):
     reached("land")
     end_turn(app, screen)
     frames_until(app, lambda: card_of(screen).progress.seen)
-    app.screenshot(shots / "tutorial_land.png")
+    app.screenshot(tmp_path / "tutorial_land.png")
     click_card(app, screen, "next")
 
     # 6. The second shot at the same hex is adjusted (ART-17).
     reached("adjust")
     end_phase_button(app, screen, "movement")
-    plot_by_keys(app, screen, state.units["s-picket"].hex)
+    plot_by_keys(app, screen, state.units["s-picket"].hex, tmp_path / "tutorial_adjust.png")
     frames_until(app, lambda: lesson_of(screen) != "adjust")
 
     # 7. The announced direction of the enemy guns (ART-24): read, then Next.
     reached("bearing")
     frames_until(app, lambda: card_of(screen).progress.seen)
-    app.screenshot(shots / "tutorial_bearing.png")
+    app.screenshot(tmp_path / "tutorial_bearing.png")
     click_card(app, screen, "next")
     end_phase_button(app, screen, "targeting")
     end_phase_button(app, screen, "attack")
@@ -192,7 +196,7 @@ def test_the_whole_tutorial_by_posted_events(app, shots):
     corner = state.area.hex_at((0, 0), "0117")
     move_by_clicks(app, screen, scout, min(exits, key=lambda h: (distance(h, corner), h)))
     frames_until(app, lambda: screen.ctx.artillery.dialogs.showing(SheetPicker) is not None)
-    app.screenshot(shots / "tutorial_sheet.png")
+    app.screenshot(tmp_path / "tutorial_sheet.png")
     press(app, pygame.K_RETURN)
     frames_until(app, lambda: lesson_of(screen) != "sheet")
 
@@ -229,7 +233,7 @@ def test_the_whole_tutorial_by_posted_events(app, shots):
     frames_until(app, lambda: screen.ctx.artillery.dialogs.showing(AttackDialog) is not None, 10)
     press(app, pygame.K_RETURN)
     frames_until(app, lambda: lesson_of(screen) == "done")
-    app.screenshot(shots / "tutorial_done.png")
+    app.screenshot(tmp_path / "tutorial_done.png")
     assert done == KEYS
 
 

@@ -237,7 +237,7 @@ LESSONS: tuple[Lesson, ...] = (
         "Your spotter saw that shell land, so the next shot at the same hex is adjusted: "
         "-1 to hit for each spotted arrival there (ART-16, ART-17). Plot at the same hex "
         "again and read the adjustment in the forecast.",
-        "P, click the same hex: the forecast lists 'adjusting fire -1'",
+        "P, hover the same hex: the forecast's to-hit line shows 'adjusted fire -1'",
         fire_adjusted,
     ),
     Lesson(

@@ -49,8 +49,9 @@ if TYPE_CHECKING:
     from game.state import GameState
     from game.ui.app import App
 
-CARD_WIDTH = 390
+CARD_WIDTH = 460  # the log's width: the left column lines up
 PAD = 14
+CARD_ALPHA = 248
 BUTTON_HEIGHT = 30
 LINE = 19
 
@@ -148,7 +149,7 @@ class TutorialCard:
             return
         before = (self.progress.lesson, self.progress.seen)
         for lesson in self.progress.advance(ctx.view):
-            ctx.notify(f"Tutorial: done - {lesson.title}", seconds=3.0)
+            ctx.notify(f"Lesson done: {lesson.title}", seconds=2.5)
         if (self.progress.lesson, self.progress.seen) != before:
             self.save()
             self.look()
@@ -234,7 +235,7 @@ class TutorialCard:
         top = top_of_map(ctx)
         unit = hud.get("unit_panel")
         if unit is not None and unit.h and unit.left < MARGIN + width:
-            top = unit.bottom + 8
+            top = unit.bottom + 6
         if top + full <= ctx.screen_size[1] - MARGIN:
             return top, True
         log = hud.get("log")
@@ -249,16 +250,18 @@ class TutorialCard:
         inner = width - 2 * PAD
         lines = wrap_text(body, inner, BODY)
         hints = wrap_text(hint, inner - 12, SMALL) if hint else []
-        compact = TITLE_HEIGHT + 8 + 22 + 17 * len(hints) + (20 if status else 0)
-        compact += 10 + BUTTON_HEIGHT + PAD
-        full = compact + LINE * len(lines) + 6
+        compact = TITLE_HEIGHT + 6 + 22 + 17 * len(hints) + (20 if status else 0)
+        compact += 6 + BUTTON_HEIGHT + 10
+        full = compact + LINE * len(lines) + 4
         top, with_text = self.place(ctx, width, full, compact)
         height = TITLE_HEIGHT if self.folded else full if with_text else compact
         rect = pygame.Rect(MARGIN, top, width, height)
         self.rect = rect
         self.title_rect = pygame.Rect(rect.x, rect.y, rect.w, TITLE_HEIGHT)
         ctx.panels["tutorial"] = rect
-        surface.blit(panel_surface(rect.size, title_bar=True, accent=ACCENT), rect)
+        # Nearly opaque: the lesson is read over the map's lines and labels.
+        card = panel_surface(rect.size, title_bar=True, accent=ACCENT, alpha=CARD_ALPHA)
+        surface.blit(card, rect)
         fold = "+" if self.folded else "-"
         middle = rect.y + TITLE_HEIGHT // 2
         text(surface, head, (rect.x + PAD, middle), SMALL, MUTED, True, "midleft")
@@ -266,21 +269,21 @@ class TutorialCard:
         self.buttons = {}
         if self.folded:
             return
-        x, y = rect.x + PAD, rect.y + TITLE_HEIGHT + 8
+        x, y = rect.x + PAD, rect.y + TITLE_HEIGHT + 6
         text(surface, title, (x, y), HEAD, ACCENT, bold=True)
         y += 22
         if with_text:
             for line in lines:
                 text(surface, line, (x, y), BODY, TEXT)
                 y += LINE
-            y += 6
+            y += 4
         for line in hints:
             text(surface, line, (x + 12, y), SMALL, theme.INTEL)
             y += 17
         if status:
             text(surface, status, (x, y + 2), SMALL, GOOD if progress.seen else MUTED, True)
             y += 20
-        y += 10
+        y += 6
         labels = [("back", "Back")]
         if lesson is not None:
             labels.append(("next", "Next" if progress.seen else "Skip step"))
