@@ -63,7 +63,7 @@ firing_position = battery_sheet
 
 def artillery_units(board: GameState | PlayerView, side: str) -> list[Unit]:
     """The side's artillery units still in the game, in the board's order."""
-    return [u for u in board.units.values() if u.side == side and u.battery and u.alive]
+    return [u for u in board.units.values() if u.side == side and u.battery is not None and u.alive]
 
 
 def free_pieces(board: GameState | PlayerView, unit: Unit) -> list[int]:
@@ -319,7 +319,7 @@ def plot_preview(board: GameState | PlayerView, battery_id: str, target: Hex) ->
     with the piece it would aim and the exact forecast of where it lands (ART-12,
     ART-25)."""
     unit = board.units.get(battery_id)
-    side = getattr(board, "side", None)
+    side = None if isinstance(board, GameState) else board.side
     if unit is None or unit.battery is None or (side is not None and unit.side != side):
         raise ValueError(f"{battery_id!r} is not an artillery unit of {side or 'the game'}")
     target = Hex(int(target[0]), int(target[1]))
