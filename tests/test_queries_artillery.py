@@ -13,7 +13,16 @@ from game.ai.fire import targeting_candidates
 from game.ai.memory import Memory
 from game.ai.personality import level, personality
 from game.artillery.tohit import artillery_target_number
-from game.state import Fly, IllegalCommand, PlotFire, apply, legal_commands, player_view, queries
+from game.state import (
+    Fly,
+    IllegalCommand,
+    PlotFire,
+    Predesignate,
+    apply,
+    legal_commands,
+    player_view,
+    queries,
+)
 from game.state.setup import lattice_hex
 from tests.test_aircraft import AIR, started, to_north_targeting, until_north_flies
 from tests.test_ui_artillery import land, long_tom_hunt, seen_by, to_targeting
@@ -99,3 +108,18 @@ def test_ART_14_the_ai_weighs_an_aircraft_shot_with_its_altitude_flight() -> Non
     fire = [c for c in targeting_candidates(board, legal_commands(state, "north")) if c.score]
     aimed = [c for c in fire if isinstance(c.command, PlotFire)]
     assert aimed and all("(needs 11, flight 1)" in c.reason for c in aimed)
+
+
+def test_ART_12_ART_21_the_farthest_scatter_is_the_margin_of_a_roll_of_2() -> None:
+    """ART-12: a shot needing 11 with no spotter misses by at most 11 - 2 = 9 hexes;
+    ART-21: a shot at a pre-designated hex cannot miss, so it scatters nowhere."""
+    state = long_tom_hunt()
+    target = state.area.hex_at((0, 1), "0912")
+    apply(state, Predesignate("north", target))
+    to_targeting(state, "north")
+    view = player_view(state, "north")
+    blind = next(h for h in state.area.hexes() if not queries.spotters_at(view, "north", h))
+    preview = queries.plot_preview(view, "n-long-tom", blind)
+    assert preview.to_hit is not None and preview.to_hit.total == 11
+    assert preview.farthest_scatter == 9
+    assert queries.plot_preview(view, "n-long-tom", target).farthest_scatter == 0

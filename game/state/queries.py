@@ -257,6 +257,14 @@ class PlotPreview:
         return 0.0 if self.forecast is None else self.forecast.hit_probability
 
     @property
+    def farthest_scatter(self) -> int:
+        """ART-12: the farthest a miss scatters, the margin of a roll of 2 (0: it
+        cannot miss)."""
+        if self.automatic is not None or self.to_hit is None:
+            return 0
+        return max(0, self.to_hit.total - 2)
+
+    @property
     def can_fire(self) -> bool:
         return self.refusal is None and self.piece is not None
 

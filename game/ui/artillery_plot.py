@@ -149,11 +149,11 @@ class PlotPreview(queries.PlotPreview):
             )
         fc = self.forecast
         if fc is not None:
-            if not self.automatic and self.to_hit is not None and self.to_hit.total > 2:
-                far = self.to_hit.total - 2
+            if self.farthest_scatter > 0:
                 out.append(
                     (
-                        f"Miss {ui.percent(1 - fc.hit_probability)}: scatter 1-{far} hexes, "
+                        f"Miss {ui.percent(1 - fc.hit_probability)}: scatter "
+                        f"1-{self.farthest_scatter} hexes, "
                         "d6 direction on the diagram (ART-12)",
                         theme.TEXT,
                     )
