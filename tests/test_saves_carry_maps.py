@@ -142,19 +142,26 @@ def test_an_old_log_and_save_reach_the_same_hash_after_the_sheet_files_change(
         pile_hunt()
 
 
-def test_a_game_started_now_takes_the_sheets_on_disk(played, files_changed, tmp_path) -> None:
-    """The catalogue is captured when a game starts: the MAP-8 piles of a new game
-    are drawn from today's folder, with the added sheet among them."""
-    (files_changed / "creek_renamed.toml").rename(files_changed / "creek_meadows.toml")
-    text = (files_changed / "creek_meadows.toml").read_text(encoding="utf-8")
-    (files_changed / "creek_meadows.toml").write_text(
-        text.replace('"creek_renamed"', '"creek_meadows"'), encoding="utf-8"
-    )
-    state = pile_hunt()
-    assert "aaa_added" in state.area.catalogue
-    assert state.area.catalogue["farmland"].terrain.tolist() != (
+def test_a_game_started_now_takes_the_sheets_on_disk(
+    played, files_changed, tmp_path, monkeypatch
+) -> None:
+    """MAP-8: the catalogue is captured when a game starts. A sheet file added moves
+    the sheet table under the dice: the same scenario and seed, started with today's
+    folder, draws other piles; which is what an old log replayed with today's files
+    (instead of its own sheets) would have met."""
+    renamed = files_changed / "creek_renamed.toml"
+    text = renamed.read_text(encoding="utf-8").replace('"creek_renamed"', '"creek_meadows"')
+    renamed.unlink()
+    (files_changed / "creek_meadows.toml").write_text(text, encoding="utf-8")
+    now = pile_hunt()
+    assert "aaa_added" in now.area.catalogue
+    assert now.area.catalogue["farmland"].terrain.tolist() != (
         played[0].area.catalogue["farmland"].terrain.tolist()
     )
+    use_sheets(monkeypatch, tmp_path / "sheets_then")
+    then = pile_hunt()
+    assert "aaa_added" not in then.area.catalogue
+    assert now.piles != then.piles
 
 
 def version_1(path: Path) -> None:
