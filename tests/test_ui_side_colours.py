@@ -41,7 +41,7 @@ def test_each_side_has_its_own_colour_on_the_minimap_and_yours_are_framed(watche
     h = Harness(state, watcher)
     h.ctx.refresh()
     view = h.ctx.view
-    on_board = [u for u in view.units.values() if u.get("hex") and not u.get("destroyed")]
+    on_board = [u for u in view.units.values() if u.hex is not None and not u.destroyed]
     drawn = minimap_circles(h, monkeypatch)
     dots = [(c, p) for c, p, r, w in drawn if r == 3 and w == 0]
     frames = [p for c, p, r, w in drawn if r == 5 and w == 1 and c == theme.OWN_FRAME]
@@ -49,7 +49,7 @@ def test_each_side_has_its_own_colour_on_the_minimap_and_yours_are_framed(watche
     own = theme.side_colour(watcher)
     assert own in colours
     assert colours <= {theme.side_colour(s) for s in state.sides}
-    mine = [u for u in on_board if u["side"] == watcher]
+    mine = [u for u in on_board if u.side == watcher]
     assert len(frames) == len(mine) > 0
     assert {p for c, p in dots if c == own} == set(frames), "a frame around each own dot"
     assert watcher == "north" or theme.side_colour("south") == (204, 64, 52)

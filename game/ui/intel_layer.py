@@ -36,7 +36,9 @@ from game.board.movement import MovementError, Reach, Route
 from game.board.sheet import available_sheets
 from game.hexmath import DIRECTION_NAMES, Hex, hex_to_pixel, pixel_to_hex
 from game.state import Move, PlaceSheet, PlayerView
+from game.state.model import hex_from
 from game.state.queries import movement_reach
+from game.state.view import SeenPendingSheet
 from game.ui import dialogs, theme
 from game.ui import widgets as ui
 from game.ui.artillery_plot import draw_badge, on_map, own_batteries, pulse
@@ -55,10 +57,6 @@ CATEGORY_COLOURS: dict[str, tuple[int, int, int]] = {
     "mixed": (160, 168, 124),
 }
 FLASH_SECONDS = 6.0
-
-
-def _hex(data: Any) -> Hex | None:
-    return None if data is None else Hex(int(data[0]), int(data[1]))
 
 
 @dataclass(frozen=True)
@@ -82,22 +80,17 @@ class Bearing:
 
 def bearings(view: PlayerView) -> list[Bearing]:
     """The side's announced directions, oldest first (ART-24)."""
-    return [
-        Bearing(int(a["turn"]), Hex(int(a["aimed"][0]), int(a["aimed"][1])), int(a["side"]))
-        for a in view.announcements
-    ]
+    return [Bearing(a.turn, a.aimed, a.side) for a in view.announcements]
 
 
 def their_knowledge(view: PlayerView) -> list[str]:
     """ART-24 from the other end: the directions this side had to announce."""
-    ours = {
-        (int(a["turn"]), Hex(*a["target"])) for a in view.arrivals if a.get("side") == view.side
-    }
+    ours = {(a.turn, a.target) for a in view.arrivals if a.side == view.side}
     out = []
     for e in view.log:
         if e.kind != "detection" or "side" not in e.data:
             continue
-        aimed = _hex(e.data.get("aimed"))
+        aimed = hex_from(e.data.get("aimed"))
         if aimed is not None and (e.turn, aimed) in ours:
             out.append(
                 f"Turn {e.turn}: they saw our shell at {view.area.label(aimed)}; they know our "
@@ -292,7 +285,7 @@ class IntelLayer:
         width = 420
         ours = [b.describe(view) for b in bearings(view)]
         found = [
-            view.units[u]["name"] + (" (destroyed)" if view.units[u].get("destroyed") else "")
+            view.units[u].name + (" (destroyed)" if view.units[u].destroyed else "")
             for u in view.revealed
             if u in view.units
         ]
@@ -328,12 +321,11 @@ class IntelLayer:
         x0, y0, x1, y1 = world_bounds(view.area)
         extra: list[SheetPosition] = []
         for unit in own_batteries(view):
-            off = unit["battery"].get("offboard")
+            off = unit.battery.offboard
             if off is not None:
-                extra.append((int(off["position"][0]), int(off["position"][1])))
+                extra.append(off.position)
         if view.pending_sheet is not None:
-            pos = view.pending_sheet["position"]
-            extra.append((int(pos[0]), int(pos[1])))
+            extra.append(view.pending_sheet.position)
         for pos in extra:
             bx0, by0, bx1, by1 = sheet_geometry(pos).bounds
             x0, y0, x1, y1 = min(x0, bx0), min(y0, by0), max(x1, bx1), max(y1, by1)
@@ -382,8 +374,8 @@ class IntelLayer:
         clip = surface.get_clip()
         surface.set_clip(inner)
         # The sheet grid itself, so distances read in sheets (ART-5).
-        i0, j0 = view.area.position_of(Hex(*_world_hex(bounds[0], bounds[1])))
-        i1, j1 = view.area.position_of(Hex(*_world_hex(bounds[2], bounds[3])))
+        i0, j0 = view.area.position_of(pixel_to_hex(bounds[0], bounds[1], 1.0))
+        i1, j1 = view.area.position_of(pixel_to_hex(bounds[2], bounds[3], 1.0))
         for i in range(i0, i1 + 1):
             for j in range(j0, j1 + 1):
                 pygame.draw.rect(surface, (52, 58, 66), mm.box(sheet_geometry((i, j)).bounds), 1)
@@ -395,8 +387,7 @@ class IntelLayer:
             if pos in self.flash:
                 pygame.draw.rect(surface, theme.ACCENT, r.inflate(4, 4), 2 + round(2 * pulse()))
         if view.pending_sheet is not None:
-            pos = tuple(view.pending_sheet["position"])
-            r = mm.box(sheet_geometry((int(pos[0]), int(pos[1]))).bounds)
+            r = mm.box(sheet_geometry(view.pending_sheet.position).bounds)
             pygame.draw.rect(surface, theme.ACCENT, r, 2)
             ui.text(surface, "?", r.center, theme.HEAD, theme.ACCENT, True, "center")
         # Announced sectors (ART-24).
@@ -411,24 +402,23 @@ class IntelLayer:
         surface.blit(layer, inner.topleft)
         # Units on the board.
         for u in view.units.values():
-            h = _hex(u.get("hex"))
-            if h is None or u.get("destroyed"):
+            if u.hex is None or u.destroyed:
                 continue
-            px, py = mm.point(*hex_to_pixel(h, 1.0))
+            px, py = mm.point(*hex_to_pixel(u.hex, 1.0))
             centre = (round(px), round(py))
-            pygame.draw.circle(surface, theme.side_colour(u["side"]), centre, 3)
-            if u["side"] == view.side:
+            pygame.draw.circle(surface, theme.side_colour(u.side), centre, 3)
+            if u.side == view.side:
                 pygame.draw.circle(surface, theme.OWN_FRAME, centre, 5, 1)
         # Own off-board batteries at their direction and distance (ART-1, ART-2).
         for unit in own_batteries(view):
-            off = unit["battery"].get("offboard")
+            off = unit.battery.offboard
             if off is None:
                 continue
-            px, py = mm.point(*hex_to_pixel(Hex(*off["hex"]), 1.0))
+            px, py = mm.point(*hex_to_pixel(off.hex, 1.0))
             tri = [(px, py - 7), (px - 6, py + 5), (px + 6, py + 5)]
             pygame.draw.polygon(surface, theme.side_colour(view.side), tri)
             pygame.draw.polygon(surface, (255, 255, 255), tri, 1)
-            label = f"{unit['name'].split()[-1]} {off['distance']} {off['direction'][0].upper()}"
+            label = f"{unit.name.split()[-1]} {off.distance} {off.direction[0].upper()}"
             ui.text(
                 surface,
                 label,
@@ -450,12 +440,6 @@ class IntelLayer:
             False,
             "midright",
         )
-
-
-def _world_hex(x: float, y: float) -> tuple[int, int]:
-    """The hex under a world point (hex size 1)."""
-    h = pixel_to_hex(x, y, 1.0)
-    return h.q, h.r
 
 
 # --- mobile maps -----------------------------------------------------------------------------
@@ -501,13 +485,13 @@ class MobileMapLayer:
             # The game screen's units layer already keeps this search.
             reach = shared(ctx)
         else:
-            key = (view, unit["id"])
+            key = (view, unit.id)
             if self._reach is None or (self._reach[0], self._reach[1]) != key:
                 try:
                     found = movement_reach(view, unit)
                 except MovementError:
                     found = None
-                self._reach = (view, unit["id"], found)
+                self._reach = (view, unit.id, found)
             reach = self._reach[2]
         return {} if reach is None else reach.exits()
 
@@ -546,30 +530,29 @@ class MobileMapLayer:
         pending = view.pending_sheet
         if (
             pending is not None
-            and pending.get("picker") == view.side
-            and pending.get("allowed")
+            and pending.picker == view.side
+            and pending.allowed
             and ctx.may_act()
             and self.dialogs.showing(dialogs.SheetPicker) is None
         ):
             self._open_picker(ctx, pending)
 
-    def _open_picker(self, ctx: UiContext, pending: dict[str, Any]) -> None:
+    def _open_picker(self, ctx: UiContext, pending: SeenPendingSheet) -> None:
         view = ctx.view
-        unit = view.units.get(pending.get("unit", ""), {})
+        unit = view.units.get(pending.unit) if pending.unit is not None else None
 
         def place(sheet_id: str) -> None:
             if ctx.submit(PlaceSheet(view.side, sheet_id)):
                 self.picked.append(sheet_id)
                 ctx.notify(f"Sheet {available_sheets()[sheet_id].name} laid")
 
-        position = (int(pending["position"][0]), int(pending["position"][1]))
         self.dialogs.open(
             dialogs.SheetPicker(
-                position,
-                list(pending["allowed"]),
+                pending.position,
+                list(pending.allowed or ()),
                 dialogs.picker_rule_text(view),
                 place,
-                unit.get("name", ""),
+                "" if unit is None else unit.name,
             )
         )
 
@@ -625,14 +608,13 @@ class MobileMapLayer:
 
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
         pending = ctx.view.pending_sheet
-        if pending is None or pending.get("picker") == ctx.view.side:
+        if pending is None or pending.picker == ctx.view.side:
             return
         rect = ui.map_rect(ctx)
-        who = pending.get("picker") or "the sheet table"
+        who = pending.picker or "the sheet table"
         draw_badge(
             surface,
-            f"A new sheet is being laid at ({pending['position'][0]},{pending['position'][1]}) "
-            f"by {who}",
+            f"A new sheet is being laid at ({pending.position[0]},{pending.position[1]}) by {who}",
             (rect.centerx, rect.y + 58),
             (120, 84, 0),
             14,

@@ -11,12 +11,14 @@ shows one, else one level (a ground target). Answers are cached per
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pygame
 
 from game.board.los import DEFAULT_TARGET_HEIGHT, Sight, line_of_sight
 from game.hexmath import Hex
+from game.state.model import Unit
 from game.ui import theme
 from game.ui import widgets as ui
 from game.ui.artillery_plot import draw_badge, hex_points
@@ -24,10 +26,6 @@ from game.ui.context import LOS, SELECT, UiContext
 
 CLEAR = (70, 220, 110)
 BLOCKED = (236, 60, 48)
-
-
-def _hex(data: Any) -> Hex | None:
-    return None if data is None else Hex(int(data[0]), int(data[1]))
 
 
 def _on_segment(
@@ -42,11 +40,11 @@ def _on_segment(
     return a[0] + t * dx, a[1] + t * dy
 
 
-def target_height(units: dict[str, dict[str, Any]], h: Hex) -> int:
+def target_height(units: Mapping[str, Unit], h: Hex) -> int:
     """Height of what stands in ``h`` as the view shows it (MAP-5): a unit's, or a hex's."""
     for u in units.values():
-        if _hex(u.get("hex")) == h and not u.get("destroyed"):
-            return int(u["height"])
+        if u.hex == h and not u.destroyed:
+            return u.height
     return DEFAULT_TARGET_HEIGHT
 
 
@@ -68,7 +66,7 @@ class LosTool:
         target = ctx.hovered if target is None else target
         if unit is None or target is None:
             return None
-        start = _hex(unit.get("hex"))
+        start = unit.hex
         if start is None:
             return None
         area = ctx.view.area
@@ -76,10 +74,10 @@ class LosTool:
             self._cache.clear()
             self._revision = area.revision
         tall = target_height(ctx.view.units, target)
-        key = (unit["id"], start, int(unit["height"]), target, tall)
+        key = (unit.id, start, unit.height, target, tall)
         found = self._cache.get(key)
         if found is None:
-            found = line_of_sight(area, start, target, int(unit["height"]), tall)
+            found = line_of_sight(area, start, target, unit.height, tall)
             self.computations += 1
             if len(self._cache) > 512:
                 self._cache.clear()
