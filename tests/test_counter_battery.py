@@ -9,6 +9,7 @@ from fractions import Fraction
 import pytest
 
 from game.artillery.counter_battery import (
+    _positions_toward,
     announced_positions,
     forecast_positions,
     ring_chance,
@@ -202,3 +203,17 @@ def test_ART_37_the_ai_fires_counter_battery_at_a_detected_gun() -> None:
         assert announced_side(state.area, aimed, pos) == side
     choice = policy.choose(view, legal, Dice(1))
     assert isinstance(choice, PlotFire) and not state.area.contains(choice.target)
+
+
+@pytest.mark.parametrize("aimed", [Hex(7, 3), Hex(-20, 41), Hex(128, -60), Hex(8, 4)])
+def test_ART_24_positions_an_announcement_points_to_match_the_side_of_each(aimed: Hex) -> None:
+    """ART-24/ART-37: the positions an announced side points to, worked out for the
+    whole square at once, are exactly those whose own announced side (the side of
+    the aimed hex toward their hex 0909) is the one heard: every side, aimed hexes
+    far off, next to and on a hex 0909 ((0, 0)'s is Hex(8, 4))."""
+    state = started()
+    origin, reach = (0, -3), 9
+    square = [(i, j) for i in range(-reach, reach + 1) for j in range(-3 - reach, -3 + reach + 1)]
+    for side in range(1, 7):
+        expected = {p for p in square if announced_side(state.area, aimed, p) == side}
+        assert _positions_toward(aimed, side, origin, reach) == expected

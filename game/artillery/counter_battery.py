@@ -23,13 +23,15 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Protocol
 
-from game.artillery.detection import announced_side
+import numpy as np
+
 from game.artillery.flight import flight_time, sheet_distance
 from game.artillery.tohit import artillery_target_number
 from game.artillery.weapons import Weapon, weapon
 from game.board.area import sheet_hex
+from game.board.los import line_steps
 from game.board.sheet import parse_xxyy
-from game.hexmath import Hex
+from game.hexmath import DIRECTIONS, Hex
 from game.limits import position_refusal
 from game.rules.core import TargetNumber, probability_at_least
 
@@ -90,13 +92,10 @@ def announced_positions(
     ]
 
 
-class _Lattice:
-    """Hex 0909 of any sheet position, pure MAP-2 geometry: it needs no play area,
-    so what an announcement points to is the same question on every area."""
-
-    @staticmethod
-    def hex_0909(position: SheetPosition) -> Hex:
-        return sheet_hex(position, *_HEX_0909)
+# The side (1..6) behind which lies each neighbour (dq, dr), by (dq + 1) * 3 + dr + 1.
+_SIDE_OF_STEP = np.zeros(9, dtype=np.int64)
+for _side, _step in DIRECTIONS.items():
+    _SIDE_OF_STEP[(_step.q + 1) * 3 + _step.r + 1] = _side
 
 
 @lru_cache(maxsize=4096)
@@ -105,13 +104,26 @@ def _positions_toward(
 ) -> frozenset[SheetPosition]:
     """The sheet positions within ``reach`` of ``origin`` whose hex 0909 lies beyond
     ``side`` of ``aimed`` (ART-24). An announcement stays in the intel for the rest
-    of the game, so the same question is asked every targeting phase."""
-    return frozenset(
+    of the game, so the same question is asked every targeting phase.
+
+    ``announced_side`` for every position at once: the side is the one the exact
+    line from the aimed hex to hex 0909 first crosses (``side_toward``), read
+    from the first step of ``line_steps`` (the same line, vectorized); a
+    position whose hex 0909 is the aimed hex itself is announced as side 1."""
+    square = [
         (i, j)
         for i in range(origin[0] - reach, origin[0] + reach + 1)
         for j in range(origin[1] - reach, origin[1] + reach + 1)
-        if position_refusal((i, j)) is None and announced_side(_Lattice, aimed, (i, j)) == side
-    )
+        if position_refusal((i, j)) is None
+    ]
+    if not square:
+        return frozenset()
+    centres = np.array([sheet_hex(pos, *_HEX_0909) for pos in square], dtype=np.int64)
+    dq, dr = centres[:, 0] - aimed.q, centres[:, 1] - aimed.r
+    q1, r1, _ = line_steps(dq, dr, 1)
+    sides = _SIDE_OF_STEP[(q1[:, 0] + 1) * 3 + r1[:, 0] + 1]
+    sides[(dq == 0) & (dr == 0)] = 1
+    return frozenset(pos for pos, k in zip(square, (sides == side).tolist(), strict=True) if k)
 
 
 @dataclass(frozen=True)
