@@ -912,7 +912,26 @@ def reachable(
         )
     enemy = _indices(area, enemy_hexes, "an enemy hex")
     friendly = _indices(area, friendly_hexes, "a friendly hex")
-    return _search(area, start, facing, mover, budget, enemy, friendly, exits)
+    # The same question is often asked twice in a row (the legal moves of a unit,
+    # then the move chosen among them): the answer is kept until the area changes.
+    key = (start, facing, mover, budget, frozenset(enemy), frozenset(friendly), exits)
+    kept = _REACHED.get(area)
+    if kept is None or kept[0] != area.revision:
+        kept = (area.revision, {})
+        _REACHED[area] = kept
+    found = kept[1].get(key)
+    if found is None:
+        if len(kept[1]) >= _REACHED_KEPT:
+            kept[1].clear()
+        found = kept[1][key] = _search(area, start, facing, mover, budget, enemy, friendly, exits)
+    return found
+
+
+# Searches kept per play area (a side's unmoved units and a few more).
+_REACHED_KEPT = 64
+_REACHED: weakref.WeakKeyDictionary[PlayArea, tuple[int, dict[tuple, Reach]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _search(
