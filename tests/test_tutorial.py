@@ -188,7 +188,9 @@ def test_the_whole_tutorial_is_played_lesson_by_lesson_in_order():
     t = play_to(Tutorial(), "strike")
     assert t.completed == KEYS
     assert t.progress.finished
-    assert t.state.turn <= 7, "a short battle: about ten minutes for a newcomer"
+    # A short battle (docs/tutorial.md): six turns, 34 commands of the player's.
+    assert t.state.turn <= 6, "a short battle: about ten minutes for a newcomer"
+    assert len([c for c in t.state.commands if c["side"] == PLAYER]) <= 40
     assert t.state.units["s-thumper"].hex is not None
 
 

@@ -25,9 +25,18 @@ from game.ui.game_screen import GameScreen
 from game.ui.lessons import LESSONS, PLAYER, load_progress
 from game.ui.menu import MainMenu
 from game.ui.tutorial import TutorialCard, open_tutorial, tutorial_dir
-from tests.test_ui_app import ROOT, button_named, click, click_button, move_mouse, press
+from tests.test_ui_app import (
+    ROOT,
+    button_named,
+    click,
+    click_button,
+    move_mouse,
+    press,
+    run_until,
+)
 
 KEYS = [lesson.key for lesson in LESSONS]
+FRAMES = 1500  # frames the window may take for a phase (the AI, the arrivals shown)
 
 
 def card_of(screen: GameScreen) -> TutorialCard:
@@ -37,14 +46,6 @@ def card_of(screen: GameScreen) -> TutorialCard:
 def lesson_of(screen: GameScreen) -> str:
     current = card_of(screen).progress.current
     return "done" if current is None else current.key
-
-
-def frames_until(app: App, condition, limit: int = 900) -> None:
-    for _ in range(limit):
-        if condition():
-            return
-        app.run_frames(1)
-    raise AssertionError("the tutorial did not get there in time")
 
 
 def player_to_act(screen: GameScreen, phase: str) -> bool:
@@ -89,7 +90,7 @@ def move_by_clicks(app: App, screen: GameScreen, unit: str, to: Hex) -> None:
 
 def end_phase_button(app: App, screen: GameScreen, phase: str) -> None:
     label = {"movement": "End movement", "targeting": "End targeting", "attack": "End attacks"}
-    frames_until(app, lambda: player_to_act(screen, phase))
+    run_until(app, lambda: player_to_act(screen, phase), FRAMES)
     app.run_frames(2)
     click_button(app, screen.ui_manager, label[phase])
 
@@ -98,12 +99,12 @@ def end_turn(app: App, screen: GameScreen) -> None:
     turn = screen.session.state.turn
     for phase in ("movement", "targeting", "attack"):
         end_phase_button(app, screen, phase)
-    frames_until(app, lambda: screen.session.state.turn > turn)
+    run_until(app, lambda: screen.session.state.turn > turn, FRAMES)
 
 
 def plot_by_keys(app: App, screen: GameScreen, target: Hex, picture: Path | None = None) -> None:
     """Plot mode by P, the hex by a click, the shell by Enter (the forecast is shown)."""
-    frames_until(app, lambda: player_to_act(screen, "targeting"))
+    run_until(app, lambda: player_to_act(screen, "targeting"), FRAMES)
     pos = show(app, screen, target)
     press(app, pygame.K_p)
     move_mouse(app, pos, frames=2)
@@ -137,12 +138,12 @@ def test_the_whole_tutorial_by_posted_events(app, shots, tmp_path):
     reached("deploy")
     app.screenshot(tmp_path / "tutorial_deploy.png")
     click_button(app, screen.ui_manager, "Accept deployment")
-    frames_until(app, lambda: player_to_act(screen, "movement"))
+    run_until(app, lambda: player_to_act(screen, "movement"), FRAMES)
 
     # 2. Move the tank one hex; 3. run the scout into the orange tint.
     reached("move")
     move_by_clicks(app, screen, "n-tank", state.area.hex_at((0, 0), "0911"))
-    frames_until(app, lambda: player_to_act(screen, "movement"))
+    run_until(app, lambda: player_to_act(screen, "movement"), FRAMES)
     reached("reach")
     walk = mover(state.units["n-scout"]).walk_mp
     select(app, screen, "n-scout")
@@ -168,7 +169,7 @@ def test_the_whole_tutorial_by_posted_events(app, shots, tmp_path):
     # 5. Turn 2 ends; the shell lands: the card waits for Next.
     reached("land")
     end_turn(app, screen)
-    frames_until(app, lambda: card_of(screen).progress.seen)
+    run_until(app, lambda: card_of(screen).progress.seen, FRAMES)
     app.screenshot(tmp_path / "tutorial_land.png")
     click_card(app, screen, "next")
 
@@ -176,11 +177,11 @@ def test_the_whole_tutorial_by_posted_events(app, shots, tmp_path):
     reached("adjust")
     end_phase_button(app, screen, "movement")
     plot_by_keys(app, screen, state.units["s-picket"].hex, tmp_path / "tutorial_adjust.png")
-    frames_until(app, lambda: lesson_of(screen) != "adjust")
+    run_until(app, lambda: lesson_of(screen) != "adjust", FRAMES)
 
     # 7. The announced direction of the enemy guns (ART-24): read, then Next.
     reached("bearing")
-    frames_until(app, lambda: card_of(screen).progress.seen)
+    run_until(app, lambda: card_of(screen).progress.seen, FRAMES)
     app.screenshot(tmp_path / "tutorial_bearing.png")
     click_card(app, screen, "next")
     end_phase_button(app, screen, "targeting")
@@ -188,17 +189,17 @@ def test_the_whole_tutorial_by_posted_events(app, shots, tmp_path):
 
     # 8. Off the west edge: the player picks the new sheet (MAP-6, MAP-7).
     reached("sheet")
-    frames_until(app, lambda: player_to_act(screen, "movement"))
+    run_until(app, lambda: player_to_act(screen, "movement"), FRAMES)
     scout = "n-scout"
     select(app, screen, scout)
     reach = screen.units.reach(screen.ctx)
     exits = [h for h in reach.exits() if state.area.position_of(h) == (-1, 0)]
     corner = state.area.hex_at((0, 0), "0117")
     move_by_clicks(app, screen, scout, min(exits, key=lambda h: (distance(h, corner), h)))
-    frames_until(app, lambda: screen.ctx.artillery.dialogs.showing(SheetPicker) is not None)
+    run_until(app, lambda: screen.ctx.artillery.dialogs.showing(SheetPicker) is not None, FRAMES)
     app.screenshot(tmp_path / "tutorial_sheet.png")
     press(app, pygame.K_RETURN)
-    frames_until(app, lambda: lesson_of(screen) != "sheet")
+    run_until(app, lambda: lesson_of(screen) != "sheet", FRAMES)
 
     # 9. South into the enemy's sheet: its guns are found when they fire in sight.
     reached("find")
@@ -206,33 +207,33 @@ def test_the_whole_tutorial_by_posted_events(app, shots, tmp_path):
     end_turn(app, screen)
     goal = gun.battery.offboard.hex  # the card's hint: the north-east corner of that sheet
     while gun.hex is None:
-        frames_until(app, lambda: player_to_act(screen, "movement"))
+        run_until(app, lambda: player_to_act(screen, "movement"), FRAMES)
         select(app, screen, scout)
         reach = screen.units.reach(screen.ctx)
         exits = [h for h in reach.exits() if state.area.position_of(h) == (-1, 1)]
         inside = [h for h in reach.costs() if state.area.contains(h)]
         options = exits or inside
         move_by_clicks(app, screen, scout, min(options, key=lambda h: (distance(h, goal), h)))
-        frames_until(app, lambda: state.pending_sheet is None)
+        run_until(app, lambda: state.pending_sheet is None, FRAMES)
     for _ in range(3):  # found when they fire with the scout in sight (ART-4)
         if lesson_of(screen) != "find":
             break
         end_turn(app, screen)
-        frames_until(app, lambda: not screen.layers_busy())
+        run_until(app, lambda: not screen.layers_busy(), FRAMES)
 
     # 10. Attack the guns with the scout.
     reached("strike")
     end_phase_button(app, screen, "movement")
     end_phase_button(app, screen, "targeting")
-    frames_until(app, lambda: player_to_act(screen, "attack"))
+    run_until(app, lambda: player_to_act(screen, "attack"), FRAMES)
     select(app, screen, scout)
     pos = show(app, screen, gun.hex)
     press(app, pygame.K_f)
     move_mouse(app, pos)
     click(app, pos)
-    frames_until(app, lambda: screen.ctx.artillery.dialogs.showing(AttackDialog) is not None, 10)
+    run_until(app, lambda: screen.ctx.artillery.dialogs.showing(AttackDialog) is not None, 10)
     press(app, pygame.K_RETURN)
-    frames_until(app, lambda: lesson_of(screen) == "done")
+    run_until(app, lambda: lesson_of(screen) == "done", FRAMES)
     app.screenshot(tmp_path / "tutorial_done.png")
     assert done == KEYS
 
@@ -243,7 +244,7 @@ def test_leaving_and_resuming_keeps_the_lesson(app):
     screen = open_tutorial(app)
     app.run_frames(2)
     click_button(app, screen.ui_manager, "Accept deployment")
-    frames_until(app, lambda: player_to_act(screen, "movement"))
+    run_until(app, lambda: player_to_act(screen, "movement"), FRAMES)
     assert lesson_of(screen) == "move"
     click_card(app, screen, "next")  # skip step
     assert lesson_of(screen) == "reach"
@@ -259,7 +260,7 @@ def test_leaving_and_resuming_keeps_the_lesson(app):
     assert lesson_of(again) == "reach"
     assert again.session.state.turn == turn and len(again.session.state.commands) == commands
     # A walk is not a run; a run then completes the lesson resumed.
-    frames_until(app, lambda: player_to_act(again, "movement"))
+    run_until(app, lambda: player_to_act(again, "movement"), FRAMES)
     click_card(app, again, "back")
     assert lesson_of(again) == "move"
     app.shutdown()

@@ -69,7 +69,7 @@ class Lesson:
 
 
 def _own_events(view: PlayerView, events: Sequence[Event], kind: str) -> list[Event]:
-    """Events of a kind about the player's own units (``data["unit"]``) or by its side."""
+    """Events of a kind about one of the player's own units (``data["unit"]``)."""
     out = []
     for e in events:
         if e.kind != kind:
