@@ -123,3 +123,17 @@ def test_ART_12_ART_21_the_farthest_scatter_is_the_margin_of_a_roll_of_2() -> No
     assert preview.to_hit is not None and preview.to_hit.total == 11
     assert preview.farthest_scatter == 9
     assert queries.plot_preview(view, "n-long-tom", target).farthest_scatter == 0
+
+
+def test_ART_14_an_aircraft_at_altitude_10_is_refused_without_a_number() -> None:
+    """ART-14: from altitude 10 or above no Arrow IV attack is possible: the preview
+    says why, and has no number or flight to show."""
+    state = started()
+    until_north_flies(state)
+    apply(state, Fly("north", AIR, state.area.hex_at((0, 0), "0808"), 5))
+    to_north_targeting(state)
+    state.units[AIR].altitude = 10
+    view = player_view(state, "north")
+    preview = queries.plot_preview(view, AIR, state.area.hex_at((0, 0), "0612"))
+    assert preview.refusal is not None and "altitude 10" in preview.refusal
+    assert preview.to_hit is None and preview.flight is None and not preview.can_fire

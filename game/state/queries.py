@@ -307,7 +307,9 @@ def shot_now(
     attacking = frozenset(u.id for u in seeing if u.attacked)
     adjusted = adjustments(board, unit.id, target, seeing)
     tn = spotter = None
-    if counter_battery.is_counter_battery(board, target):
+    if refusal is not None:
+        pass  # no shot, no number (an aircraft at altitude 10 has none at all, ART-14)
+    elif counter_battery.is_counter_battery(board, target):
         automatic, tn = None, counter_battery_target_number(unit.gunnery)
     elif automatic is None:
         air = (aircraft.altitude_map(unit), int(unit.altitude or 0))
