@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+import main
 from game.board.sheet import (
     SHEETS_ENV,
     Sheet,
@@ -34,6 +35,7 @@ from game.state import (
     SaveError,
     load_game,
     new_game,
+    player_view,
     replay,
     save_game,
     save_log,
@@ -41,6 +43,7 @@ from game.state import (
 )
 from game.state.model import MAPLESS_VERSION, digest, mapless_hash
 from game.state.sealing import Seal
+from game.state.timeline import ReplayTimeline
 from tests.engine_fixtures import play_random
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -339,9 +342,6 @@ def test_the_replay_window_holds_a_log_to_its_checks_and_opens_version_1(played,
     """``main.py replay FILE`` (the replay window's timeline) names the turn and the
     command where a changed log parts from its game, in one line with exit code 1,
     and opens a log of version 1."""
-    import main
-    from game.state.timeline import ReplayTimeline
-
     state, _, log = played
     check = state.checks.turns[1]
     tampered(log, lambda d: d["checks"]["turns"][1].update(hash="0" * 64))
@@ -368,3 +368,16 @@ def test_every_shipped_sheet_travels_in_a_save_exactly() -> None:
             sheet.category,
             sheet.description,
         )
+
+
+def test_a_sides_view_reads_the_games_sheets_not_the_files(played, files_changed) -> None:
+    """The window and the AI see only ``player_view``: its area carries the game's
+    own catalogue (the sheet table of MAP-7 .. MAP-9 is public), so what they show or
+    rate of a sheet is the sheet of the game, whatever the files say now."""
+    _, save, _ = played
+    loaded = load_game(save)
+    for side in loaded.sides:
+        seen = player_view(loaded, side).area.catalogue
+        assert seen.keys() == loaded.area.catalogue.keys()
+        assert "creek_meadows" in seen and "aaa_added" not in seen
+        assert seen["farmland"] is loaded.area.catalogue["farmland"]
