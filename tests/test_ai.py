@@ -8,8 +8,6 @@ import json
 import pytest
 
 from game.ai import PERSONALITIES, Policy, RandomPolicy, make_policy
-from game.ai.attacks import battletech_odds
-from game.ai.candidates import Board
 from game.ai.hunt import beliefs, candidate_positions
 from game.ai.memory import Memory
 from game.ai.personality import level, personality
@@ -21,7 +19,6 @@ from game.dice import Dice
 from game.hexmath import Hex
 from game.state import (
     DEFAULT_SCENARIO,
-    Attack,
     Deploy,
     EndPhase,
     GameState,
@@ -32,7 +29,6 @@ from game.state import (
     new_game,
     player_view,
 )
-from game.state.combat.battletech import target_number
 from game.state.model import OffBoard
 from game.state.setup import lattice_hex
 
@@ -151,37 +147,6 @@ def test_damage_kernel_is_the_exact_forecast_away_from_the_edges_ART_11_ART_25()
         for h, value in f.expected_damage.items():
             dq, dr = h.q - aimed.q, h.r - aimed.r
             assert kernel[dq + KERNEL_RADIUS, dr + KERNEL_RADIUS] == pytest.approx(value)
-
-
-def test_direct_fire_odds_follow_the_engine_target_number_ART_32a() -> None:
-    """ART-32a/ART-18: the odds the policy plans with use the engine's to-hit number."""
-    state = new_game(DEFAULT_SCENARIO, 4)
-    policies = {"north": make_policy("normal"), "south": make_policy("normal")}
-    dice = {"north": Dice(5), "south": Dice(6)}
-    seen = 0
-    for _ in range(400):
-        if state.result is not None:
-            break
-        side = acting_side(state)
-        legal = legal_commands(state, side)
-        attacks = [c for c in legal if isinstance(c, Attack)]
-        if attacks:
-            view = player_view(state, side)
-            memory = Memory()
-            memory.observe(view)
-            board = Board.read(view, memory, level("normal"), personality("steady"))
-            for a in attacks:
-                tn = target_number(state, state.units[a.unit], state.units[a.target], a.weapon)
-                p, _ = battletech_odds(board, a)
-                from game.rules import battletech as bt
-
-                assert p == pytest.approx(bt.hit_probability(tn))
-                seen += 1
-        cmd = policies[side].choose(player_view(state, side), legal, dice[side])
-        apply(state, cmd)
-        if seen >= 5:
-            break
-    assert seen >= 1
 
 
 def test_the_true_gun_position_is_never_ruled_out_ART_6_ART_24() -> None:

@@ -597,7 +597,7 @@ def test_TS_10_the_attack_dialog_shows_the_odds_of_taking_a_guarded_gun() -> Non
     """TS-10: the attack dialog of a warrior unit against an enemy gun lists the capture
     with the melee's odds, like every other attack (four against four: 42%)."""
     from game.state import player_view
-    from game.ui.dialogs import attack_odds
+    from game.state.queries import attack_odds
 
     state = guarded_gun()
     place(state, "n-rifles", neighbor(state.units["s-gun"].hex, 1))

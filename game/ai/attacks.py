@@ -1,100 +1,106 @@
-"""Weapon attacks: every legal direct attack scored with the resolver's exact odds.
+"""Weapon attacks: every legal direct attack scored by its exact odds.
 
-BattleTech-style fire (ART-32a): the to-hit number is rebuilt from what the
-view shows (range band, attacker's and target's movement, woods on the line
-and in the target hex, ART-18's +1 for a unit spotting this turn) and turned
-into P(2d6 >= TN); the damage is the weapon's, missiles through the exact
-cluster distribution. Attacks of other systems, whose rules the engine lists
-as legal but which this module does not model, count as an even chance of the
-attacker's unit of damage. Each attack is worth its expected damage times the
-target's value; a unit spotting for a shell this turn shoots only for a large
-enough gain, because its own attack worsens the number of the shell its side
-fires this turn (ART-18). Attacks are made best first, so a target destroyed
-early frees the later weapons for another.
+The odds are the query ``game.state.queries`` asked of the side's own
+view: the engine's plan of each attack and its system's exact distributions.
+An attack is worth what the target is expected to lose times the target's value,
+counted in points of BattleTech damage (the unit of the personality's spotter
+threshold): a BattleTech shot (ART-32a) its expected damage; an attack of another
+system the expected share of the target it takes, a whole unit counting
+``WHOLE_UNIT`` points, less the share of the attacker's own unit it is expected to
+lose back (a round of melee or close combat, a lost fight for a gun). A gun taken
+counts twice, the enemy's loss and one's own gain (TS-10). A unit spotting for a
+shell this turn attacks only for a large enough gain, because its own attack
+worsens the number of the shell its side fires this turn (ART-18). Attacks are
+made best first, so a target destroyed early frees the later weapons for another.
+
+The rules' questions are answered from the same odds where the choice turns on
+them: standing and shooting at a charger (WH-3) is worth the volley's odds, and
+firing right after a manoeuvre (TS-13) the shot's, against the fight for a gun
+the unit would give up by it.
 """
 
 from __future__ import annotations
 
 from game.ai.candidates import Board, Candidate, unit_value
-from game.ai.memory import as_hex
-from game.board.los import line_of_sight
-from game.board.terrain import HEAVY_WOODS, LIGHT_WOODS
-from game.hexmath import distance
-from game.rules import battletech as bt
-from game.rules.core import mean
+from game.state import combat as cs
 from game.state.commands import Answer, Attack, Command, EndPhase, GunAction
+from game.state.queries import AttackOdds, attack_odds_of, shooting_odds, shot_odds
 from game.state.spotting import spotting_this_turn
+from game.state.view import SeenUnit
 
-# What an answer to a rules question is worth. Reactions that strike back or brace
-# beat holding (BS-12, WH-3); the winner of the shooting initiative fires first, so
-# its shooters are not thinned before they fire (TS-1); firing right after a
-# manoeuvre costs the unit its melee this turn, so it fires only when it has a target
-# (TS-13).
+# A whole unit of a system with figures, in points of BattleTech damage: as much as
+# two medium-laser hits, so a regiment's volley that takes a tenth of its target is
+# worth about a laser shot at an even chance.
+WHOLE_UNIT = 10.0
+# What an answer to a rules question is worth when the odds do not decide it. Spears
+# set against a charge only add dice (BS-12), so they beat holding; the winner of the
+# shooting initiative fires first, so its shooters are not thinned before they fire
+# (TS-1).
 ANSWER_WORTH = {
-    "set spears": 1.0,
-    "stand and shoot": 1.0,
-    "fire first": 1.0,
-    "fire second": 0.0,
-    "hold": 0.0,
-    "hold fire": 0.5,
+    cs.SET_SPEARS: 1.0,
+    cs.FIRE_FIRST: 1.0,
+    cs.FIRE_SECOND: 0.0,
+    cs.HOLD: 0.0,
 }
-FIRE_AT_WORTH = 0.8
+# Crewing a gun or repairing one (TS-9, TS-11) lets it fire in later turns.
+GUN_CARE_WORTH = 1.0
 
 
-def answer_candidates(legal: list[Command]) -> list[Candidate]:
-    """Every answer to the question the rules put now, scored by ``ANSWER_WORTH``."""
+def worth(odds: AttackOdds, attacker: SeenUnit, target: SeenUnit) -> float:
+    """What an attack is worth to the attacker's side (see the module docstring)."""
+    if odds.share is None:  # BattleTech: damage points
+        return odds.expected * unit_value(target)
+    taken = odds.share * unit_value(target)
+    if odds.weapon == cs.CAPTURE:
+        taken *= 2
+    return WHOLE_UNIT * (taken - odds.cost * unit_value(attacker))
+
+
+def _question_worth(board: Board, choice: str) -> float:
+    """An answer to the open question, by the odds it brings where they decide it."""
+    view = board.view
+    question = view.question
+    assert question is not None
+    unit = view.units.get(question["unit"])
+    if unit is None or unit.hex is None:
+        return ANSWER_WORTH.get(choice, 0.0)
+    if question["topic"] == cs.STAND_AND_SHOOT:
+        charger = view.units.get(question["about"])
+        if choice != cs.STAND_AND_SHOOT or charger is None or charger.hex is None:
+            return 0.0
+        return worth(shooting_odds(view, unit, charger, stand_and_shoot=True), unit, charger)
+    if question["topic"] == cs.FIRE_AFTER_MANOEUVRE:
+        if choice == cs.HOLD_FIRE:
+            # TS-13: a unit that fires now may not fight for a gun this turn.
+            return max((_gun_fight(board, unit, gun) for gun in _enemy_guns(board)), default=0.0)
+        target = cs.manoeuvre_targets(view, unit).get(choice)
+        if target is None:
+            return 0.0
+        return worth(shot_odds(view, unit, target, after_manoeuvre=True), unit, target)
+    return ANSWER_WORTH.get(choice, 0.0)
+
+
+def _enemy_guns(board: Board) -> list[SeenUnit]:
     return [
-        Candidate(
-            c,
-            FIRE_AT_WORTH if c.choice.startswith("fire at") else ANSWER_WORTH.get(c.choice, 0.0),
-            f"answer: {c.choice}",
-        )
-        for c in legal
-        if isinstance(c, Answer)
+        u
+        for u in board.view.living(board.view.enemy)
+        if u.system == cs.TOY_SOLDIERS and u.kind == "gun" and u.hex is not None
     ]
 
 
-def battletech_odds(board: Board, attack: Attack) -> tuple[float, float] | None:
-    """(P(hit), mean damage of a hit) of a BattleTech-style attack, or None when
-    the view shows it cannot be made."""
-    view = board.view
-    unit = view.units[attack.unit]
-    target = view.units.get(attack.target)
-    if target is None or target["hex"] is None or unit["hex"] is None:
-        return None
-    try:
-        spec = bt.direct_fire_weapon(attack.weapon)
-    except ValueError:
-        return None
-    a, t = as_hex(unit["hex"]), as_hex(target["hex"])
-    rng = distance(a, t)
-    sight = line_of_sight(view.area, a, t, int(unit["height"]), int(target["height"]))
-    if not sight:
-        return None
-    area = view.area
-    light = heavy = 0
-    for h in [*sight.woods_hexes, t]:
-        i = area.index_of(h)
-        if i < 0:
-            continue
-        light += int(area.terrain[i] == LIGHT_WOODS)
-        heavy += int(area.terrain[i] == HEAVY_WOODS)
-    moved = unit["movement_mode"] if unit["movement_mode"] in ("walked", "ran") else "stood"
-    tn = bt.direct_fire_target_number(
-        int(unit["gunnery"]),
-        rng,
-        spec.ranges,
-        attacker_moved=moved,
-        target_hexes_moved=int(target.get("hexes_moved", 0)),
-        light_woods=light,
-        heavy_woods=heavy,
-        spotting=spotting_this_turn(board.view, board.view.units[attack.unit]),
-        minimum_range=spec.minimum_range,
-    )
-    if tn is None:
-        return None
-    damage = float(mean(bt.cluster_distribution(spec)))
-    return bt.hit_probability(tn), damage
+def _gun_fight(board: Board, unit: SeenUnit, gun: SeenUnit) -> float:
+    """The worth of taking ``gun`` this turn, 0 when ``unit`` cannot (TS-10)."""
+    odds = attack_odds_of(board.view, unit, gun, cs.CAPTURE)
+    return 0.0 if odds.refusal else worth(odds, unit, gun)
+
+
+def answer_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
+    """Every answer to the question the rules put now, scored by its odds."""
+    return [
+        Candidate(c, _question_worth(board, c.choice), f"answer: {c.choice}")
+        for c in legal
+        if isinstance(c, Answer)
+    ]
 
 
 def attack_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
@@ -102,29 +108,30 @@ def attack_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
     out = [Candidate(EndPhase(view.side), 0.0, "no attack worth making")]
     for c in legal:
         if isinstance(c, GunAction):
-            # TS-9 .. TS-11: a captured gun is the enemy's loss and one's own gain.
-            worth = {"capture": 3.0, "repair": 1.0, "crew": 1.0}.get(c.action, 0.5)
-            out.append(Candidate(c, worth, f"{c.action} gun {c.gun}"))
+            unit, gun = view.units[c.unit], view.units.get(c.gun)
+            if c.action == cs.CAPTURE and gun is not None:
+                out.append(Candidate(c, _gun_fight(board, unit, gun), f"take gun {c.gun}"))
+            else:
+                out.append(Candidate(c, GUN_CARE_WORTH, f"{c.action} gun {c.gun}"))
             continue
         if not isinstance(c, Attack):
             continue
-        unit = view.units[c.unit]
-        target = view.units.get(c.target, {})
-        value = unit_value(target) if target else 1.0
-        if unit["system"] == "battletech":
-            odds = battletech_odds(board, c)
-            if odds is None:
-                continue
-            p, damage = odds
-            text = f"P(hit) {p:.2f}, {damage:.1f} damage"
-        else:
-            p, damage = 0.5, 1.0
-            text = "an even chance"
-        gain = p * damage * value
-        if (
-            spotting_this_turn(board.view, board.view.units[c.unit])
-            and gain < board.personality.spotter_fire_threshold
-        ):
+        unit, target = view.units[c.unit], view.units.get(c.target)
+        if target is None or target.hex is None or unit.hex is None:
             continue
-        out.append(Candidate(c, gain, f"{c.weapon} at {c.target}: {text}"))
+        odds = attack_odds_of(view, unit, target, c.weapon)
+        if odds.refusal is not None:
+            continue
+        gain = worth(odds, unit, target)
+        if spotting_this_turn(view, unit) and gain < board.personality.spotter_fire_threshold:
+            continue
+        out.append(Candidate(c, gain, f"{c.weapon} at {c.target}: {_told(odds)}"))
     return out
+
+
+def _told(odds: AttackOdds) -> str:
+    chance = "" if odds.chance is None else f"P {odds.chance:.2f}, "
+    if odds.share is None:
+        return f"{chance}{odds.expected:.1f} damage expected"
+    lost = f", {odds.cost:.0%} of its own lost" if odds.cost else ""
+    return f"{chance}{odds.share:.0%} of the target expected{lost}"

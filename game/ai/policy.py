@@ -80,7 +80,7 @@ class Policy:
         if view.pending_sheet is not None:
             found = sheet_candidates(board, legal)
         elif view.question is not None:
-            found = answer_candidates(legal)
+            found = answer_candidates(board, legal)
         elif view.phase == "setup":
             found = setup_candidates(board, legal, dice)
         elif view.phase == "movement":

@@ -161,3 +161,13 @@ def variance(dist: Mapping[int, Fraction]) -> Fraction:
 
 def total_probability(parts: Iterable[Fraction]) -> Fraction:
     return sum(parts, Fraction(0))
+
+
+def percent(p: float | Fraction) -> str:
+    """A probability as players read it: 58%, <1%, 100%."""
+    value = float(p) * 100
+    if 0 < value < 1:
+        return "<1%"
+    if 99 < value < 100:
+        return ">99%"
+    return f"{value:.0f}%"

@@ -17,16 +17,25 @@ included), ``reach_for`` (the same from where a unit stands, moved or not, with
 any MP to spend), ``can_move``, ``fastest_move``, ``allowance_text``,
 ``movement_class`` and ``crossing_cost`` (what a sheet costs a unit to cross,
 for choosing new sheets). Unit strength: ``strength``.
+
+The odds of every direct attack in all four systems (ART-32a; BS-3 .. BS-19;
+WH-2 .. WH-8, WHC-1; TS-4 .. TS-10): each attack planned by the engine's own plan
+of it (``target_number``, ``missile_plan``, ``melee_plan``, ``shooting_plan``,
+``combat_plan``, ``shot_plan``, ``capture_plan``) over what the asker knows, its
+odds from the system's exact distributions. The attack dialog shows them; the AI
+scores its attacks and its answers to the rules' questions by them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import game.state.aircraft as aircraft
+import game.state.combat as cs
 import game.state.counter_battery as counter_battery
 from game.artillery.counter_battery import (
     CandidateOdds,
@@ -42,11 +51,21 @@ from game.artillery.weapons import weapon as weapon_spec
 from game.board.area import PlayArea
 from game.board.movement import MovementError, Reach, mean_entry_cost
 from game.board.sheet import available_sheets
-from game.hexmath import Hex
+from game.hexmath import Hex, distance
 from game.rules import battlesystem as bs
+from game.rules import battletech as bt
 from game.rules import toysoldiers as ts
-from game.rules.core import TargetNumber, probability_at_least
+from game.rules import warhammer as wh
+from game.rules.core import (
+    Distribution,
+    TargetNumber,
+    binomial,
+    mean,
+    percent,
+    probability_at_least,
+)
 from game.state.board import battery_sheet, seeing_units
+from game.state.combat.battletech import target_number
 from game.state.model import GameState, Unit
 from game.state.moving import can_move, mover, reach
 from game.state.systems import damage_state, initial_damage, strength_text
@@ -488,3 +507,373 @@ def strength(unit: Unit) -> Strength:
     except (KeyError, TypeError, ValueError):
         return Strength(1.0, "strength unknown")
     return Strength(min(1.0, now / full) if full > 0 else 0.0, text)
+
+
+# --- the odds of direct attacks ------------------------------------------------------------
+
+# The attacks of each system with figures, by the words of the ``Attack`` command
+# (a toy-soldier warrior may also take an enemy gun: ``CAPTURE``, TS-10).
+SYSTEM_WEAPONS: dict[str, tuple[str, ...]] = {
+    cs.BATTLESYSTEM: (cs.MISSILE, cs.MAGICAL, cs.MELEE),
+    cs.WARHAMMER: (cs.SHOOTING, cs.CLOSE_COMBAT),
+    cs.TOY_SOLDIERS: (cs.SHOT,),
+}
+
+
+@dataclass(frozen=True)
+class AttackOdds:
+    """One way to attack: its exact odds, or why it cannot be made.
+
+    ``chance``: the probability that the attack does anything to the target (a hit,
+    a figure removed, an unsaved wound, the gun taken); None for a round of melee,
+    whose blows go both ways. ``expected``: what the target is expected to lose, in
+    its own system's count (BattleTech damage points, BATTLESYSTEM figures,
+    Warhammer unsaved wounds, toy-soldier warriors, a gun disabled or taken, a
+    vehicle's point of armour). ``share``: that loss as a share of what the target
+    has left (None for BattleTech, whose damage lands on locations). ``cost``: the
+    share of the attacker's own strength it is expected to lose in the exchange
+    (the blows struck back in melee, a warrior wounded in a lost fight for a gun)."""
+
+    weapon: str
+    label: str
+    chance: float | None
+    lines: list[str] = field(default_factory=list)
+    refusal: str | None = None
+    expected: float = 0.0
+    share: float | None = 0.0
+    cost: float = 0.0
+
+
+def attack_odds(
+    board: GameState | PlayerView, attacker_id: str, target_id: str
+) -> list[AttackOdds]:
+    """Every attack ``attacker_id`` could make on ``target_id``, with its exact odds,
+    from what ``board`` (the state, or the attacker's side's view) holds."""
+    unit = board.units.get(attacker_id)
+    target = board.units.get(target_id)
+    if unit is None:
+        raise ValueError(f"there is no unit {attacker_id!r}")
+    if target is None or target.side == unit.side:
+        raise ValueError(f"{target_id!r} is not an enemy unit in sight")
+    if unit.system != target.system:
+        return [
+            AttackOdds(
+                "",
+                "No direct attack",
+                None,
+                refusal=f"{unit.name} ({unit.system}) cannot attack {target.name} "
+                f"({target.system}) directly: each system fights its own kind",
+            )
+        ]
+    if unit.hex is None or target.hex is None:
+        return [AttackOdds("", "No direct attack", None, refusal="both units must be on the board")]
+    return [attack_odds_of(board, unit, target, weapon) for weapon in attack_weapons(unit, target)]
+
+
+def attack_weapons(unit: Unit, target: Unit) -> list[str]:
+    """The attacks ``unit`` has against ``target`` (of its own system)."""
+    if unit.system == cs.BATTLETECH:
+        return list(dict.fromkeys(str(w) for w in unit.profile.get("weapons", [])))
+    found = list(SYSTEM_WEAPONS.get(unit.system, ()))
+    if unit.system == cs.TOY_SOLDIERS and target.kind == "gun" and unit.kind != "gun":
+        found.append(cs.CAPTURE)  # TS-10: a warrior may take an enemy gun
+    if not unit.profile.get("magical_volleys"):
+        found = [w for w in found if w != cs.MAGICAL]  # BS-14: none carried
+    return found
+
+
+def attack_odds_of(
+    board: GameState | PlayerView, unit: Unit, target: Unit, weapon: str
+) -> AttackOdds:
+    """The exact odds of one attack (``weapon`` in the words of the ``Attack`` or
+    ``GunAction`` command) of ``unit`` on ``target``, both on the board."""
+    if unit.system == cs.BATTLETECH:
+        return battletech_odds(board, unit, target, weapon)
+    if weapon in (cs.MISSILE, cs.MAGICAL):
+        return _volley_odds(board, unit, target, weapon)
+    if weapon == cs.MELEE:
+        return _melee_odds(board, unit, target)
+    if weapon == cs.SHOOTING:
+        return shooting_odds(board, unit, target)
+    if weapon == cs.CLOSE_COMBAT:
+        return _close_combat_odds(board, unit, target)
+    if weapon == cs.SHOT:
+        return shot_odds(board, unit, target)
+    if weapon == cs.CAPTURE:
+        return _capture_odds(board, unit, target)
+    return AttackOdds(weapon, weapon.capitalize(), None, refusal=f"no attack called {weapon!r}")
+
+
+# --- BattleTech-style direct fire (ART-32a, ART-18) ------------------------------------------
+
+
+def battletech_odds(
+    board: GameState | PlayerView, unit: Unit, target: Unit, weapon: str
+) -> AttackOdds:
+    """ART-32a: the engine's to-hit number with every modifier, the exact chance of
+    2d6 reaching it and the mean damage of a hit (missiles by the cluster table)."""
+    try:
+        spec = bt.direct_fire_weapon(weapon)
+    except ValueError as exc:
+        return AttackOdds(weapon, weapon, None, refusal=str(exc))
+    tn = target_number(board, unit, target, weapon)
+    if tn is None or isinstance(tn, str):
+        return AttackOdds(weapon, spec.name, None, refusal=tn or f"{target.name} is out of range")
+    assert unit.hex is not None and target.hex is not None
+    p = bt.hit_probability(tn)
+    damage = float(mean(bt.cluster_distribution(spec)))
+    hit = f"{damage:.1f} damage on average" if spec.missiles else f"{spec.damage} damage"
+    return AttackOdds(
+        weapon,
+        spec.name,
+        p,
+        [
+            f"{distance(unit.hex, target.hex)} hexes; to hit {tn.total}: {tn.breakdown()}",
+            f"2d6 >= {tn.total}: {percent(p)}; a hit does {hit}",
+        ],
+        expected=p * damage,
+        share=None,
+    )
+
+
+def _part(lost: float, whole: int) -> float:
+    """An expected loss as a share of what the unit has left (at most all of it)."""
+    return min(1.0, lost / whole) if whole > 0 else 0.0
+
+
+# --- BATTLESYSTEM (BS-3 .. BS-19) ---------------------------------------------------------------
+
+
+def _armor(armor: int) -> int:
+    """An armour rating as the armour check reads it: BS-3's table ends at both sides."""
+    return max(bs.AR_BEST, min(bs.AR_WORST, armor))
+
+
+def _volley_odds(
+    board: GameState | PlayerView, unit: Unit, target: Unit, weapon: str
+) -> AttackOdds:
+    """BS-13 .. BS-19, BS-14: a missile or magical volley's figures removed, exactly
+    (hits beyond the figures in sight are lost, BS-15)."""
+    magical = weapon == cs.MAGICAL
+    title = "Magical volley" if magical else "Missile volley"
+    plan = cs.missile_plan(board, unit, target, magical=magical)
+    if isinstance(plan, str):
+        return AttackOdds(weapon, title, None, refusal=plan)
+    aimed = cs.battle_unit(target)
+    in_sight = len(cs.figures_in_sight(board, unit, target, plan))
+    lines = []
+    groups = []
+    for group in plan.groups:
+        assert group.armor is not None
+        ar = _armor(group.armor.total)
+        groups.append((group.dice_count, group.sides, ar))
+        hits = mean(bs.hits_distribution(group.dice_count, group.sides))
+        stand = bs.hit_stands_probability(ar)
+        lines.append(
+            f"{group.dice_count} attack dice at {plan.band} range; {group.armor.breakdown()}: "
+            f"{float(hits):.1f} hits expected, each stands {percent(stand)} (BS-3)"
+        )
+    removed = bs.grouped_figures_removed_distribution(
+        groups, aimed.hits_per_figure, aimed.carried_hits, in_sight
+    )
+    expected = float(mean(removed))
+    any_removed = 1 - removed.get(0, Fraction(0))
+    if in_sight < aimed.figures:
+        lines.append(f"{in_sight} of {aimed.figures} figures in sight (BS-15)")
+    lines.append(
+        f"{expected:.2f} figures removed on average; at least one {percent(any_removed)} (BS-4)"
+    )
+    return AttackOdds(
+        weapon,
+        title,
+        float(any_removed),
+        lines,
+        expected=expected,
+        share=_part(expected, aimed.figures),
+    )
+
+
+def _melee_odds(board: GameState | PlayerView, unit: Unit, target: Unit) -> AttackOdds:
+    """BS-9 .. BS-12: the figures each regiment is expected to lose in the round, each
+    striking with the figures it has in contact now (BS-6's consecutive rounds, BS-11's
+    armour modifiers, BS-12's charge and set spears)."""
+    plan = cs.melee_plan(board, unit, target)
+    if isinstance(plan, str):
+        return AttackOdds(cs.MELEE, "Melee round", None, refusal=plan)
+    lines = list(plan.notes)
+    names = {unit.id: unit.name, target.id: target.name}
+    removed: dict[str, tuple[float, int]] = {}
+    for side, other in ((plan.attacker, plan.defender), (plan.defender, plan.attacker)):
+        a, b = side.unit, other.unit
+        count = bs.melee_attackers(a, bs.contact_cells(a, b)).dice_count(*side.dice_multipliers)
+        # BS-6: [12]8 counts consecutive rounds against the same enemy.
+        round_ = a.melee_round + 1 if a.melee_opponent == b.unit_id else 1
+        sides = a.dice.dice_for(melee_round=round_)
+        armor = bs.armor_target(b.armor_rating, other.armor_modifiers)
+        lost = float(
+            bs.expected_figures_removed(
+                count, sides, _armor(armor.total), b.hits_per_figure, b.carried_hits, b.figures
+            )
+        )
+        removed[b.unit_id] = lost, b.figures
+        lines.append(
+            f"{names[a.unit_id]}: {count} AD vs {armor.breakdown()}: "
+            f"{lost:.2f} figures removed on average"
+        )
+    return AttackOdds(
+        cs.MELEE,
+        "Melee round",
+        None,
+        lines,
+        expected=removed[target.id][0],
+        share=_part(*removed[target.id]),
+        cost=_part(*removed[unit.id]),
+    )
+
+
+# --- Warhammer (WH-2 .. WH-8, WHC-1) -------------------------------------------------------------
+
+
+def _wounds_left(unit: Unit) -> int:
+    troops = cs.troops(unit)
+    return troops.models * troops.wounds_per_model - troops.carried_wounds
+
+
+def shooting_odds(
+    board: GameState | PlayerView, unit: Unit, target: Unit, *, stand_and_shoot: bool = False
+) -> AttackOdds:
+    """WH-2 .. WH-8: the exact distribution of unsaved wounds of a volley, or of the
+    volley a charged unit stands and shoots with (WH-3)."""
+    plan = cs.shooting_plan(board, unit, target, stand_and_shoot=stand_and_shoot)
+    if isinstance(plan, str):
+        return AttackOdds(cs.SHOOTING, "Shooting", None, refusal=plan)
+    aimed = cs.troops(target)
+    dist = wh.unsaved_wounds_distribution(
+        list(plan.batches()),
+        int(unit.profile.get("bs", 3)),
+        (),
+        plan.strength,
+        aimed.toughness,
+        aimed.armour,
+        shield=aimed.shield,
+        mount=aimed.mount,
+        ward=aimed.ward,
+        shots_per_model=plan.shots,
+    )
+    some = 1 - dist.get(0, Fraction(0))
+    expected = float(mean(dist))
+    return AttackOdds(
+        cs.SHOOTING,
+        "Shooting",
+        float(some),
+        [
+            f"{plan.firing.describe()}, {plan.distance} hexes, cover: {plan.cover}",
+            f"{expected:.2f} unsaved wounds on average; at least one {percent(some)} "
+            "(WH-2 .. WH-8)",
+        ],
+        expected=expected,
+        share=_part(expected, _wounds_left(target)),
+    )
+
+
+def _blows(striker: Unit, struck: Unit, attacks: int, needed: int) -> Distribution:
+    """WHC-1, WH-7 .. WH-9: the unsaved wounds of one side's blows: each attack hits on
+    ``needed``+ and then wounds and gets through the saves as a shooting hit does."""
+    aimed = cs.troops(struck)
+    through = wh.unsaved_chance(
+        int(striker.profile.get("s", 3)),
+        aimed.toughness,
+        aimed.armour,
+        shield=aimed.shield,
+        mount=aimed.mount,
+        ward=aimed.ward,
+    )
+    return binomial(attacks, probability_at_least(1, 6, needed) * through)
+
+
+def _close_combat_odds(board: GameState | PlayerView, unit: Unit, target: Unit) -> AttackOdds:
+    """WHC-1: both units strike at once; each side's unsaved wounds, exactly."""
+    plan = cs.combat_plan(board, unit, target)
+    if isinstance(plan, str):
+        return AttackOdds(cs.CLOSE_COMBAT, "Close combat", None, refusal=plan)
+    given = float(mean(_blows(unit, target, plan.attacks[0], plan.to_hit[0])))
+    taken = float(mean(_blows(target, unit, plan.attacks[1], plan.to_hit[1])))
+    return AttackOdds(
+        cs.CLOSE_COMBAT,
+        "Close combat",
+        None,
+        [
+            f"attacks {plan.attacks[0]} vs {plan.attacks[1]}, to hit "
+            f"{plan.to_hit[0]}+ vs {plan.to_hit[1]}+",
+            f"unsaved wounds on average: {given:.2f} dealt, {taken:.2f} taken (WH-7 .. WH-9)",
+            *(
+                f"before the blows, {score.name}: "
+                + ", ".join(f"{label} {value:+d}" for label, value in score.items if value)
+                + f" = {score.total}"
+                + (", musician" if score.musician else "")
+                for score in cs.standing_scores(unit, target, plan)
+            ),
+            "each unsaved wound adds 1; the loser tests to break (WHC-1)",
+        ],
+        expected=given,
+        share=_part(given, _wounds_left(target)),
+        cost=_part(taken, _wounds_left(unit)),
+    )
+
+
+# --- toy soldiers (TS-4 .. TS-10) ----------------------------------------------------------------
+
+
+def shot_odds(
+    board: GameState | PlayerView, unit: Unit, target: Unit, *, after_manoeuvre: bool = False
+) -> AttackOdds:
+    """TS-4, TS-5, TS-7: one virtual shot: a warrior killed or wounded (either leaves
+    the board), a gun disabled, a vehicle's armour lowered by 1. With
+    ``after_manoeuvre`` it is TS-13's shot right after the unit's manoeuvre."""
+    plan = cs.shot_plan(board, unit, target, after_manoeuvre=after_manoeuvre)
+    if isinstance(plan, str):
+        return AttackOdds(cs.SHOT, "Virtual shot", None, refusal=plan)
+    odds = ts.shot_odds(plan.aim.chance)
+    hit = float(odds.hit)
+    aimed = plan.aim.target
+    if isinstance(aimed, ts.Gun | ts.Vehicle):
+        effect = "disabled" if isinstance(aimed, ts.Gun) else "armour -1"
+        told = f"hit {percent(odds.hit)}: {effect} (TS-5)"
+        whole = 1 if isinstance(aimed, ts.Gun) else aimed.armour
+    else:
+        told = f"killed {percent(odds.killed)}, wounded {percent(odds.wounded)} (TS-4, TS-7)"
+        whole = _standing(target)
+    return AttackOdds(
+        cs.SHOT,
+        "Virtual shot",
+        hit,
+        [f"chance {plan.aim.chance}: {plan.aim.number.breakdown()}", told],
+        expected=hit,
+        share=_part(hit, whole),
+    )
+
+
+def _standing(unit: Unit) -> int:
+    """Warriors of a toy-soldier unit still on the board."""
+    return sum(1 for w in unit.damage.get("warriors", ()) if ts.Warrior.from_dict(w).on_board)
+
+
+def _capture_odds(board: GameState | PlayerView, unit: Unit, target: Unit) -> AttackOdds:
+    """TS-10: taken without a fight when no guard stands within 1 step, else after a
+    melee: each side d6 + its warriors; a tie or less wounds one of ours."""
+    found = cs.capture_plan(board, unit, target)
+    if isinstance(found, str):
+        return AttackOdds(cs.CAPTURE, "Capture the gun", None, refusal=found)
+    won = float(found.odds)
+    if not found.guards:
+        lines = ["no enemy warrior within 1 step of it: taken without a fight (TS-10)"]
+    else:
+        guards = len(found.guards)
+        lines = [
+            f"guarded by {guards} warrior{'s' if guards != 1 else ''}: melee first, each side "
+            f"d6 + its warriors ({found.captors} against {guards})",
+            f"won {percent(found.odds)}: the gun is taken, a guard wounded; a tie or "
+            "less: held, one of ours wounded (TS-10)",
+        ]
+    lost = _part(1 - won, _standing(unit)) if found.guards else 0.0
+    return AttackOdds(cs.CAPTURE, "Capture the gun", won, lines, expected=won, share=won, cost=lost)

@@ -5,33 +5,25 @@ roll-by-roll result (ART-32a, ART-35).
 
 The panels and buttons are those of the widget kit (``game.ui.widgets``).
 
-The attack odds come from the view alone (principle 6): BattleTech-style
-direct fire is worked out from the view's units and the public play area; the
-other systems' plans run on ``board_from_view``, a game state rebuilt from the
-view's contents only.
+The attack odds are the query ``game.state.queries.attack_odds`` asked of
+the side's view alone (principle 6): the engine's own plans of the attacks.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Any
+from dataclasses import dataclass
 
 import pygame
 
 from game.artillery.weapons import AMMUNITION
 from game.artillery.weapons import weapon as weapon_spec
-from game.board.area import PlayArea
-from game.board.los import line_of_sight
 from game.board.sheet import Sheet, available_sheets
-from game.board.terrain import HEAVY_WOODS, LIGHT_WOODS
-from game.hexmath import Hex, distance
-from game.rules import battletech as bt
-from game.rules.core import mean
-from game.state import Attack, Command, Event, GameState, GunAction, PlayerView, Unit
-from game.state.spotting import spotting_this_turn
+from game.hexmath import Hex
+from game.state import Attack, Command, Event, GunAction, PlayerView
+from game.state.combat import CAPTURE, CLOSE_COMBAT, MELEE
+from game.state.queries import AttackOdds, attack_odds
 from game.ui.context import ATTACK, SELECT, UiContext
 from game.ui.map_layer import paint_sheet, sheet_geometry
 from game.ui.theme import (
@@ -219,8 +211,7 @@ def sheet_thumbnail(sheet: Sheet, box: tuple[int, int]) -> pygame.Surface:
 
 def picker_rule_text(view: PlayerView) -> str:
     """Which table the choice comes from, in players' words (MAP-7 .. MAP-10)."""
-    pending = view.pending_sheet or {}
-    allowed = pending.get("allowed") or []
+    allowed = (view.pending_sheet and view.pending_sheet.allowed) or ()
     rule = view.options.get("sheet_table", "free")
     if len(allowed) == 1 and rule != "pile":
         return (
@@ -366,303 +357,6 @@ class SheetPicker(Dialog):
         self.place.draw(surface, self.mouse)
 
 
-# --- attack odds (ART-32a, ART-35) --------------------------------------------------------------
-
-CAPTURE = "capture"
-SYSTEM_WEAPONS: dict[str, tuple[str, ...]] = {
-    "battlesystem": ("missile", "magical missile", "melee"),
-    "warhammer": ("shooting", "close combat"),
-    "toysoldiers": ("shot",),
-}
-
-
-@dataclass
-class AttackOdds:
-    """One way to attack: the odds as the resolver computes them, or why it cannot."""
-
-    weapon: str
-    label: str
-    chance: float | None  # probability of a hit (or of any effect); None: not one number
-    lines: list[str] = field(default_factory=list)
-    refusal: str | None = None
-
-
-def _hex(data: Any) -> Hex | None:
-    return None if data is None else Hex(int(data[0]), int(data[1]))
-
-
-def _woods_counts(area: PlayArea, hexes: Sequence[Hex]) -> tuple[int, int]:
-    light = heavy = 0
-    for h in hexes:
-        i = area.index_of(h)
-        if i < 0:
-            continue
-        code = int(area.terrain[i])
-        light += code == LIGHT_WOODS
-        heavy += code == HEAVY_WOODS
-    return light, heavy
-
-
-def battletech_odds(
-    view: PlayerView, attacker: dict[str, Any], target: dict[str, Any], weapon: str
-) -> AttackOdds:
-    """ART-32a direct fire from the view: the to-hit number with every modifier, the
-    exact chance of 2d6 reaching it and the damage of a hit."""
-    try:
-        spec = bt.direct_fire_weapon(weapon)
-    except ValueError as exc:
-        return AttackOdds(weapon, weapon, None, refusal=str(exc))
-    a, b = _hex(attacker.get("hex")), _hex(target.get("hex"))
-    if a is None or b is None:
-        return AttackOdds(weapon, spec.name, None, refusal="both units must be on the board")
-    if weapon in attacker.get("weapons_fired", ()):
-        return AttackOdds(weapon, spec.name, None, refusal=f"the {spec.name} has fired this turn")
-    rng = distance(a, b)
-    refusal = bt.direct_fire_refusal(rng, spec.ranges)
-    if refusal:
-        return AttackOdds(weapon, spec.name, None, refusal=refusal)
-    sight = line_of_sight(view.area, a, b, int(attacker["height"]), int(target["height"]))
-    if not sight:
-        return AttackOdds(weapon, spec.name, None, refusal=f"no line of sight: {sight.reason}")
-    light, heavy = _woods_counts(view.area, [*sight.woods_hexes, b])
-    moved = attacker.get("movement_mode", "stood")
-    tn = bt.direct_fire_target_number(
-        int(attacker["gunnery"]),
-        rng,
-        spec.ranges,
-        attacker_moved=moved if moved in ("walked", "ran") else "stood",
-        target_hexes_moved=int(target.get("hexes_moved", 0)),
-        light_woods=light,
-        heavy_woods=heavy,
-        spotting=spotting_this_turn(view, view.units[attacker["id"]]),
-        minimum_range=spec.minimum_range,
-    )
-    assert tn is not None
-    p = bt.hit_probability(tn)
-    damage = mean(bt.cluster_distribution(spec))
-    lines = [
-        f"{rng} hexes; to hit {tn.total}: {tn.breakdown()}",
-        f"2d6 >= {tn.total}: {percent(p)}; a hit does "
-        + (f"{float(damage):.1f} damage on average" if spec.missiles else f"{spec.damage} damage"),
-    ]
-    return AttackOdds(weapon, spec.name, p, lines)
-
-
-def board_from_view(view: PlayerView) -> GameState:
-    """A game state holding only what the view holds (for the other systems' plans).
-
-    Enemy units carry what the view shows of them; secrets the view lacks are
-    filled with neutral values (nothing fired, no movement points spent).
-    """
-    units: dict[str, Unit] = {}
-    for uid, data in view.units.items():
-        d = dict(data)
-        d.setdefault("weapons_fired", [])
-        d.setdefault("mp_spent", 0)
-        battery = d.get("battery")
-        if battery is not None and "offboard" not in battery:
-            d["battery"] = {
-                "weapon": battery["weapon"],
-                "pieces": battery["pieces"],
-                "offboard": None,
-                "ammunition": {},
-                "auto_hit": [],
-            }
-        units[uid] = Unit.from_dict(d)
-    return GameState(
-        scenario={},
-        scenario_path="",
-        seed=0,
-        area=view.area,
-        units=units,
-        sides=(view.side, view.enemy),
-        turn=view.turn,
-        phase=view.phase,
-        initiative=dict(view.initiative),
-        options=dict(view.options),
-        turn_limit=view.turn_limit,
-    )
-
-
-def _figures_odds(board: GameState, unit: Unit, target: Unit, weapon: str) -> AttackOdds:
-    """BATTLESYSTEM, Warhammer and toy-soldier attacks through the engine's plans."""
-    from game.rules import battlesystem as bs
-    from game.rules import toysoldiers as ts
-    from game.rules import warhammer as wh
-    from game.state import combat as cs
-
-    label = weapon.capitalize()
-    if weapon in (cs.MISSILE, cs.MAGICAL):
-        title = "Magical volley" if weapon == cs.MAGICAL else "Missile volley"
-        plan = cs.missile_plan(board, unit, target, magical=weapon == cs.MAGICAL)
-        if isinstance(plan, str):
-            return AttackOdds(weapon, title, None, refusal=plan)
-        aimed = cs.battle_unit(target)
-        in_sight = len(cs.figures_in_sight(board, unit, target, plan))
-        lines = []
-        groups = []
-        for group in plan.groups:
-            assert group.armor is not None
-            ar = max(bs.AR_BEST, min(bs.AR_WORST, group.armor.total))
-            groups.append((group.dice_count, group.sides, ar))
-            hits = mean(bs.hits_distribution(group.dice_count, group.sides))
-            stand = bs.hit_stands_probability(ar)
-            lines.append(
-                f"{group.dice_count} attack dice at {plan.band} range; {group.armor.breakdown()}: "
-                f"{float(hits):.1f} hits expected, each stands {percent(stand)} (BS-3)"
-            )
-        removed = mean(
-            bs.grouped_figures_removed_distribution(
-                groups, aimed.hits_per_figure, aimed.carried_hits, in_sight
-            )
-        )
-        if in_sight < aimed.figures:
-            lines.append(f"{in_sight} of {aimed.figures} figures in sight (BS-15)")
-        lines.append(f"{float(removed):.2f} figures removed on average (BS-4)")
-        return AttackOdds(weapon, title, None, lines)
-    if weapon == "melee":
-        plan = cs.melee_plan(board, unit, target)
-        if isinstance(plan, str):
-            return AttackOdds(weapon, "Melee", None, refusal=plan)
-        lines = list(plan.notes)
-        names = {unit.id: unit.name, target.id: target.name}
-        for side, other in ((plan.attacker, plan.defender), (plan.defender, plan.attacker)):
-            a, b = side.unit, other.unit
-            count = bs.melee_attackers(a, bs.contact_cells(a, b)).dice_count(*side.dice_multipliers)
-            # BS-6: [12]8 counts consecutive rounds against the same enemy.
-            round_ = a.melee_round + 1 if a.melee_opponent == b.unit_id else 1
-            sides = a.dice.dice_for(melee_round=round_)
-            armor = bs.armor_target(b.armor_rating, other.armor_modifiers)
-            ar = max(bs.AR_BEST, min(bs.AR_WORST, armor.total))
-            removed = bs.expected_figures_removed(
-                count, sides, ar, b.hits_per_figure, b.carried_hits, b.figures
-            )
-            lines.append(
-                f"{names[a.unit_id]}: {count} AD vs {armor.breakdown()}: "
-                f"{float(removed):.2f} figures removed on average"
-            )
-        return AttackOdds(weapon, "Melee round", None, lines)
-    if weapon == "shooting":
-        plan = cs.shooting_plan(board, unit, target)
-        if isinstance(plan, str):
-            return AttackOdds(weapon, "Shooting", None, refusal=plan)
-        aimed = cs.troops(target)
-        skill = int(unit.profile.get("bs", 3))
-        dist = wh.unsaved_wounds_distribution(
-            [(n, mods) for n, mods in plan.batches()],
-            skill,
-            (),
-            plan.strength,
-            aimed.toughness,
-            aimed.armour,
-            shield=aimed.shield,
-            mount=aimed.mount,
-            ward=aimed.ward,
-            shots_per_model=plan.shots,
-        )
-        none = dist.get(0, Fraction(0))
-        return AttackOdds(
-            weapon,
-            "Shooting",
-            float(1 - none),
-            [
-                f"{plan.firing.describe()}, {plan.distance} hexes, cover: {plan.cover}",
-                f"{float(mean(dist)):.2f} unsaved wounds on average; "
-                f"at least one {percent(1 - none)} (WH-2 .. WH-8)",
-            ],
-        )
-    if weapon == "close combat":
-        plan = cs.combat_plan(board, unit, target)
-        if isinstance(plan, str):
-            return AttackOdds(weapon, "Close combat", None, refusal=plan)
-        return AttackOdds(
-            weapon,
-            "Close combat",
-            None,
-            [
-                f"attacks {plan.attacks[0]} vs {plan.attacks[1]}, to hit "
-                f"{plan.to_hit[0]}+ vs {plan.to_hit[1]}+",
-                *(
-                    f"before the blows, {score.name}: "
-                    + ", ".join(f"{label} {value:+d}" for label, value in score.items if value)
-                    + f" = {score.total}"
-                    + (", musician" if score.musician else "")
-                    for score in cs.standing_scores(unit, target, plan)
-                ),
-                "each unsaved wound adds 1; the loser tests to break (WHC-1)",
-            ],
-        )
-    if weapon == "shot":
-        plan = cs.shot_plan(board, unit, target)
-        if isinstance(plan, str):
-            return AttackOdds(weapon, "Virtual shot", None, refusal=plan)
-        odds = ts.shot_odds(plan.aim.chance)
-        if isinstance(plan.aim.target, ts.Gun | ts.Vehicle):
-            effect = "disabled" if isinstance(plan.aim.target, ts.Gun) else "armour -1"
-            told = f"hit {percent(odds.hit)}: {effect} (TS-5)"
-        else:
-            told = f"killed {percent(odds.killed)}, wounded {percent(odds.wounded)} (TS-4, TS-7)"
-        return AttackOdds(
-            weapon,
-            "Virtual shot",
-            float(odds.hit),
-            [f"chance {plan.aim.chance}: {plan.aim.number.breakdown()}", told],
-        )
-    if weapon == CAPTURE:
-        found = cs.capture_plan(board, unit, target)
-        if isinstance(found, str):
-            return AttackOdds(weapon, "Capture the gun", None, refusal=found)
-        if not found.guards:
-            lines = ["no enemy warrior within 1 step of it: taken without a fight (TS-10)"]
-        else:
-            lines = [
-                f"guarded by {_plural_warriors(len(found.guards))}: melee first, each side d6 "
-                f"+ its warriors ({found.captors} against {len(found.guards)})",
-                f"won {percent(found.odds)}: the gun is taken, a guard wounded; a tie or "
-                "less: held, one of ours wounded (TS-10)",
-            ]
-        return AttackOdds(weapon, "Capture the gun", float(found.odds), lines)
-    return AttackOdds(weapon, label, None, refusal=f"no attack called {weapon!r}")
-
-
-def _plural_warriors(n: int) -> str:
-    return f"{n} warrior" if n == 1 else f"{n} warriors"
-
-
-def attack_odds(view: PlayerView, attacker_id: str, target_id: str) -> list[AttackOdds]:
-    """Every attack ``attacker_id`` could make on ``target_id``, with its odds (from the view)."""
-    attacker = view.units.get(attacker_id)
-    target = view.units.get(target_id)
-    if attacker is None or attacker["side"] != view.side:
-        raise ValueError(f"{attacker_id!r} is not a unit of {view.side}")
-    if target is None or target["side"] == view.side:
-        raise ValueError(f"{target_id!r} is not an enemy unit in sight")
-    system = attacker["system"]
-    if target["system"] != system:
-        return [
-            AttackOdds(
-                "",
-                "No direct attack",
-                None,
-                refusal=f"{attacker['name']} ({system}) cannot attack {target['name']} "
-                f"({target['system']}) directly: each system fights its own kind",
-            )
-        ]
-    if system == "battletech":
-        weapons = list(dict.fromkeys(str(w) for w in attacker["profile"].get("weapons", [])))
-        return [battletech_odds(view, attacker, target, w) for w in weapons]
-    from game.state import combat as cs
-
-    board = board_from_view(view)
-    unit, aimed = board.units[attacker_id], board.units[target_id]
-    weapons = SYSTEM_WEAPONS.get(system, ())
-    if system == "toysoldiers" and aimed.kind == "gun" and unit.kind != "gun":
-        weapons = (*weapons, CAPTURE)  # TS-10: a warrior may take an enemy gun
-    if not unit.profile.get("magical_volleys"):
-        weapons = tuple(w for w in weapons if w != cs.MAGICAL)  # BS-14: none carried
-    return [_figures_odds(board, unit, aimed, w) for w in weapons]
-
-
 # --- attack dialog --------------------------------------------------------------------------------
 
 
@@ -698,15 +392,15 @@ class AttackDialog(Dialog):
             )
             for o in self.options
         ]
-        attacker = ctx.view.units[self.attacker_id]["name"]
-        target = ctx.view.units[self.target_id]["name"]
+        attacker = ctx.view.units[self.attacker_id].name
+        target = ctx.view.units[self.target_id].name
         self.title = f"{attacker} attacks {target}"
 
     @staticmethod
     def button_label(weapon: str) -> str:
         """What the button does: a shot fires, melee and close combat fight, a warrior
         takes a gun (TS-10)."""
-        return {CAPTURE: "Take", "melee": "Fight", "close combat": "Fight"}.get(weapon, "Fire")
+        return {CAPTURE: "Take", MELEE: "Fight", CLOSE_COMBAT: "Fight"}.get(weapon, "Fire")
 
     def _legal(self, ctx: UiContext) -> list[str]:
         if not ctx.may_act():
@@ -844,26 +538,26 @@ class AttackTool:
     def _targets(self, ctx: UiContext) -> dict[str, float | None]:
         """Visible enemy units with the best hit chance against each (cached per view)."""
         selected = ctx.own_unit(ctx.selected)
-        if selected is None or selected.get("hex") is None:
+        if selected is None or selected.hex is None:
             return {}
-        key = (ctx.view, selected["id"])
+        key = (ctx.view, selected.id)
         if self._cache is not None and (self._cache[0], self._cache[1]) == key:
             return self._cache[2]
         out: dict[str, float | None] = {}
         for enemy in ctx.view.enemy_units():
-            if enemy.get("hex") is None or enemy.get("destroyed"):
+            if enemy.hex is None or enemy.destroyed:
                 continue
-            odds = [o for o in attack_odds(ctx.view, selected["id"], enemy["id"]) if not o.refusal]
+            odds = [o for o in attack_odds(ctx.view, selected.id, enemy.id) if not o.refusal]
             if odds:
                 chances = [o.chance for o in odds if o.chance is not None]
-                out[enemy["id"]] = max(chances) if chances else None
-        self._cache = (ctx.view, selected["id"], out)
+                out[enemy.id] = max(chances) if chances else None
+        self._cache = (ctx.view, selected.id, out)
         return out
 
     def _enemy_at(self, ctx: UiContext, h: Hex) -> str | None:
         for enemy in ctx.view.enemy_units():
-            if _hex(enemy.get("hex")) == h and not enemy.get("destroyed"):
-                return str(enemy["id"])
+            if enemy.hex == h and not enemy.destroyed:
+                return enemy.id
         return None
 
     def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool:
@@ -885,7 +579,7 @@ class AttackTool:
             target = None if h is None else self._enemy_at(ctx, h)
             selected = ctx.own_unit(ctx.selected)
             if target is not None and selected is not None:
-                self.dialogs.open(AttackDialog(ctx, selected["id"], target))
+                self.dialogs.open(AttackDialog(ctx, selected.id, target))
                 return True
         return False
 
@@ -901,7 +595,7 @@ class AttackTool:
             return
         size = ctx.camera.size
         for uid, chance in self._targets(ctx).items():
-            h = _hex(ctx.view.units[uid]["hex"])
+            h = ctx.view.units[uid].hex
             assert h is not None
             x, y = ctx.camera.hex_to_screen(h)
             pygame.draw.circle(surface, BAD, (round(x), round(y)), round(size * 0.92), 3)

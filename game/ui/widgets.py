@@ -27,12 +27,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 import pygame
 import pygame_gui
 
 from game.hexmath import SQRT3, Hex
+from game.rules.core import percent as percent  # the widget kit's way to show a chance
 from game.ui import fonts
 from game.ui.context import UiContext
 from game.ui.theme import (
@@ -253,16 +253,6 @@ def chance_bar(surface: pygame.Surface, rect: pygame.Rect, p: float, colour: Col
     filled.w = round(rect.w * max(0.0, min(1.0, p)))
     if filled.w:
         pygame.draw.rect(surface, colour, filled, border_radius=3)
-
-
-def percent(p: float | Fraction) -> str:
-    """A probability as players read it: 58%, <1%, 100%."""
-    value = float(p) * 100
-    if 0 < value < 1:
-        return "<1%"
-    if 99 < value < 100:
-        return ">99%"
-    return f"{value:.0f}%"
 
 
 @dataclass

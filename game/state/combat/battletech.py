@@ -7,6 +7,8 @@ Command: ``Attack(side, unit, target, weapon)`` with one of the unit's weapons.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from game.board.los import line_of_sight
 from game.board.terrain import HEAVY_WOODS, LIGHT_WOODS
 from game.hexmath import distance
@@ -18,6 +20,9 @@ from game.state.commands import IllegalCommand
 from game.state.model import GameState, Unit
 from game.state.spotting import spotting_this_turn
 
+if TYPE_CHECKING:  # the view imports the engine, which imports this module
+    from game.state.view import PlayerView
+
 BATTLETECH = "battletech"
 
 
@@ -26,9 +31,11 @@ def _weapons(unit: Unit) -> list[str]:
 
 
 def target_number(
-    state: GameState, unit: Unit, target: Unit, weapon: str
+    board: GameState | PlayerView, unit: Unit, target: Unit, weapon: str
 ) -> TargetNumber | str | None:
-    """The to-hit number, or the reason the shot is impossible (ART-32a, ART-18)."""
+    """The to-hit number, or the reason the shot is impossible (ART-32a, ART-18): the
+    engine's, and the one the attack odds read from a side's view
+    (``game.state.queries``)."""
     assert unit.hex is not None and target.hex is not None
     if weapon not in _weapons(unit):
         return f"{unit.name} carries no {weapon!r} (it has: {', '.join(_weapons(unit)) or 'none'})"
@@ -39,16 +46,16 @@ def target_number(
     refusal = bt.direct_fire_refusal(rng, spec.ranges)
     if refusal:
         return f"{spec.name} at {target.name}: {refusal}"
-    sight = line_of_sight(state.area, unit.hex, target.hex, unit.height, target.height)
+    sight = line_of_sight(board.area, unit.hex, target.hex, unit.height, target.height)
     if not sight:
         return f"no line of sight to {target.name}: {sight.reason}"
     woods = [*sight.woods_hexes, target.hex]
-    terrain = state.area.terrain
+    terrain = board.area.terrain
     light = sum(
-        1 for h in woods if (i := state.area.index_of(h)) >= 0 and terrain[i] == LIGHT_WOODS
+        1 for h in woods if (i := board.area.index_of(h)) >= 0 and terrain[i] == LIGHT_WOODS
     )
     heavy = sum(
-        1 for h in woods if (i := state.area.index_of(h)) >= 0 and terrain[i] == HEAVY_WOODS
+        1 for h in woods if (i := board.area.index_of(h)) >= 0 and terrain[i] == HEAVY_WOODS
     )
     return bt.direct_fire_target_number(
         unit.gunnery,
@@ -58,7 +65,7 @@ def target_number(
         target_hexes_moved=target.hexes_moved,
         light_woods=light,
         heavy_woods=heavy,
-        spotting=spotting_this_turn(state, unit),
+        spotting=spotting_this_turn(board, unit),
         minimum_range=spec.minimum_range,
     )
 

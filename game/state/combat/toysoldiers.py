@@ -412,7 +412,7 @@ NO_MELEE = "fired after manoeuvre"
 HOLD_FIRE = "hold fire"
 
 
-def _manoeuvre_targets(state: GameState, unit: Unit) -> dict[str, Unit]:
+def manoeuvre_targets(state: GameState, unit: Unit) -> dict[str, Unit]:
     """TS-13: the targets ``unit`` could fire at right after its manoeuvre, by the
     words of the choice ("fire at <name>", with the id when names repeat)."""
     field = ToyField(state)
@@ -438,7 +438,7 @@ def _offer_manoeuvre_fire(state: GameState, unit: Unit, start: Hex | None) -> No
         or unit.destroyed
     ):
         return
-    targets = _manoeuvre_targets(state, unit)
+    targets = manoeuvre_targets(state, unit)
     if targets:
         ask(
             state,
@@ -455,7 +455,7 @@ def _fire_after_manoeuvre(state: GameState, question: dict[str, Any], choice: st
     if choice == HOLD_FIRE:
         log_event(state, "reaction", f"{unit.name} holds its fire after its manoeuvre")
         return
-    target = _manoeuvre_targets(state, unit).get(choice)
+    target = manoeuvre_targets(state, unit).get(choice)
     if target is None:
         raise IllegalCommand(f"{unit.name} can no longer {choice}")
     _virtual_shot(state, unit, target, after_manoeuvre=True)

@@ -1,0 +1,207 @@
+"""The exact odds of every direct attack, worked out once (``game.state.queries``)
+over the game state or a side's view alike, and the AI that scores its attacks and its
+answers to the rules' questions by them (ART-32a, BS-4, BS-14, WH-3, WHC-1, TS-10, TS-13).
+
+Each test states its own numbers; the games are built and moved through ``apply``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from game.ai.attacks import WHOLE_UNIT, answer_candidates, attack_candidates, worth
+from game.ai.candidates import Board, best, unit_value
+from game.ai.memory import Memory
+from game.ai.personality import level, personality
+from game.ai.policy import make_policy
+from game.dice import Dice
+from game.hexmath import neighbor, step
+from game.rules import battletech as bt
+from game.state import Attack, GunAction, acting_side, apply, legal_commands, new_game, player_view
+from game.state import combat as cs
+from game.state.combat.battletech import target_number
+from game.state.model import ATTACK, GameState
+from game.state.queries import attack_odds, attack_odds_of, shooting_odds
+from tests.test_engine_systems import (
+    ARCHERS,
+    BOWMEN,
+    FOOT,
+    ORCS,
+    game,
+    place,
+    to_attack_phase,
+    unit,
+)
+from tests.test_figures_in_play import RIFLES, acting_first, play_moves
+from tests.test_ui_artillery import attack_duel
+
+ROOT = Path(__file__).resolve().parents[1]
+FIGURE_SCENARIOS = ["hold_the_ford", "burning_bridge", "fort_pewter"]
+
+
+def board_of(state: GameState, side: str) -> Board:
+    view = player_view(state, side)
+    memory = Memory()
+    memory.observe(view)
+    return Board.read(view, memory, level("normal"), personality("steady"))
+
+
+def test_ART_32a_the_engine_the_window_and_the_ai_read_one_to_hit_number() -> None:
+    """ART-32a: the mech's to-hit number, its breakdown and its chance are the engine's
+    ``target_number`` whether asked of the state or of north's view, and the engine
+    logs the same breakdown when the shot is fired."""
+    state = attack_duel()
+    view = player_view(state, "north")
+    shooter, aimed = state.units["n-close"], state.units["s-mech"]
+    tn = target_number(state, shooter, aimed, "medium_laser")
+    assert not isinstance(tn, str) and tn is not None
+    seen = attack_odds_of(view, view.units["n-close"], view.units["s-mech"], "medium_laser")
+    assert seen == attack_odds_of(state, shooter, aimed, "medium_laser")
+    assert seen.chance == pytest.approx(bt.hit_probability(tn))
+    assert seen.expected == pytest.approx(bt.hit_probability(tn) * 5)  # a medium laser does 5
+    assert seen.share is None  # BattleTech damage lands on locations
+    events = apply(state, Attack("north", "n-close", "s-mech", "medium_laser"))
+    assert f"[{tn.breakdown()}]" in events[-1].text
+    assert tn.breakdown() in seen.lines[0]
+
+
+def test_WH_3_stand_and_shoot_odds_and_the_ai_stands_and_shoots() -> None:
+    """WH-3: five archers (BS 3) standing and shooting at the charging orcs need 5+ (1/3),
+    wound T4 with S3 on 5+ (1/3), and the orcs' 5+ save (light armour, shield) fails 2/3:
+    2/27 a shot, 10/27 unsaved wounds expected from five shots, at least one with
+    1 - (25/27)^5. The AI answers the charge by standing and shooting: worth a share of
+    the orcs, where holding is worth nothing."""
+    state = game(
+        [unit("archers", "north", "0505", 4, ARCHERS), unit("orcs", "south", "0510", 1, ORCS)]
+    )
+    archers = state.units["archers"]
+    place(state, "orcs", step(archers.hex, 4, 3), facing=1)
+    play_moves(state, {"orcs": (neighbor(archers.hex, 4), 1)})
+    assert state.questions[0]["topic"] == cs.STAND_AND_SHOOT
+    view = player_view(state, "north")
+    odds = shooting_odds(view, view.units["archers"], view.units["orcs"], stand_and_shoot=True)
+    assert odds.expected == pytest.approx(float(Fraction(10, 27)))
+    assert odds.chance == pytest.approx(float(1 - Fraction(25, 27) ** 5))
+    assert odds.share == pytest.approx(float(Fraction(10, 27) / 20))
+    board = board_of(state, "north")
+    found = answer_candidates(board, legal_commands(state, "north"))
+    scores = {c.command.choice: c.score for c in found}
+    assert scores[cs.HOLD] == 0.0
+    orcs = unit_value(view.units["orcs"])  # foot counts half a unit
+    assert scores[cs.STAND_AND_SHOOT] == pytest.approx(
+        WHOLE_UNIT * orcs * float(Fraction(10, 27)) / 20
+    )
+    assert best(found).command.choice == cs.STAND_AND_SHOOT
+
+
+def test_WHC_1_close_combat_odds_count_the_blows_both_ways() -> None:
+    """WHC-1: two units of orcs side by side, five in each front rank, one attack each:
+    WS 3 against WS 3 hits on 4+ (1/2), S3 wounds T4 on 5+ (1/3), the 5+ save fails 2/3:
+    5/9 unsaved wounds expected each way. Even blows are worth nothing to the AI, so it
+    does not start the round."""
+    state = game([unit("men", "north", "0505", 4, ORCS), unit("orcs", "south", "0510", 1, ORCS)])
+    place(state, "orcs", neighbor(state.units["men"].hex, 4), facing=1)
+    to_attack_phase(state)
+    acting_first(state, "north")
+    view = player_view(state, "north")
+    [odds] = [o for o in attack_odds(view, "men", "orcs") if o.weapon == cs.CLOSE_COMBAT]
+    assert odds.refusal is None and odds.chance is None
+    assert odds.expected == pytest.approx(5 / 9)
+    assert odds.share == pytest.approx(5 / 9 / 20) and odds.cost == pytest.approx(5 / 9 / 20)
+    assert "0.56 dealt, 0.56 taken" in odds.lines[1]
+    men, orcs = view.units["men"], view.units["orcs"]
+    assert worth(odds, men, orcs) == pytest.approx(0.0)
+    found = attack_candidates(board_of(state, "north"), legal_commands(state, "north"))
+    assert best(found).command == found[0].command  # ends its attacks
+
+
+def test_BS_14_the_ai_looses_the_magical_volley_when_its_dice_are_better() -> None:
+    """BS-14, BS-4: the bowmen's magical volley rolls d12 where the ordinary one rolls
+    d6: more figures of the foot removed on average, so the AI looses it. Each volley's
+    chance is that of at least one figure removed, and its share the figures removed
+    over the foot's twelve."""
+    state = game(
+        [
+            unit("bows", "north", "0507", 4, {**BOWMEN, "magical_volleys": 2, "magical_ad": "12"}),
+            unit("foot", "south", "0512", 1, FOOT),
+        ]
+    )
+    place(state, "foot", step(state.units["bows"].hex, 4, 5))
+    to_attack_phase(state)
+    acting_first(state, "north")
+    view = player_view(state, "north")
+    odds = {o.weapon: o for o in attack_odds(view, "bows", "foot")}
+    magical, missile = odds[cs.MAGICAL], odds[cs.MISSILE]
+    assert magical.expected > missile.expected > 0
+    for o in (magical, missile):
+        assert 0 < o.chance < 1 and o.share == pytest.approx(o.expected / 12)
+    found = attack_candidates(board_of(state, "north"), legal_commands(state, "north"))
+    assert best(found).command == Attack("north", "bows", "foot", cs.MAGICAL)
+
+
+def test_TS_10_the_ai_takes_an_unguarded_gun_for_sure() -> None:
+    """TS-10: a warrior within 1 step of an enemy gun no enemy warrior guards takes it
+    without a fight: the query says so for certain, and the AI counts the gun twice
+    (the enemy's loss, its own gain)."""
+    gun = {"system": "toysoldiers", "type": "gun", "gun_type": "cannon", "shooter": "7/3 - 1"}
+    state = game([unit("rifles", "north", "0505", 4, RIFLES), unit("gun", "south", "0512", 1, gun)])
+    place(state, "gun", neighbor(state.units["rifles"].hex, 4))
+    to_attack_phase(state)
+    acting_first(state, "north")
+    view = player_view(state, "north")
+    rifles, aimed = view.units["rifles"], view.units["gun"]
+    odds = attack_odds_of(view, rifles, aimed, cs.CAPTURE)
+    assert (odds.chance, odds.share, odds.cost) == (1.0, 1.0, 0.0)
+    take = GunAction("north", "rifles", "gun", cs.CAPTURE)
+    found = attack_candidates(board_of(state, "north"), legal_commands(state, "north"))
+    assert best(found).command == take
+    assert best(found).score == worth(odds, rifles, aimed) == 2 * WHOLE_UNIT * unit_value(aimed)
+
+
+def test_TS_13_the_ai_fires_after_its_manoeuvre_by_the_shots_odds() -> None:
+    """TS-13: the rifles have manoeuvred and may fire at once (chance 3 at the enemy
+    rifles: hit 1/2, one warrior of one): the shot is worth half the enemy unit; holding
+    fire keeps a fight for a gun, and there is none in reach, so it is worth nothing."""
+    state = game(
+        [unit("n", "north", "0505", 4, RIFLES), unit("s", "south", "0512", 1, RIFLES)],
+        options={"fire_after_manoeuvre": True},
+    )
+    n = state.units["n"]
+    play_moves(state, {"n": (step(n.hex, 4, 2), 4)})
+    found = answer_candidates(board_of(state, "north"), legal_commands(state, "north"))
+    scores = {c.command.choice: c.score for c in found}
+    assert scores == {"hold fire": 0.0, "fire at s": pytest.approx(WHOLE_UNIT / 2)}
+
+
+@pytest.mark.parametrize("name", FIGURE_SCENARIOS)
+def test_odds_from_a_view_are_the_engines_odds_when_nothing_is_hidden(name: str) -> None:
+    """Principle 6: the odds a side reads from its own view are those the engine's plans
+    give over the whole state, for every attack the AI may make in a game of the
+    scenario, whenever the side knows of every enemy unit on the board."""
+    state = new_game(ROOT / "maps" / f"{name}.toml", 3)
+    policies = {s: make_policy("normal") for s in state.sides}
+    dice = {s: Dice(n) for n, s in enumerate(state.sides)}
+    compared = 0
+    for _ in range(2500):
+        if state.result is not None or compared >= 40:
+            break
+        side = acting_side(state)
+        assert side is not None
+        legal = legal_commands(state, side)
+        view = player_view(state, side)
+        hidden = any(u.hidden and u.hex is not None for u in state.living(state.other(side)))
+        if state.phase == ATTACK and not hidden:
+            for c in legal:
+                if isinstance(c, Attack):
+                    seen = attack_odds_of(view, view.units[c.unit], view.units[c.target], c.weapon)
+                    whole = attack_odds_of(
+                        state, state.units[c.unit], state.units[c.target], c.weapon
+                    )
+                    assert seen == whole, c
+                    assert seen.refusal is None, c
+                    compared += 1
+        apply(state, policies[side].choose(view, legal, dice[side]))
+    assert compared > 0
