@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -48,6 +48,10 @@ from game.state.combat.contact import (
 from game.state.commands import IllegalCommand
 from game.state.model import GameState, Unit
 from game.state.systems import store_damage
+
+if TYPE_CHECKING:  # the view imports the engine, which imports this package
+    from game.state.view import PlayerView
+
 
 BATTLESYSTEM = "battlesystem"
 MISSILE = "missile"
@@ -108,7 +112,7 @@ class _SightLines:
     ranks at once."""
 
     def __init__(
-        self, state: GameState, shooter: Unit, target: Unit, aim: Hex | None = None
+        self, state: GameState | PlayerView, shooter: Unit, target: Unit, aim: Hex | None = None
     ) -> None:
         self.state = state
         self.shooter = shooter
@@ -216,14 +220,14 @@ class Volley:
         return sum(g.dice_count for g in self.groups)
 
 
-def magical_plan(state: GameState, unit: Unit, target: Unit) -> Volley | str:
+def magical_plan(state: GameState | PlayerView, unit: Unit, target: Unit) -> Volley | str:
     """BS-14: a volley of the regiment's magical missiles (their own attack dice,
     ``magical_ad``, else its ordinary ones), while it has magical volleys left."""
     return missile_plan(state, unit, target, magical=True)
 
 
 def missile_plan(
-    state: GameState, unit: Unit, target: Unit, *, magical: bool = False
+    state: GameState | PlayerView, unit: Unit, target: Unit, *, magical: bool = False
 ) -> Volley | str:
     """BS-13 .. BS-19: the volley ``unit`` could loose at ``target`` now, or why not."""
     assert unit.hex is not None and target.hex is not None
@@ -293,7 +297,9 @@ def _shooting_regiment(unit: Unit, magical: bool) -> bs.BattleUnit:
     return regiment
 
 
-def figures_in_sight(state: GameState, unit: Unit, target: Unit, volley: Volley) -> list[bs.Cell]:
+def figures_in_sight(
+    state: GameState | PlayerView, unit: Unit, target: Unit, volley: Volley
+) -> list[bs.Cell]:
     """BS-15: the target's figures that at least one firing figure can see; casualties
     come only from these, and hits beyond them are lost."""
     shooter, aimed = battle_unit(unit), battle_unit(target)
@@ -408,7 +414,7 @@ class MeleePlan:
     notes: tuple[str, ...]
 
 
-def _on_preferred_terrain(state: GameState, unit: Unit) -> bool:
+def _on_preferred_terrain(state: GameState | PlayerView, unit: Unit) -> bool:
     """BS-11: the regiment stands on terrain its creatures prefer (-2 AR): its
     counter's hex is of a terrain named in the profile's ``preferred_terrain``."""
     assert unit.hex is not None
@@ -416,7 +422,7 @@ def _on_preferred_terrain(state: GameState, unit: Unit) -> bool:
     return TERRAIN_NAMES[terrain_at(state, unit.hex)] in preferred
 
 
-def melee_plan(state: GameState, unit: Unit, target: Unit) -> MeleePlan | str:
+def melee_plan(state: GameState | PlayerView, unit: Unit, target: Unit) -> MeleePlan | str:
     """BS-9 .. BS-12: the melee round ``unit`` could start against ``target``, or why not."""
     refusal = contact_refusal(unit, target, MELEE, "melee", "regiments", "led a melee")
     if refusal:

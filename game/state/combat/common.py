@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from game.board.terrain import CLEAR
 from game.hexmath import Hex
@@ -18,6 +18,9 @@ from game.state.board import log_event
 from game.state.commands import IllegalCommand
 from game.state.model import GameState, Unit
 from game.state.systems import is_destroyed
+
+if TYPE_CHECKING:  # the view imports the engine, which imports this package
+    from game.state.view import PlayerView
 
 AttackOptions = Callable[[GameState, Unit], list[tuple[str, str]]]
 AttackResolver = Callable[[GameState, Unit, Unit, str], None]
@@ -101,17 +104,17 @@ def ask(
 # --- the board, as the systems read it ---------------------------------------------------------
 
 
-def ground_level(state: GameState, h: Hex) -> int:
+def ground_level(state: GameState | PlayerView, h: Hex) -> int:
     i = state.area.index_of(h)
     return int(state.area.level[i]) if i >= 0 else 0
 
 
-def terrain_at(state: GameState, h: Hex) -> int:
+def terrain_at(state: GameState | PlayerView, h: Hex) -> int:
     i = state.area.index_of(h)
     return int(state.area.terrain[i]) if i >= 0 else CLEAR
 
 
-def foes_in_sight(state: GameState, unit: Unit, system: str) -> list[Unit]:
+def foes_in_sight(state: GameState | PlayerView, unit: Unit, system: str) -> list[Unit]:
     """Enemy units of ``system`` on the board that ``unit``'s side can see (not hidden)."""
     return [
         u

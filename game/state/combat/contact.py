@@ -9,18 +9,21 @@ bookkeeping they have in common.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from game.hexmath import Hex, distance, opposite
 from game.rules import battlesystem as bs
 from game.state.board import log_event
 from game.state.model import GameState, Unit
 
+if TYPE_CHECKING:  # the view imports the engine, which imports this package
+    from game.state.view import PlayerView
+
 # The charged unit's answer when it does nothing against the charge.
 HOLD = "hold"
 
 
-def engaged(state: GameState, unit: Unit) -> list[Unit]:
+def engaged(state: GameState | PlayerView, unit: Unit) -> list[Unit]:
     """Enemies of the unit's own system whose counters stand next to its counter: the
     units it is in melee or close combat with (contact is counter adjacency)."""
     assert unit.hex is not None

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from game.board.terrain import BUILDING
 from game.hexmath import Hex, distance, line
@@ -32,6 +32,10 @@ from game.state.combat.common import (
 from game.state.commands import IllegalCommand
 from game.state.model import GameState, Unit
 from game.state.systems import store_damage
+
+if TYPE_CHECKING:  # the view imports the engine, which imports this package
+    from game.state.view import PlayerView
+
 
 TOY_SOLDIERS = "toysoldiers"
 SHOT = "shot"
@@ -75,7 +79,7 @@ class ToyField:
     """The toy soldiers on the board, read once for a batch of questions: each
     unit's warriors and guns, who stands and who crews what."""
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: GameState | PlayerView) -> None:
         self.state = state
         self.units = [u for u in state.living() if u.system == TOY_SOLDIERS and u.hex is not None]
         self.warriors: dict[str, tuple[ts.Warrior, ...]] = {}
@@ -133,7 +137,7 @@ class ToyField:
         return any(w.profile is not None for _, w in self.standing(side))
 
 
-def shooting_phase(state: GameState) -> ts.ShootingPhase | None:
+def shooting_phase(state: GameState | PlayerView) -> ts.ShootingPhase | None:
     """This turn's toy-soldier shooting phase (TS-1, TS-2), or None when none was rolled."""
     data = state.initiative.get(SHOOTING_PHASE)
     return None if data is None else ts.ShootingPhase.from_dict(data)
@@ -210,20 +214,20 @@ def _choose_order(state: GameState, question: dict[str, Any], choice: str) -> No
     )
 
 
-def _building_height(state: GameState, h: Hex) -> int:
+def _building_height(state: GameState | PlayerView, h: Hex) -> int:
     i = state.area.index_of(h)
     if i < 0 or int(state.area.terrain[i]) != BUILDING:
         return 0
     return int(state.area.terrain_height[i])
 
 
-def _fortress(state: GameState, h: Hex) -> tuple[bool, bool]:
+def _fortress(state: GameState | PlayerView, h: Hex) -> tuple[bool, bool]:
     """TS-5: (on a fortress wall, on a tower) for a toy soldier in ``h``."""
     height = _building_height(state, h)
     return height > 0, height >= TOWER_HEIGHT
 
 
-def _obstacle_heights(state: GameState, a: Hex, b: Hex) -> list[int]:
+def _obstacle_heights(state: GameState | PlayerView, a: Hex, b: Hex) -> list[int]:
     """TS-3: how many steps each hex between shooter and target rises above the
     higher of them (a figure on a wall or tower stands on its top)."""
     eye = max(ground_level(state, h) + _building_height(state, h) for h in (a, b))
@@ -271,13 +275,13 @@ def _shooter(
     return ready[0], None
 
 
-def _manoeuvre_shots(state: GameState) -> dict[str, int]:
+def _manoeuvre_shots(state: GameState | PlayerView) -> dict[str, int]:
     """TS-13: shots fired right after manoeuvres this turn, by shooter."""
     return dict(state.initiative.get(MANOEUVRE_SHOTS, {}))
 
 
 def shot_plan(
-    state: GameState,
+    state: GameState | PlayerView,
     unit: Unit,
     target: Unit,
     field: ToyField | None = None,
@@ -412,7 +416,7 @@ NO_MELEE = "fired after manoeuvre"
 HOLD_FIRE = "hold fire"
 
 
-def manoeuvre_targets(state: GameState, unit: Unit) -> dict[str, Unit]:
+def manoeuvre_targets(state: GameState | PlayerView, unit: Unit) -> dict[str, Unit]:
     """TS-13: the targets ``unit`` could fire at right after its manoeuvre, by the
     words of the choice ("fire at <name>", with the id when names repeat)."""
     field = ToyField(state)
@@ -580,7 +584,7 @@ class CapturePlan:
 
 
 def capture_plan(
-    state: GameState, unit: Unit, gun_unit: Unit, field: ToyField | None = None
+    state: GameState | PlayerView, unit: Unit, gun_unit: Unit, field: ToyField | None = None
 ) -> CapturePlan | str:
     """TS-10: the gun after ``unit`` takes it, and the melee it must win first if the
     gun is guarded; or why it cannot."""

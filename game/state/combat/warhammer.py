@@ -10,7 +10,7 @@ result (WHC-1) and a break test. docs/engine-systems.md gives every decision.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -49,6 +49,9 @@ from game.state.model import GameState, Unit
 from game.state.moving import mover
 from game.state.systems import damage_state, store_damage
 
+if TYPE_CHECKING:  # the view imports the engine, which imports this package
+    from game.state.view import PlayerView
+
 WARHAMMER = "warhammer"
 SHOOTING = "shooting"
 CLOSE_COMBAT = "close combat"
@@ -74,13 +77,13 @@ def _stat(unit: Unit, key: str, default: int) -> int:
     return int(unit.profile.get(key, default))
 
 
-def _top(state: GameState, unit: Unit) -> int:
+def _top(state: GameState | PlayerView, unit: Unit) -> int:
     """The level of the top of a unit's counter: its hex's ground level plus its height."""
     assert unit.hex is not None
     return ground_level(state, unit.hex) + unit.height
 
 
-def _cover(state: GameState, sight: Sight, target: Unit) -> str:
+def _cover(state: GameState | PlayerView, sight: Sight, target: Unit) -> str:
     """WH-3: hard cover behind or in a building, soft cover behind or in woods."""
     assert target.hex is not None
     codes = {terrain_at(state, h) for h in (*sight.path[1:-1], target.hex)}
@@ -91,7 +94,9 @@ def _cover(state: GameState, sight: Sight, target: Unit) -> str:
     return "none"
 
 
-def _units_in_the_way(state: GameState, shooter: Unit, target: Unit, sight: Sight) -> list[Unit]:
+def _units_in_the_way(
+    state: GameState | PlayerView, shooter: Unit, target: Unit, sight: Sight
+) -> list[Unit]:
     """WH-1, WH-3: the units whose counters stand on the line of fire and reach into it:
     not lower than both the firer's eyes and the target's top (the MAP-5 rule for a
     hill, turned round). Hidden enemies the firer cannot know of are left out (ART-4)."""
@@ -123,7 +128,7 @@ class ShootingPlan:
 
 
 def shooting_plan(
-    state: GameState, unit: Unit, target: Unit, *, stand_and_shoot: bool = False
+    state: GameState | PlayerView, unit: Unit, target: Unit, *, stand_and_shoot: bool = False
 ) -> ShootingPlan | str:
     """The volley ``unit`` could shoot at ``target`` now, or why not. With
     ``stand_and_shoot`` it is the charged unit's reaction to ``target``'s charge
@@ -280,7 +285,7 @@ class CombatPlan:
     faces: tuple[str, str]  # the face of the enemy each unit fights
 
 
-def combat_plan(state: GameState, unit: Unit, target: Unit) -> CombatPlan | str:
+def combat_plan(state: GameState | PlayerView, unit: Unit, target: Unit) -> CombatPlan | str:
     """The round of close combat ``unit`` could start against ``target``, or why not."""
     refusal = contact_refusal(
         unit, target, CLOSE_COMBAT, "close combat", "units", "started a close combat"
