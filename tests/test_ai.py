@@ -11,7 +11,6 @@ from game.ai import PERSONALITIES, Policy, RandomPolicy, make_policy
 from game.ai.hunt import beliefs, candidate_positions
 from game.ai.memory import Memory
 from game.ai.personality import level, personality
-from game.ai.sheets import crossing_cost
 from game.ai.shell_damage import KERNEL_RADIUS, damage_kernel
 from game.artillery.forecast import forecast
 from game.artillery.plots import Plot
@@ -30,6 +29,7 @@ from game.state import (
     player_view,
 )
 from game.state.model import OffBoard
+from game.state.queries import crossing_cost
 from game.state.setup import lattice_hex
 
 
@@ -192,7 +192,8 @@ def test_personalities_are_data() -> None:
 
 
 def test_slow_sheets_for_the_enemy_MAP_7_MAP_9() -> None:
-    """MAP-7/MAP-9: woods cost a vehicle more to cross than open farmland."""
+    """MAP-7/MAP-9: woods cost a vehicle more to cross than open farmland (MOV-1:
+    heavy woods are closed to it); infantry pay 1 MP a hex wherever they may go."""
     assert crossing_cost("deep_forest", "vehicle") > crossing_cost("farmland", "vehicle")
     assert crossing_cost("deep_forest", "infantry") == 1.0
 

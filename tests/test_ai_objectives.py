@@ -9,11 +9,12 @@ from game.ai import make_policy
 from game.ai import objectives as obj
 from game.ai.candidates import Board
 from game.ai.manoeuvre import _fights, _hunting
-from game.ai.memory import Memory, as_hex
+from game.ai.memory import Memory
 from game.ai.personality import level, personality
 from game.dice import Dice
 from game.hexmath import distance
 from game.state import DEFAULT_SCENARIO, acting_side, apply, legal_commands, new_game, player_view
+from game.state.queries import fastest_move, ground_reach
 from game.state.view import SeenUnit
 
 BRIDGE = "maps/burning_bridge.toml"
@@ -93,22 +94,26 @@ def test_hard_hunts_by_the_posterior_per_sheet_of_travel_ART_6_ART_24() -> None:
     assert goal_position(belief, (0, 1), by_posterior=True) == (0, 6)
 
 
-def test_hard_reads_ahead_over_the_hexes_an_enemy_can_reach_ART_6() -> None:
+def test_hard_reads_ahead_over_the_hexes_an_enemy_can_reach_ART_6_MOV_1() -> None:
     """Hard spreads an enemy unit over the area hexes it can reach by the shell's
-    arrival (weights adding up to 1, nearest its course heaviest); normal keeps one
+    arrival (weights adding up to 1, nearest its course heaviest): the engine's own
+    reach over the ground (MOV-1), at most six MP a turn; normal keeps one
     extrapolated step and its ring."""
     state = new_game(DEFAULT_SCENARIO, 4)
     view = player_view(state, "north")
-    enemy = next(u for u in view.enemy_units() if u["hex"] is not None and not u["battery"])
+    enemy = next(u for u in view.enemy_units() if u.hex is not None and u.battery is None)
     from game.ai.manoeuvre import predicted_hexes
 
     for name, turns in (("hard", 2), ("normal", 2)):
         board = Board.read(view, Memory(), level(name), personality("steady"))
-        spread = predicted_hexes(board, enemy["id"], turns)
+        spread = predicted_hexes(board, enemy.id, turns)
         assert abs(sum(p for _, p in spread) - 1.0) < 1e-9
         if name == "hard":
+            reach = ground_reach(view.area, enemy, min(6, fastest_move(enemy)) * turns)
+            assert reach is not None
             assert len(spread) > 7 and all(view.area.contains(h) for h, _ in spread)
-            assert spread[0][0] == as_hex(enemy["hex"]) and spread[0][1] > spread[-1][1]
+            assert all(h in reach for h, _ in spread)
+            assert spread[0][0] == enemy.hex and spread[0][1] > spread[-1][1]
         else:
             assert len(spread) == 7
 

@@ -20,6 +20,7 @@ from game.state.queries import (
     Strength,
     crossing_cost,
     fastest_move,
+    ground_reach,
     movement_class,
     movement_reach,
     reach_for,
@@ -194,3 +195,18 @@ def test_TS_5_a_battle_machine_shows_the_armour_it_has_left():
     assert strength(tank) == Strength(0.5, "armour 1 left")
     store_damage(tank, hit.hit().hit())
     assert strength(tank).share == 0.0
+
+
+def test_MOV_1_MAP_6_the_ground_reach_looks_ahead_past_the_units_and_stays_on_the_map():
+    """MOV-1: a look several turns ahead reads the ground alone: the hex an enemy
+    stands in now is open to it (it will have moved by then), and no exit off the
+    play area is counted (MAP-6: the next sheet is not known)."""
+    state = north_to_move()
+    scout = state.units["n-scout"]
+    enemy_hex = state.units["s-mech"].hex
+    blocked = reach_for(state, scout, mp=60)
+    ground = ground_reach(state.area, scout, 60)
+    assert enemy_hex not in blocked and enemy_hex in ground
+    assert any(not state.area.contains(h) for h in blocked), "mobile maps: exits"
+    assert all(state.area.contains(h) for h in ground)
+    assert ground_reach(state.area, replace(scout, hidden=True), 60) is None

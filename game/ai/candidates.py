@@ -9,16 +9,16 @@ where enemy units see and shoot, and where enemy shells have been falling.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
-from game.ai.memory import Memory, as_hex
+from game.ai.memory import Memory
 from game.ai.personality import Level, Personality
 from game.board.area import PlayArea
-from game.board.movement import MovementError, mover_for
 from game.hexmath import Hex, distances
 from game.state.commands import Command
+from game.state.model import Unit
+from game.state.queries import fastest_move
 from game.state.view import PlayerView
 
 # Longest direct-fire reach assumed for an enemy unit whose weapons are unknown.
@@ -43,19 +43,11 @@ def best(candidates: list[Candidate]) -> Candidate:
     return top
 
 
-def run_mp(unit: dict[str, Any]) -> int:
-    """The unit's fastest move in MP (hexes for figures), 0 if it cannot move."""
-    try:
-        return mover_for(unit["system"], unit["profile"], unit["name"], unit["height"]).run_mp
-    except (MovementError, KeyError, TypeError, ValueError):
-        return 0
-
-
-def unit_value(unit: dict[str, Any]) -> float:
+def unit_value(unit: Unit) -> float:
     """How much damage to this enemy unit is worth: its guns decide the game."""
-    if unit.get("battery"):
+    if unit.battery is not None:
         return 12.0
-    if unit.get("kind") == "infantry":
+    if unit.kind == "infantry":
         return 0.5
     return 1.0
 
@@ -68,8 +60,8 @@ class Board:
     memory: Memory
     level: Level
     personality: Personality
-    own: dict[str, dict[str, Any]] = field(default_factory=dict)
-    enemies: dict[str, dict[str, Any]] = field(default_factory=dict)
+    own: dict[str, Unit] = field(default_factory=dict)
+    enemies: dict[str, Unit] = field(default_factory=dict)
     hunters: list[str] = field(default_factory=list)
 
     @classmethod
@@ -78,19 +70,19 @@ class Board:
     ) -> Board:
         board = cls(view, memory, level, personality)
         for uid, u in view.units.items():
-            if u["destroyed"] or u["hex"] is None:
+            if u.destroyed or u.hex is None:
                 continue
-            if u["side"] == view.side:
+            if u.side == view.side:
                 board.own[uid] = u
             else:
                 board.enemies[uid] = u
         mobile = [
-            (run_mp(u), uid)
+            (fastest_move(u), uid)
             for uid, u in view.units.items()
-            if u["side"] == view.side
-            and not u["destroyed"]
-            and u["battery"] is None
-            and u["kind"] != "infantry"
+            if u.side == view.side
+            and not u.destroyed
+            and u.battery is None
+            and u.kind != "infantry"
         ]
         mobile.sort(key=lambda t: (-t[0], t[1]))
         board.hunters = [uid for mp, uid in mobile[: personality.hunters] if mp > 0]
@@ -101,13 +93,15 @@ class Board:
         return self.view.area
 
     def hex_of(self, uid: str) -> Hex:
-        return as_hex(self.view.units[uid]["hex"])
+        h = self.view.units[uid].hex
+        assert h is not None, f"{uid} stands off the board"
+        return h
 
     def enemy_sight(self, target_height: int) -> np.ndarray:
         """How many enemy units on the board see each area hex (a unit of
         ``target_height`` standing there), counting only those within reach."""
         key = ("enemy_sight", self.view.turn, self.view.phase, self.area.revision, target_height)
-        key = (*key, tuple(sorted((k, tuple(v["hex"])) for k, v in self.enemies.items())))
+        key = (*key, tuple(sorted((k, v.hex) for k, v in self.enemies.items())))
         cached = self.memory.notes.get("enemy_sight")
         if cached is not None and cached[0] == key:
             return cached[1]
@@ -115,9 +109,8 @@ class Board:
         count = np.zeros(len(area), dtype=np.int32)
         for uid in sorted(self.enemies):
             u = self.enemies[uid]
-            h = as_hex(u["hex"])
             mask = self.memory.sight(
-                area, h, ENEMY_REACH, viewer_height=int(u["height"]), target_height=target_height
+                area, u.hex, ENEMY_REACH, viewer_height=u.height, target_height=target_height
             )
             count += mask
         self.memory.notes["enemy_sight"] = (key, count)

@@ -23,7 +23,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from game.ai.memory import Memory, SheetPosition, as_hex
+from game.ai.memory import Memory, SheetPosition
 from game.artillery.flight import flight_time, sheet_distance
 from game.artillery.weapons import WEAPONS, Weapon
 from game.board.area import FLANKS
@@ -109,7 +109,7 @@ def beliefs(view: PlayerView, memory: Memory, reads_intelligence: bool) -> list[
         len(view.announcements),
         len(memory.enemy_shells),
         len(memory.searched),
-        tuple(sorted(u for u, d in view.units.items() if d["side"] != view.side)),
+        tuple(sorted(u for u, d in view.units.items() if d.side != view.side)),
     )
     cached = memory.notes.get("beliefs")
     if cached is not None and cached[0] == key and cached[1] == reads_intelligence:
@@ -117,13 +117,13 @@ def beliefs(view: PlayerView, memory: Memory, reads_intelligence: bool) -> list[
     out: list[Belief] = []
     for uid in sorted(view.units):
         u = view.units[uid]
-        if u["side"] == view.side or not u.get("battery") or u["hex"] is None:
+        if u.side == view.side or u.battery is None or u.hex is None:
             continue
-        if u.get("kind") == "aerospace":
+        if u.kind == "aerospace":
             continue  # ART-36: an aircraft with Arrow IV is no gun to hunt
-        if u.get("destroyed"):
+        if u.destroyed:
             continue
-        h = as_hex(u["hex"])
+        h = u.hex
         out.append(Belief(uid, {view.area.position_of(h): 1.0}, h))
     if not out:
         out.append(_belief(view, memory, candidate_positions(view, memory), reads_intelligence))
@@ -151,7 +151,7 @@ def _belief(
                     del weights[pos]
     sides_cache: dict[tuple[Hex, SheetPosition], int] = memory.notes.setdefault("sides", {})
     for a in announcements:
-        aimed = as_hex(a["aimed"])
+        aimed = a.aimed
         for pos in list(weights):
             key = (aimed, pos)
             side = sides_cache.get(key)
@@ -160,7 +160,7 @@ def _belief(
                 # ART-24 as the engine announces it: side 1 when the aimed hex is 0909.
                 side = 1 if centre == aimed else side_toward(aimed, centre)
                 sides_cache[key] = side
-            if side != int(a["side"]):
+            if side != a.side:
                 del weights[pos]
     if not weights:
         # The notes contradict each other (two batteries, or guns that moved):

@@ -23,13 +23,13 @@ import numpy as np
 
 import game.ai.objectives as objectives
 from game.ai.aircraft import flight_candidates
-from game.ai.candidates import Board, Candidate, run_mp
+from game.ai.candidates import Board, Candidate
 from game.ai.hunt import beliefs, goal_position, search_hexes
-from game.ai.memory import as_hex
 from game.artillery.flight import sheet_distance
 from game.board.los import in_sight
 from game.hexmath import Hex, distance, distances, line
 from game.state.commands import Command, Fly, Hold, Move
+from game.state.queries import fastest_move, ground_reach
 
 
 def movement_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
@@ -41,15 +41,15 @@ def movement_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
         return [Candidate(c, 0.0, "the only choice") for c in legal]
     goals = objectives.read(board.view, board.level.reads_turn_limit)
     hunters = [u for u in board.hunters if u in by_unit] if _hunting(board, goals) else []
-    free = [u for u in by_unit if u not in hunters and board.view.units[u]["battery"] is None]
+    free = [u for u in by_unit if u not in hunters and board.view.units[u].battery is None]
     jobs = objectives.assignments(goals, board.own, sorted(free))
     order = hunters + sorted(u for u in jobs if u in by_unit)
     order += sorted((u for u in by_unit if u not in order), key=_spotter_order(board))
     uid = order[0]
     options = by_unit[uid]
-    if board.view.units[uid].get("kind") == "aerospace":
+    if board.view.units[uid].kind == "aerospace":
         return flight_candidates(board, uid, options)  # ART-36
-    if board.view.units[uid]["battery"] is not None:
+    if board.view.units[uid].battery is not None:
         # ART-19: guns that spend movement points lose their auto-hit hexes.
         return [
             Candidate(c, 1.0 if isinstance(c, Hold) else 0.0, "guns stay put (ART-19)")
@@ -96,7 +96,7 @@ def _objective_moves(
     """To the hold hex and on it (or next to it when another own unit is there)."""
     here = board.hex_of(uid)
     danger = board.shell_danger()
-    taken = {as_hex(u["hex"]) for o, u in board.own.items() if o != uid}
+    taken = {u.hex for o, u in board.own.items() if o != uid}
     out: list[Candidate] = []
     for c in options:
         h = _destination(c, here)
@@ -121,9 +121,10 @@ def _fighter_moves(
     area = view.area
     here = board.hex_of(uid)
     danger = board.shell_danger()
-    exposed = board.enemy_sight(int(view.units[uid]["height"]))
-    ideal = 3 if view.units[uid]["system"] == "battletech" else 1
-    enemies = [as_hex(e["hex"]) for e in board.enemies.values() if not e.get("battery")]
+    unit = view.units[uid]
+    exposed = board.enemy_sight(unit.height)
+    ideal = 3 if unit.system == "battletech" else 1
+    enemies = [e.hex for e in board.enemies.values() if e.battery is None and e.hex is not None]
     if enemies:
         target = min(enemies, key=lambda e: (distance(e, here), e))
         why = f"close with the enemy at {area.label(target)}"
@@ -147,8 +148,7 @@ def _fighter_moves(
 
 def _spotter_order(board: Board) -> Callable[[str], tuple[int, str]]:
     def key(uid: str) -> tuple[int, str]:
-        u = board.view.units[uid]
-        return (0 if u["battery"] is not None else 1, uid)
+        return (0 if board.view.units[uid].battery is not None else 1, uid)
 
     return key
 
@@ -165,7 +165,7 @@ def _common_penalty(board: Board, uid: str, h: Hex, danger: np.ndarray) -> float
     if i >= 0:
         penalty += 4.0 * float(danger[i]) * board.personality.exposure_weight
     for other, u in board.own.items():
-        if other != uid and u["battery"] is None and distance(h, as_hex(u["hex"])) <= 1:
+        if other != uid and u.battery is None and u.hex is not None and distance(h, u.hex) <= 1:
             penalty += 1.5
     return penalty
 
@@ -200,8 +200,7 @@ def _hunter_moves(board: Board, uid: str, options: list[Command]) -> list[Candid
     here = board.hex_of(uid)
     goal, search, why = hunt_goal(board, uid)
     danger = board.shell_danger()
-    height = int(view.units[uid]["height"])
-    sight = board.enemy_sight(height)
+    sight = board.enemy_sight(view.units[uid].height)
     search_set = set(search)
     out: list[Candidate] = []
     if goal is not None and why.startswith("close in"):
@@ -234,7 +233,7 @@ def _close_in(
     the own shells aimed at the guns (ART-25)."""
     view = board.view
     here = board.hex_of(uid)
-    height = int(view.units[uid]["height"])
+    height = view.units[uid].height
     out: list[Candidate] = []
     ranked: list[tuple[float, int]] = []
     for k, c in enumerate(options):
@@ -267,7 +266,7 @@ def _reward_search_sight(
     wanted = np.zeros(len(area), dtype=bool)
     wanted[idx] = True
     among = (wanted, ("search", idx.tobytes()))
-    height = int(board.view.units[uid]["height"])
+    height = board.view.units[uid].height
     ranked = sorted(range(len(out)), key=lambda k: -out[k].score)[:6]
     for k in ranked:
         h = _destination(out[k].command, here)
@@ -289,8 +288,7 @@ def _disk(h: Hex, radius: int) -> list[Hex]:
 
 def predicted_hexes(board: Board, uid: str, turns: int = 1) -> list[tuple[Hex, float]]:
     """Where an enemy unit will probably stand after ``turns`` movement phases."""
-    u = board.enemies[uid]
-    h = as_hex(u["hex"])
+    h = board.hex_of(uid)
     if not board.level.leads_targets or turns <= 0:
         return [(h, 1.0)]
     if board.level.reach_ahead:
@@ -306,29 +304,50 @@ def predicted_hexes(board: Board, uid: str, turns: int = 1) -> list[tuple[Hex, f
     return out
 
 
-# Farthest an enemy unit is assumed to go in one turn (hexes), and the spread
-# kept around its course (hexes) when reading ahead.
+# Most MP an enemy unit is assumed to spend in one turn, and the spread kept
+# around its course (hexes) when reading ahead.
 _AHEAD_STEP = 6
 _AHEAD_SPREAD = 2
+
+
+def _reach_in(board: Board, uid: str, turns: int) -> dict[Hex, int] | None:
+    """The hexes an enemy unit can stand in after ``turns`` movement phases, with
+    their MP: the engine's reach over the ground (MOV-1, MOV-2; the units will
+    have moved by then), as one move of at most ``_AHEAD_STEP`` MP a turn; None
+    when it does not move by those rules. Kept while the unit stands where it is
+    and the map is the same."""
+    area = board.area
+    u = board.enemies[uid]
+    mp = min(_AHEAD_STEP, fastest_move(u)) * turns
+    held = board.memory.notes.get("reach_ahead")
+    if held is None or held[0] is not area or held[1] != area.revision:
+        held = (area, area.revision, {})
+        board.memory.notes["reach_ahead"] = held
+    key = (uid, u.hex, u.facing, mp)
+    if key not in held[2]:
+        reach = ground_reach(area, u, mp) if mp > 0 else None
+        held[2][key] = None if reach is None else reach.costs()
+    return held[2][key]
 
 
 def _reach_ahead(board: Board, uid: str, turns: int) -> list[tuple[Hex, float]]:
     """Look-ahead (hard): the hexes an enemy unit can stand in after ``turns``
     movement phases, weighted toward its observed course and staying put: every
-    hex within its reach at most ``_AHEAD_SPREAD`` from the line between where it
-    stands and where its course leads, nearer the course weighing more."""
-    u = board.enemies[uid]
-    h = as_hex(u["hex"])
-    area = board.area
-    step = min(_AHEAD_STEP, max(1, run_mp(u)))
+    hex within its reach (``_reach_in``) at most ``_AHEAD_SPREAD`` from the line
+    between where it stands and where its course leads, nearer the course
+    weighing more."""
+    h = board.hex_of(uid)
+    reach = _reach_in(board, uid, turns)
+    if not reach:
+        return [(h, 1.0)]
     dq, dr = board.memory.velocity(uid)
     centre = Hex(h.q + dq * turns, h.r + dr * turns)
-    if distance(h, centre) > step * turns or not area.contains(centre):
+    if centre not in reach:
         centre = h
     out: dict[Hex, float] = {}
     for k, point in enumerate(line(h, centre)):
         for n in _disk(point, _AHEAD_SPREAD):
-            if not area.contains(n) or distance(n, h) > step * turns:
+            if n not in reach:  # the ground reach holds play-area hexes only
                 continue
             weight = (1.0 + k) / (1.0 + distance(n, point))
             out[n] = max(out.get(n, 0.0), weight)
@@ -341,7 +360,7 @@ def _watch_arrival(board: Board, aimed: Hex, turns: int, height: int) -> np.ndar
     area = board.area
     watch = np.zeros(len(area), dtype=np.float64)
     for eid in sorted(board.enemies):
-        if distance(as_hex(board.enemies[eid]["hex"]), aimed) > 8:
+        if distance(board.hex_of(eid), aimed) > 8:
             continue
         for h, p in predicted_hexes(board, eid, turns)[:3]:
             if area.contains(h):
@@ -353,8 +372,7 @@ def _spotter_moves(board: Board, uid: str, options: list[Command]) -> list[Candi
     view = board.view
     area = view.area
     here = board.hex_of(uid)
-    u = view.units[uid]
-    height = int(u["height"])
+    height = view.units[uid].height
     danger = board.shell_danger()
     weight = board.personality.exposure_weight
     watch = np.zeros(len(area), dtype=np.float64)
@@ -372,12 +390,12 @@ def _spotter_moves(board: Board, uid: str, options: list[Command]) -> list[Candi
                 if board.level.spots_both_ends:
                     # Both ends of the flight: the aimed hex when the shell lands
                     # (ART-16) and where the enemy can be by then.
-                    ahead = max(1, int(plot["arrival_turn"]) - view.turn)
+                    ahead = max(1, plot.arrival_turn - view.turn)
                     watch += _watch_arrival(board, t, ahead, height)
     exposed = board.enemy_sight(height)
     near = np.zeros(len(area), dtype=np.float64)
     for e in board.enemies.values():
-        d = distances(as_hex(e["hex"]), area.q, area.r)
+        d = distances(e.hex, area.q, area.r)
         near = np.maximum(near, np.clip(10 - d, 0, 10) / 10.0)
     out: list[Candidate] = []
     for c in options:

@@ -18,6 +18,7 @@ import numpy as np
 from game.board.area import PlayArea
 from game.board.los import visible_from
 from game.hexmath import Hex
+from game.state.model import hex_from
 from game.state.view import PlayerView
 
 SheetPosition = tuple[int, int]
@@ -70,14 +71,14 @@ class Memory:
             self.start_positions = _starting_positions(view)
         self.turn = view.turn
         for uid, unit in view.units.items():
-            if unit["side"] == self.side or unit["hex"] is None or unit.get("destroyed"):
+            if unit.side == self.side or unit.hex is None or unit.destroyed:
                 continue
-            self.sightings.setdefault(uid, {})[view.turn] = as_hex(unit["hex"])
+            self.sightings.setdefault(uid, {})[view.turn] = unit.hex
         if view.phase in ("targeting", "attack") and view.turn not in self.own_after_movement:
             own = {
-                uid: (as_hex(u["hex"]), int(u["height"]))
+                uid: (u.hex, u.height)
                 for uid, u in view.units.items()
-                if u["side"] == self.side and u["hex"] is not None and not u["destroyed"]
+                if u.side == self.side and u.hex is not None and not u.destroyed
             }
             self.own_after_movement[view.turn] = own
             self.area_after_movement[view.turn] = tuple(view.area.positions)
@@ -97,7 +98,7 @@ class Memory:
             shell = EnemyShell(
                 number=int(plot["id"]),
                 weapon=str(event.data.get("weapon", "")),
-                aimed=as_hex(plot["target"]),
+                aimed=hex_from(plot["target"]),
                 fired_turn=int(plot["fired_turn"]),
                 arrival_turn=int(plot["arrival_turn"]),
             )

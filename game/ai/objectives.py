@@ -20,11 +20,10 @@ and so is the turn limit. A policy plays for them:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from game.ai.memory import as_hex
 from game.hexmath import Hex, distance
-from game.state.victory import BATTERY_POINTS, DEFAULT_POINTS, OTHER_POINTS
+from game.state.model import Unit
+from game.state.victory import unit_points
 from game.state.view import PlayerView
 
 # Units sent to take or guard one hold hex.
@@ -93,15 +92,15 @@ def read(view: PlayerView, reads_turn_limit: bool = True) -> Objectives:
 
 
 def assignments(
-    objectives: Objectives, own: dict[str, dict[str, Any]], free: list[str]
+    objectives: Objectives, own: dict[str, Unit], free: list[str]
 ) -> dict[str, tuple[Hex, str]]:
     """Units (among ``free``, mobile and not guns) given a hold hex to take or guard:
     the nearest ``HOLDERS`` to each, takes first. Unit id -> (hex, why)."""
     out: dict[str, tuple[Hex, str]] = {}
     jobs = [(h, "take") for h in objectives.take] + [(h, "guard") for h in objectives.guard]
     for hold, job in jobs:
-        left = [u for u in free if u not in out and own[u].get("hex") is not None]
-        left.sort(key=lambda u: (distance(as_hex(own[u]["hex"]), hold.hex), u))
+        left = [u for u in free if u not in out and own[u].hex is not None]
+        left.sort(key=lambda u: (distance(own[u].hex, hold.hex), u))
         for uid in left[:HOLDERS]:
             why = (
                 f"hold the objective hex for {hold.turns} turn{'s' if hold.turns != 1 else ''}"
@@ -116,17 +115,7 @@ def lead(view: PlayerView) -> int:
     """Own victory points minus the enemy's counted on destroyed units (their value,
     as ``game.state.victory`` scores them); damage short of that is left out."""
 
-    def value(u: dict[str, Any]) -> int:
-        profile = u.get("profile") or {}
-        if "points" in profile:
-            return int(profile["points"])
-        if u.get("battery"):
-            return BATTERY_POINTS
-        if u.get("system") in ("battlesystem", "warhammer"):
-            return OTHER_POINTS
-        return DEFAULT_POINTS.get(str(u.get("kind")), 1)
-
-    def scored(against: list[dict[str, Any]]) -> int:
-        return sum(value(u) for u in against if u.get("destroyed"))
+    def scored(against: list[Unit]) -> int:
+        return sum(unit_points(u) for u in against if u.destroyed)
 
     return scored(view.enemy_units()) - scored(view.own_units())

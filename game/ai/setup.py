@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from game.ai.candidates import Board, Candidate, run_mp
+from game.ai.candidates import Board, Candidate
 from game.board.area import PlayArea
 from game.board.terrain import WATER
 from game.dice import DiceBase
-from game.hexmath import DIRECTIONS, Hex, distances
+from game.hexmath import DIRECTIONS, distances
 from game.state.commands import Command, Deploy, EndPhase, Predesignate
+from game.state.queries import fastest_move
 
 
 def setup_candidates(board: Board, legal: list[Command], dice: DiceBase) -> list[Candidate]:
@@ -51,7 +52,7 @@ def _deployment(board: Board, deploys: list[Deploy], dice: DiceBase) -> Candidat
         if battery in done:
             continue
         unit = view.units[battery]
-        off = unit["battery"]["offboard"]
+        off = unit.battery.offboard if unit.battery is not None else None
         home = [c for c in deploys if c.battery == battery and c.direction == view.side]
         wanted = [c for c in home if c.distance == distance]
         if not wanted:
@@ -64,7 +65,7 @@ def _deployment(board: Board, deploys: list[Deploy], dice: DiceBase) -> Candidat
             along = alongs[dice.roll(1, len(alongs), "deployment column").total - 1]
             dice.take_records()
         done.add(battery)
-        if off and (off["direction"], off["along"], off["distance"]) == (
+        if off is not None and (off.direction, off.along, off.distance) == (
             view.side,
             along,
             distance,
@@ -92,13 +93,13 @@ def approach_scores(board: Board) -> np.ndarray:
     reach = np.zeros(len(area), dtype=np.float64)
     for uid in sorted(board.enemies):
         u = board.enemies[uid]
-        mp = max(4, run_mp(u))
-        d = distances(Hex(*u["hex"]), area.q, area.r)
+        mp = max(4, fastest_move(u))
+        d = distances(u.hex, area.q, area.r)
         # Where the unit may stand after one to three turns of movement.
         reach = np.maximum(reach, np.where((d >= 2) & (d <= 3 * mp), 1.0 - d / (4 * mp), 0.0))
     score = score * (0.3 + reach) + reach
     for u in board.own.values():
-        d = distances(Hex(*u["hex"]), area.q, area.r)
+        d = distances(u.hex, area.q, area.r)
         score = np.where(d <= 2, -1.0, score)
     return score
 
@@ -121,7 +122,7 @@ def _passes(area: PlayArea) -> np.ndarray:
 def _predesignations(board: Board, adds: list[Predesignate]) -> list[Candidate]:
     view = board.view
     area = view.area
-    chosen = [Hex(*h) for h in view.predesignated]
+    chosen = list(view.predesignated)
     score = approach_scores(board)
     out: list[Candidate] = []
     for c in adds:

@@ -14,7 +14,8 @@ breakdown and the exact forecast.
 Movement (MOV-1 .. MOV-3, MAP-6): ``movement_reach`` (where a unit can end its
 move this phase, with the cost and route to each hex, exits onto new sheets
 included), ``reach_for`` (the same from where a unit stands, moved or not, with
-any MP to spend), ``can_move``, ``fastest_move``, ``allowance_text``,
+any MP to spend), ``ground_reach`` (over the ground alone, for a look several
+turns ahead), ``can_move``, ``fastest_move``, ``allowance_text``,
 ``movement_class`` and ``crossing_cost`` (what a sheet costs a unit to cross,
 for choosing new sheets). Unit strength: ``strength``.
 
@@ -49,7 +50,7 @@ from game.artillery.tohit import artillery_target_number, spotter_modifier
 from game.artillery.weapons import Weapon
 from game.artillery.weapons import weapon as weapon_spec
 from game.board.area import PlayArea
-from game.board.movement import MovementError, Reach, mean_entry_cost
+from game.board.movement import MovementError, Reach, mean_entry_cost, reachable
 from game.board.sheet import available_sheets
 from game.hexmath import Hex, distance
 from game.rules import battlesystem as bs
@@ -416,6 +417,17 @@ def reach_for(board: GameState | PlayerView, unit: Unit, mp: int | None = None) 
     if aircraft.is_aircraft(unit) or not can_move(unit):
         return None
     return reach(board, unit, mp)
+
+
+def ground_reach(area: PlayArea, unit: Unit, mp: int) -> Reach | None:
+    """MOV-1, MOV-2: every hex of ``area`` ``unit`` could end a move of ``mp`` MP in
+    from where it stands, over the ground alone: no unit in the way and no exit off
+    the area (a look several turns ahead, when the units will have moved). None
+    when it does not move by these rules (it flies (ART-36), it is hidden, it has
+    no allowance)."""
+    if aircraft.is_aircraft(unit) or not can_move(unit) or unit.hex is None:
+        return None
+    return reachable(area, unit.hex, unit.facing, mover(unit), mp)
 
 
 def fastest_move(unit: Unit) -> int:
