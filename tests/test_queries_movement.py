@@ -14,7 +14,7 @@ from game.board.sheet import available_sheets
 from game.board.terrain import WATER
 from game.hexmath import DIRECTIONS, neighbor
 from game.rules import toysoldiers as ts
-from game.state import Hold, Move, acting_side, apply, legal_commands, player_view
+from game.state import Hold, Move, PlaceSheet, acting_side, apply, legal_commands, player_view
 from game.state.queries import (
     CLOSED_STEP,
     Strength,
@@ -210,3 +210,22 @@ def test_MOV_1_MAP_6_the_ground_reach_looks_ahead_past_the_units_and_stays_on_th
     assert any(not state.area.contains(h) for h in blocked), "mobile maps: exits"
     assert all(state.area.contains(h) for h in ground)
     assert ground_reach(state.area, replace(scout, hidden=True), 60) is None
+
+
+def test_MAP_6_a_views_map_answers_as_the_engines_before_and_after_a_sheet_is_laid():
+    """MAP-6: a side's view holds a copy of the map; asked over it, the reach is the
+    engine's, on the map as it was (a view taken before a sheet is laid keeps it)
+    and on the grown map after."""
+    state = north_to_move()
+    before = player_view(state, "north")
+    was = reach_for(state, state.units["n-mech"]).costs()
+    scout = state.units["n-scout"]
+    exit_hex = next(h for h in movement_reach(state, scout) if not state.area.contains(h))
+    apply(state, Move("north", "n-scout", exit_hex, movement_reach(state, scout)[exit_hex].facing))
+    picker = state.pending_sheet.picker
+    apply(state, next(c for c in legal_commands(state, picker) if isinstance(c, PlaceSheet)))
+    after = player_view(state, "north")
+    assert len(after.area) > len(before.area)
+    now = reach_for(state, state.units["n-mech"]).costs()
+    assert reach_for(before, before.units["n-mech"]).costs() == was
+    assert reach_for(after, after.units["n-mech"]).costs() == now

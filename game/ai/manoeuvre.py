@@ -26,9 +26,11 @@ from game.ai.aircraft import flight_candidates
 from game.ai.candidates import Board, Candidate
 from game.ai.hunt import beliefs, goal_position, search_hexes
 from game.artillery.flight import sheet_distance
+from game.board.area import PlayArea
 from game.board.los import in_sight
 from game.hexmath import Hex, distance, distances, line
 from game.state.commands import Command, Fly, Hold, Move
+from game.state.model import Unit
 from game.state.queries import fastest_move, ground_reach
 
 
@@ -310,49 +312,50 @@ _AHEAD_STEP = 6
 _AHEAD_SPREAD = 2
 
 
-def _reach_in(board: Board, uid: str, turns: int) -> dict[Hex, int] | None:
-    """The hexes an enemy unit can stand in after ``turns`` movement phases, with
-    their MP: the engine's reach over the ground (MOV-1, MOV-2; the units will
-    have moved by then), as one move of at most ``_AHEAD_STEP`` MP a turn; None
-    when it does not move by those rules. Kept while the unit stands where it is
-    and the map is the same."""
+def _reach_ahead(board: Board, uid: str, turns: int) -> list[tuple[Hex, float]]:
+    """Look-ahead (hard): the hexes an enemy unit can stand in after ``turns``
+    movement phases (``_spread_ahead``), worked out once while it stands where it
+    is on the same map and keeps its observed course."""
     area = board.area
-    u = board.enemies[uid]
-    mp = min(_AHEAD_STEP, fastest_move(u)) * turns
+    unit = board.enemies[uid]
+    course = board.memory.velocity(uid)
     held = board.memory.notes.get("reach_ahead")
     if held is None or held[0] is not area or held[1] != area.revision:
         held = (area, area.revision, {})
         board.memory.notes["reach_ahead"] = held
-    key = (uid, u.hex, u.facing, mp)
+    key = (uid, unit.hex, unit.facing, turns, course)
     if key not in held[2]:
-        reach = ground_reach(area, u, mp) if mp > 0 else None
-        held[2][key] = None if reach is None else reach.costs()
-    return held[2][key]
+        held[2][key] = _spread_ahead(area, unit, turns, course)
+    return list(held[2][key])
 
 
-def _reach_ahead(board: Board, uid: str, turns: int) -> list[tuple[Hex, float]]:
-    """Look-ahead (hard): the hexes an enemy unit can stand in after ``turns``
-    movement phases, weighted toward its observed course and staying put: every
-    hex within its reach (``_reach_in``) at most ``_AHEAD_SPREAD`` from the line
-    between where it stands and where its course leads, nearer the course
-    weighing more."""
-    h = board.hex_of(uid)
-    reach = _reach_in(board, uid, turns)
-    if not reach:
-        return [(h, 1.0)]
-    dq, dr = board.memory.velocity(uid)
-    centre = Hex(h.q + dq * turns, h.r + dr * turns)
-    if centre not in reach:
+def _spread_ahead(
+    area: PlayArea, unit: Unit, turns: int, course: tuple[int, int]
+) -> tuple[tuple[Hex, float], ...]:
+    """The hexes ``unit`` can stand in after ``turns`` movement phases, weighted
+    toward its observed ``course`` (hexes a turn) and staying put: the engine's
+    reach over the ground (MOV-1, MOV-2; the units will have moved by then), as
+    one move of at most ``_AHEAD_STEP`` MP a turn, kept within ``_AHEAD_SPREAD``
+    of the line between where it stands and where its course leads, nearer the
+    course weighing more."""
+    h = unit.hex
+    assert h is not None
+    mp = min(_AHEAD_STEP, fastest_move(unit)) * turns
+    reach = ground_reach(area, unit, mp) if mp > 0 else None
+    if reach is None:
+        return ((h, 1.0),)
+    costs = reach.costs()  # play-area hexes only
+    centre = Hex(h.q + course[0] * turns, h.r + course[1] * turns)
+    if centre not in costs:
         centre = h
     out: dict[Hex, float] = {}
     for k, point in enumerate(line(h, centre)):
         for n in _disk(point, _AHEAD_SPREAD):
-            if n not in reach:  # the ground reach holds play-area hexes only
-                continue
-            weight = (1.0 + k) / (1.0 + distance(n, point))
-            out[n] = max(out.get(n, 0.0), weight)
+            if n in costs:
+                weight = (1.0 + k) / (1.0 + distance(n, point))
+                out[n] = max(out.get(n, 0.0), weight)
     total = sum(out.values())
-    return sorted(((n, w / total) for n, w in out.items()), key=lambda t: (-t[1], t[0]))
+    return tuple(sorted(((n, w / total) for n, w in out.items()), key=lambda t: (-t[1], t[0])))
 
 
 def _watch_arrival(board: Board, aimed: Hex, turns: int, height: int) -> np.ndarray:

@@ -429,11 +429,27 @@ _DR = np.array([DIRECTIONS[d].r for d in range(1, 7)], dtype=np.int64)
 def _tables(area: PlayArea, movement_class: str) -> _Tables:
     t = _TABLES.get(area)
     if t is None or t.revision != area.revision:
-        t = _build_tables(area)
+        t = _twin_tables(area) or _build_tables(area)
         _TABLES[area] = t
     if movement_class not in t.graphs:
         t.graphs[movement_class] = _build_graph(area, t, movement_class)
     return t
+
+
+# The area arrays the tables are built from.
+_TABLE_ARRAYS = ("q", "r", "terrain", "level", "water_depth", "road", "sheet_i", "sheet_j")
+
+
+def _twin_tables(area: PlayArea) -> _Tables | None:
+    """The tables of another area holding the very same arrays at the same revision:
+    a copy of it (``PlayArea.snapshot``, a side's view of the engine's area), whose
+    moves are the same."""
+    for other, t in list(_TABLES.items()):
+        if t.revision == area.revision and all(
+            getattr(other, name) is getattr(area, name) for name in _TABLE_ARRAYS
+        ):
+            return t
+    return None
 
 
 def _build_tables(area: PlayArea) -> _Tables:
