@@ -154,14 +154,14 @@ class LosTool:
             return
         area = ctx.view.area
         if sight is None:
-            lines = [(f"Line of sight from {unit['name']}: hover a hex", theme.TEXT)]
+            lines = [(f"Line of sight from {unit.name}: hover a hex", theme.TEXT)]
         else:
             where = area.label(sight.target)
             if sight.visible:
-                head = (f"{unit['name']} sees {where}", CLEAR)
+                head = (f"{unit.name} sees {where}", CLEAR)
             else:
                 assert sight.blocking_hex is not None
-                head = (f"{unit['name']} cannot see {where}", BLOCKED)
+                head = (f"{unit.name} cannot see {where}", BLOCKED)
             lines = [
                 head,
                 (sight.reason[0].upper() + sight.reason[1:], theme.TEXT),
