@@ -429,7 +429,7 @@ def test_MAP_5_the_shared_runs_are_exactly_each_rows_own_steps() -> None:
         sel = rows >= los._chunk_start(k)
         own = los._deltas(q[sel], r[sel], k * los.CHUNK_STEPS + 1, los.CHUNK_STEPS)
         assert np.array_equal(lines.steps(k, rows[sel]), own)
-    assert len(lines.segments[0]) * 20 < los._ring_start(lines.radius + 1)
+    assert len(lines._keys[0]) * 20 < los._ring_start(lines.radius + 1)
 
 
 def test_MAP_5_runs_longer_than_a_key_holds_are_refused() -> None:

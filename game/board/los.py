@@ -362,12 +362,18 @@ class _RelativeLines:
         fresh = np.flatnonzero(~seen)
         ids = np.empty(keys.size, dtype=np.int32)
         ids[seen] = runs[at[seen]]
-        count = len(self.segments[c])
+        count = known.size
         ids[fresh] = np.arange(count, count + fresh.size, dtype=np.int32)
         if fresh.size:
             self._keys[c] = np.insert(known, at[fresh], keys[fresh])
             self._key_runs[c] = np.insert(runs, at[fresh], ids[fresh])
-            self.segments[c] = np.concatenate([self.segments[c], deltas[first[fresh]]])
+            store = self.segments[c]
+            if count + fresh.size > len(store):
+                # Room doubles as runs are added: each run is copied a few times at most.
+                grown = np.empty((max(count + fresh.size, 2 * len(store)), CHUNK_STEPS), np.int32)
+                grown[:count] = store[:count]
+                self.segments[c] = store = grown
+            store[count : count + fresh.size] = deltas[first[fresh]]
         return ids[back.ravel()]
 
     def steps(self, c: int, rows: np.ndarray) -> np.ndarray:
@@ -379,7 +385,7 @@ class _RelativeLines:
         """Bytes of the rings built so far (the reserved rest is not in memory)."""
         rows = _ring_start(self.radius + 1)
         built = sum(max(0, rows - _chunk_start(c)) for c in range(len(self.segment_of)))
-        runs = sum(len(r) for r in self.segments)
+        runs = sum(len(k) for k in self._keys)
         return built * 4 + runs * CHUNK_STEPS * 4 + self.row_of.nbytes
 
     def grow(self, radius: int) -> None:
