@@ -11,6 +11,7 @@ beyond the play area is legal too and checked by ``apply``.
 
 from __future__ import annotations
 
+import weakref
 from functools import lru_cache
 
 import game.state.aircraft as aircraft
@@ -21,6 +22,7 @@ from game.artillery.counter_battery import announced_positions
 from game.artillery.flight import range_refusal
 from game.artillery.predesignated import predesignation_refusal
 from game.artillery.weapons import weapon as weapon_spec
+from game.board.area import PlayArea
 from game.hexmath import Hex, disk, neighbors
 from game.scenario.model import FLANKS
 from game.state.board import battery_sheet
@@ -189,13 +191,26 @@ def _counter_battery_hexes(state: GameState, side: str, unit: Unit) -> list[Hex]
     """ART-37: hex 0909 of each position the announcements point to (ART-24) that
     the battery may fire at."""
     assert unit.battery is not None
-    heard = [(a.aimed, a.side) for a in state.intel[side].announcements]
+    heard = tuple((a.aimed, a.side) for a in state.intel[side].announcements)
     reach = weapon_spec(unit.battery.weapon).max_range_sheets
-    positions = announced_positions(
-        state.area, state.other(side), heard, battery_sheet(state, unit), reach
-    )
-    hexes = [lattice_hex(pos, "0909") for pos in positions]
-    return [h for h in hexes if counter_battery.refusal(state, unit, h) is None]
+    origin = battery_sheet(state, unit)
+    # Asked for every piece of every battery in every targeting decision: the answer
+    # stands until the map or what the side has heard changes.
+    key = (heard, state.other(side), origin, reach)
+    kept = _COUNTER_BATTERY_HEXES.get(state.area)
+    if kept is None or kept[0] != state.area.revision:
+        kept = (state.area.revision, {})
+        _COUNTER_BATTERY_HEXES[state.area] = kept
+    if key not in kept[1]:
+        positions = announced_positions(state.area, state.other(side), heard, origin, reach)
+        hexes = [lattice_hex(pos, "0909") for pos in positions]
+        kept[1][key] = [h for h in hexes if counter_battery.refusal(state, unit, h) is None]
+    return list(kept[1][key])
+
+
+_COUNTER_BATTERY_HEXES: weakref.WeakKeyDictionary[PlayArea, tuple[int, dict[tuple, list[Hex]]]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _attacks(state: GameState, side: str) -> list[Command]:
