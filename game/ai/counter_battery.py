@@ -40,8 +40,10 @@ def counter_battery_candidates(board: Board, plots: list[PlotFire]) -> list[Cand
     """The best counter-battery shots among ``plots`` (one piece's), best first."""
     view = board.view
     area = board.area
+    if not view.announcements:
+        return []  # nothing points anywhere yet (ART-24): no need to look
     far = [c for c in plots if not area.contains(c.target)]
-    if not far or not view.announcements:
+    if not far:
         return []
     weights = believed_gun_positions(view, board.memory, board.level.reads_intelligence)
     battery = view.units[far[0].battery]

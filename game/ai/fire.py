@@ -65,7 +65,7 @@ def targeting_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
     if not plots:
         return [end]
     first = plots[0]
-    piece_plots = [c for c in plots if (c.battery, c.piece) == (first.battery, first.piece)]
+    piece_plots = [c for c in plots if c.battery == first.battery and c.piece == first.piece]
     ammo = "standard" if any(c.ammunition == "standard" for c in piece_plots) else first.ammunition
     targets = {c.target: c for c in piece_plots if c.ammunition == ammo}
     battery = view.units[first.battery]
