@@ -244,7 +244,7 @@ def test_a_wrong_action_does_not_complete_a_lesson():
     # Moving along the sheet without leaving it lays no sheet.
     t3 = play_to(Tutorial(), "bearing")
     t3.end_turn()
-    t3.run("n-scout", t3.state.units["n-scout"].hex)
+    t3.run("n-scout")  # within its own sheet
     assert t3.lesson == "sheet"
 
 

@@ -88,6 +88,18 @@ def move_by_clicks(app: App, screen: GameScreen, unit: str, to: Hex) -> None:
     click(app, pos)
 
 
+def orange_hex(app: App, screen: GameScreen, unit: str) -> Hex:
+    """Select ``unit`` and find the cheapest hex of its sheet in the running tint."""
+    state = screen.session.state
+    select(app, screen, unit)
+    walk = mover(state.units[unit]).walk_mp
+    home = state.area.position_of(state.units[unit].hex)
+    costs = screen.units.reach(screen.ctx).costs()
+    return min((c, h) for h, c in costs.items() if c > walk and state.area.position_of(h) == home)[
+        1
+    ]
+
+
 def end_phase_button(app: App, screen: GameScreen, phase: str) -> None:
     label = {"movement": "End movement", "targeting": "End targeting", "attack": "End attacks"}
     run_until(app, lambda: player_to_act(screen, phase), FRAMES)
@@ -145,15 +157,7 @@ def test_the_whole_tutorial_by_posted_events(app, shots, tmp_path):
     move_by_clicks(app, screen, "n-tank", state.area.hex_at((0, 0), "0911"))
     run_until(app, lambda: player_to_act(screen, "movement"), FRAMES)
     reached("reach")
-    walk = mover(state.units["n-scout"]).walk_mp
-    select(app, screen, "n-scout")
-    costs = screen.units.reach(screen.ctx).costs()
-    sheet = (0, 0)
-    run_to = min(
-        (c, h)
-        for h, c in costs.items()
-        if c > walk and state.area.contains(h) and state.area.position_of(h) == sheet
-    )[1]
+    run_to = orange_hex(app, screen, "n-scout")
     app.screenshot(shots / "tutorial.png")  # the README's picture
     move_by_clicks(app, screen, "n-scout", run_to)
     assert state.units["n-scout"].movement_mode == "ran"
@@ -260,11 +264,17 @@ def test_leaving_and_resuming_keeps_the_lesson(app):
     assert lesson_of(again) == "reach"
     assert again.session.state.turn == turn and len(again.session.state.commands) == commands
     # A walk is not a run; a run then completes the lesson resumed.
+    state = again.session.state
     run_until(app, lambda: player_to_act(again, "movement"), FRAMES)
+    move_by_clicks(app, again, "n-tank", state.area.hex_at((0, 0), "0911"))
+    assert state.units["n-tank"].movement_mode == "walked" and lesson_of(again) == "reach"
+    run_until(app, lambda: player_to_act(again, "movement"), FRAMES)
+    move_by_clicks(app, again, "n-scout", orange_hex(app, again, "n-scout"))
+    assert lesson_of(again) == "plot"
     click_card(app, again, "back")
-    assert lesson_of(again) == "move"
+    assert lesson_of(again) == "reach"
     app.shutdown()
-    assert load_progress(tutorial_dir()).current.key == "move", "closing the window saves it"
+    assert load_progress(tutorial_dir()).current.key == "reach", "closing the window saves it"
 
 
 def test_tutorial_on_the_command_line(home):
