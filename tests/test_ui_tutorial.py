@@ -240,6 +240,12 @@ def test_the_whole_tutorial_by_posted_events(app, shots, tmp_path):
     run_until(app, lambda: lesson_of(screen) == "done", FRAMES)
     app.screenshot(tmp_path / "tutorial_done.png")
     assert done == KEYS
+    # Start over: a new battle at the first lesson.
+    press(app, pygame.K_ESCAPE)  # the attack dialog closes
+    click_card(app, screen, "restart")
+    again = app.top
+    assert isinstance(again, GameScreen) and again is not screen
+    assert lesson_of(again) == "deploy" and again.session.state.phase == "setup"
 
 
 def test_leaving_and_resuming_keeps_the_lesson(app):

@@ -7,9 +7,10 @@ their checks and the opponent are in ``game.ui.lessons`` (no pygame): the card
 only asks ``Progress.advance`` after every change of the player's view, and
 never decides from the screen whether a lesson is done.
 
-The card lies in the top-left corner under the top bar (clicking its title folds
-it away); its buttons: Back (the lesson before), Skip step (or Next, once a lesson
-to read has been shown), Leave tutorial (saves and returns to the menu). The
+The card lies at the left edge, under the unit panel (or the top bar) and above
+the log (clicking its title folds it away); its buttons: Back (the lesson before),
+Skip step (or Next, once a lesson to read has been shown), Leave tutorial (saves
+and returns to the menu), and once every lesson is done Start over. The
 tutorial's game and progress are kept in ``tutorial/`` of the user's data folder,
 apart from the autosave of ordinary games: the game is written every turn and with
 the progress whenever a lesson changes, and again when the window closes.
@@ -175,6 +176,9 @@ class TutorialCard:
             self.save()
             self.leave()
             return
+        elif name == "restart":
+            open_tutorial(self.screen.app, fresh=True)
+            return
         self.save()
 
     # --- layer ------------------------------------------------------------------------------
@@ -287,8 +291,10 @@ class TutorialCard:
         labels = [("back", "Back")]
         if lesson is not None:
             labels.append(("next", "Next" if progress.seen else "Skip step"))
+        else:
+            labels.append(("restart", "Start over"))
         labels.append(("leave", "Leave tutorial"))
-        widths = {"back": 70, "next": 100, "leave": 140}
+        widths = {"back": 70, "next": 100, "restart": 110, "leave": 140}
         bx = x
         for name, label in labels:
             button = Button(pygame.Rect(bx, y, widths[name], BUTTON_HEIGHT), label)
