@@ -66,7 +66,9 @@ class SealedSaveError(SaveError):
         self.sides = tuple(sides)
 
 
-def _write_atomically(path: str | Path, text: str) -> None:
+def write_atomically(path: str | Path, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``path``, flushed to disk, then rename
+    it over ``path``: a crash leaves the old file or the new one, never half of one."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
@@ -81,7 +83,7 @@ def _write_atomically(path: str | Path, text: str) -> None:
         raise
 
 
-# A temporary file of ``_write_atomically`` older than this was left by a game that
+# A temporary file of ``write_atomically`` older than this was left by a game that
 # was killed while writing (a write takes milliseconds).
 STALE_TEMP_SECONDS = 60.0
 
@@ -123,7 +125,7 @@ def save_game(state: GameState, path: str | Path, seal: Seal | None = None) -> N
         "hash": state_hash(state),
         "state": state.to_dict(),
     }
-    _write_atomically(path, _sealed_text(data, SAVE_FORMAT, seal))
+    write_atomically(path, _sealed_text(data, SAVE_FORMAT, seal))
 
 
 def _no_constant(name: str) -> float:
@@ -266,7 +268,7 @@ def load_game(path: str | Path, passphrases: Mapping[str, str] | None = None) ->
 
 def game_log(state: GameState) -> dict[str, Any]:
     """The replayable record of a game: scenario, seed, its sheets, commands, the
-    checks of each command and turn, final hash."""
+    checks of each command and turn, final hash; and the turn and result it stands at."""
     return {
         "format": LOG_FORMAT,
         "version": SAVE_VERSION,
@@ -278,13 +280,16 @@ def game_log(state: GameState) -> dict[str, Any]:
         "commands": list(state.commands),
         "checks": state.checks.to_dict(),
         "hash": state_hash(state),
+        # How the game stood when the log was written, for lists of logs (not replayed).
+        "turn": state.turn,
+        "result": state.result.to_dict() if state.result is not None else None,
     }
 
 
 def save_log(state: GameState, path: str | Path, seal: Seal | None = None) -> None:
     """Write the game log atomically (autosave writes this every turn); sealed like
     ``save_game`` with ``seal``."""
-    _write_atomically(path, _sealed_text(game_log(state), LOG_FORMAT, seal))
+    write_atomically(path, _sealed_text(game_log(state), LOG_FORMAT, seal))
 
 
 def _check_log(p: Path | str, data: dict[str, Any]) -> None:

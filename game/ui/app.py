@@ -1,9 +1,9 @@
 """The game window: a stack of screens, the main loop and the command line of the window.
 
 ``run(argv)`` is what ``python main.py [options]`` does: open a resizable
-window (1280x800 by default) on the main menu, or straight on a battle with
-``--scenario FILE``; with ``--screenshot PATH`` it renders without a display,
-saves a PNG after ``--frames N`` frames and exits.
+window (1280x800 at first, then as the settings keep it) on the main menu, or
+straight on a battle with ``--scenario FILE``; with ``--screenshot PATH`` it
+renders without a display, saves a PNG after ``--frames N`` frames and exits.
 
 An ``App`` holds a stack of ``Screen`` objects (the menu, the game screen,
 the hand-over screen, the pause menu, dialogs...). Every frame the top screen
@@ -44,11 +44,12 @@ from game.state.saves import clean_stale_temp_files
 from game.state.timeline import ReplayTimeline
 from game.ui import theme
 from game.ui.game_screen import GameScreen, make_session
-from game.ui.home import autosave_dir, saves_dir
+from game.ui.home import autosave_dir, logs_dir, saves_dir
 from game.ui.menu import MainMenu
 from game.ui.replay import BOTH, ReplayScreen
 from game.ui.screen import Screen
 from game.ui.seats import HOTSEAT, LEVELS, MODES, SOLO, WATCH, Seats, read_seats, write_seats
+from game.ui.settings import load_settings, save_settings
 from game.ui.sound import SoundBoard
 from game.ui.tutorial import open_tutorial
 
@@ -76,34 +77,72 @@ class App:
 
     def __init__(
         self,
-        size: tuple[int, int] = DEFAULT_SIZE,
+        size: tuple[int, int] | None = DEFAULT_SIZE,
         ai_delay: float = 0.25,
         autosave: bool = True,
     ) -> None:
-        """``ai_delay``: seconds between the AI's commands, so a player can follow
-        them (0 in tests); ``autosave``: write the autosave every turn."""
+        """``size``: the window's size, or None for the size (and fullscreen) kept in
+        the settings; ``ai_delay``: seconds between the AI's commands, so a player can
+        follow them (0 in tests); ``autosave``: write the autosave every turn (and keep
+        the settings and the logs of finished games)."""
         started = time.perf_counter()
         pygame.display.init()
         pygame.font.init()
         pygame.key.set_repeat(300, 40)
-        w, h = max(MIN_SIZE[0], int(size[0])), max(MIN_SIZE[1], int(size[1]))
-        self.window = pygame.display.set_mode((w, h), pygame.RESIZABLE)
+        # The player's settings and last menu choices (game/ui/settings.py); a file that
+        # cannot be used is reported once, by the menu.
+        self.settings, self.settings_problem = load_settings()
+        self.screens: list[Screen] = []
+        self.size = DEFAULT_SIZE
+        if size is None:
+            self.set_window(self.settings.window, self.settings.fullscreen)
+        else:
+            self.set_window(size)
         pygame.display.set_caption("Barrage")
-        self.size = (w, h)
         self.ai_delay = float(ai_delay)
         self.autosave = autosave
-        self.screens: list[Screen] = []
         self.running = True
         self.clock = pygame.time.Clock()
         self.frames = 0
-        # The sound board (game/ui/sound.py): made by the first game screen, kept with its
-        # volume and mute for the games after it.
+        # The sound board (game/ui/sound.py): made when first wanted (``sound_board``),
+        # kept with its volume and mute for the games after it.
         self.sound: SoundBoard | None = None
         self.first_frame_seconds: float | None = None
         self._started = started
         self._gui_fonts_loaded = False
         for folder in (saves_dir(), autosave_dir()):
             clean_stale_temp_files(folder)
+
+    # --- settings -----------------------------------------------------------------------
+
+    def set_window(self, size: Sequence[int], fullscreen: bool = False) -> None:
+        """Open the window at ``size`` (no smaller than ``MIN_SIZE``), or fullscreen at
+        the desktop's size, and lay every screen out again."""
+        if fullscreen:
+            self.window = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+            w, h = self.window.get_size()
+        else:
+            w, h = max(MIN_SIZE[0], int(size[0])), max(MIN_SIZE[1], int(size[1]))
+            self.window = pygame.display.set_mode((w, h), pygame.RESIZABLE)
+        if (w, h) != self.size:
+            self.size = (w, h)
+            for screen in self.screens:
+                screen.resize(self.size)
+
+    def sound_board(self) -> SoundBoard:
+        """The window's sound board, made on first use with the settings' sound and
+        volume (silent where no audio device exists)."""
+        if self.sound is None:
+            settings = self.settings
+            self.sound = SoundBoard(settings.volume, muted=not settings.sound)
+        return self.sound
+
+    def save_settings(self) -> str | None:
+        """Keep the settings for the next run; the reason when they cannot be written.
+        An app without autosave (screenshots, the replay command) keeps nothing."""
+        if not self.autosave:
+            return None
+        return save_settings(self.settings)
 
     # --- the stack ------------------------------------------------------------------
 
@@ -176,6 +215,7 @@ class App:
         seats.check(state.sides)
         folder = autosave_dir() if self.autosave else None
         session = make_session(state, seats, folder)
+        session.logs_dir = logs_dir() if self.autosave else None
         if folder is not None:
             try:
                 folder.mkdir(parents=True, exist_ok=True)
@@ -264,6 +304,11 @@ class App:
             dt = self.clock.tick(FPS) / 1000.0
             self.frame(min(dt, 0.1))
         self.save_on_exit()
+        if self.sound is not None:  # switched by Ctrl+M in a game, or in Settings
+            self.settings.sound = not self.sound.muted
+        problem = self.save_settings()
+        if problem:
+            print(problem, file=sys.stderr)
         self.shutdown()
         return 0
 
@@ -299,6 +344,7 @@ class App:
         else:
             self.window = pygame.display.get_surface() or self.window
         self.size = (w, h)
+        self.settings.window = self.size  # a window made larger opens so the next time
         for screen in self.screens:
             screen.resize(self.size)
 
@@ -349,8 +395,8 @@ def build_parser(prog: str = "main.py", epilog: str | None = None) -> argparse.A
         "--size",
         type=_size,
         metavar="WxH",
-        default=f"{DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]}",
-        help=f"window size in pixels (default {DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]})",
+        help="window size in pixels (default: the size set in Settings, at first "
+        f"{DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]})",
     )
     parser.add_argument(
         "--zoom", type=_zoom, metavar="LEVEL", help="starting zoom level of the map, 0 (far) to 6"
@@ -403,7 +449,9 @@ def run(argv: Sequence[str] | None = None, prog: str = "main.py", epilog: str | 
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     headless = bool(args.screenshot) or args.frames is not None
-    app = App(args.size, ai_delay=0.0 if headless else 0.25)
+    # Without --size the window opens as the settings keep it (a screenshot: the default).
+    size = args.size or (DEFAULT_SIZE if headless else None)
+    app = App(size, ai_delay=0.0 if headless else 0.25)
     try:
         seats = Seats(
             args.mode,

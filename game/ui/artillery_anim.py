@@ -235,7 +235,7 @@ class ArrivalAnimation:
             if self.queue:
                 self._start_next(ctx)
             return
-        self.playing.t += dt * self.speed
+        self.playing.t += dt * self.speed * ctx.animation_speed
         if self.playing.t >= SHOW_END:
             self._finish()
             if self.queue:

@@ -95,6 +95,9 @@ class UiContext:
     artillery: ArtilleryLayers | None = None
     setup: SetupLayer | None = None
     sound: SoundBoard | None = None
+    # The pace of every animation (shell arrivals, moves), as Settings set it: a factor
+    # on their speed (2.0 plays them in half the time).
+    animation_speed: float = 1.0
 
     def refresh(self) -> None:
         """Take a fresh view of the side on screen (after commands and hand-overs)."""

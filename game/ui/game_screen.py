@@ -177,7 +177,7 @@ class GameScreen(Screen):
             view=view,
             screen_size=app.size,
             ui_manager=self.ui_manager,
-            sound=app.sound,
+            sound=app.sound_board(),
         )
         self.units = UnitsLayer(self.ctx)
         self.ctx.units_layer = self.units
@@ -185,7 +185,6 @@ class GameScreen(Screen):
         self.log_panel = LogPanel()
         self.phase_bar = PhaseBar(self.ctx, self.open_pause, self.open_help)
         self.other_layers = other_layers(self.ctx)
-        app.sound = self.ctx.sound  # the next game keeps this board, its mute and volume
         self.tooltip = Tooltip(lambda: self.layers)
         self.layers: list[Any] = [
             self.units,
@@ -516,6 +515,7 @@ class GameScreen(Screen):
             self.session.autosave_problem = None
         self._sync_view()
         self.ui_manager.update(dt)
+        ctx.animation_speed = self.app.settings.animation_speed  # Settings apply at once
         for layer in [*self.layers, self.tooltip]:
             layer.update(dt, ctx)
         hud = self.hud_rects()

@@ -1,5 +1,12 @@
 """The main menu: new game (scenario, briefing, map thumbnail, mode, side, AI level),
-continue from the autosave, load a game, quit.
+the tutorial, continue from the autosave, load a game, replays of finished games,
+settings, quit.
+
+The items on the left open their page in the panel on the right (New game, Replays,
+Settings: the page shown is the item marked) or act at once (Tutorial, Continue,
+Load, Quit). The menu opens on New game with the choices made last time (kept in the
+settings file, game/ui/settings.py); a first run offers the README's first game:
+Long Tom Hunt against the easy AI.
 
 The first frame needs only the scenario files' names and briefings, read with
 ``tomllib``; the full scenario check and the thumbnail (which needs the map
@@ -18,14 +25,16 @@ import pygame
 import pygame_gui
 
 from game.scenario import ScenarioError, load_scenario
-from game.state import SaveError, SealedSaveError
+from game.state import DEFAULT_SCENARIO, SaveError, SealedSaveError
 from game.ui import fonts, theme
 from game.ui.camera import Camera
 from game.ui.home import autosave_dir
 from game.ui.map_layer import MapLayer
+from game.ui.replays_page import ReplaysPage
 from game.ui.screen import Screen
 from game.ui.screens import LoadDialog, UnsealDialog
 from game.ui.seats import HOTSEAT, LEVELS, MODE_NAMES, MODES, SOLO, WATCH, Seats
+from game.ui.settings_page import SettingsPage
 from game.ui.theme import ACCENT, ERROR, MUTED, PANEL_EDGE, TEXT
 from game.ui.tutorial import open_tutorial
 from game.ui.widgets import backdrop, gui_button, panel_surface, wrap
@@ -34,6 +43,8 @@ if TYPE_CHECKING:
     from game.ui.app import App
 
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "maps"
+# The pages of the panel on the right (the menu items that open them).
+NEW_GAME, REPLAYS, SETTINGS = "new", "replays", "settings"
 THUMB_SIZE = (300, 210)
 
 
@@ -130,13 +141,21 @@ class MainMenu(Screen):
         super().__init__(app)
         self.entries = scenario_entries(folder)
         self.manager = app.ui_manager()
-        self.chosen = 0
-        self.mode = SOLO
-        self.side: str | None = None
-        self.level = "normal"
-        self.watch: str | None = None
-        self.sealed = "sealed"  # hot-seat saves: "sealed" with passphrases, or "plain"
-        self.message = ""
+        # The choices made last time (a first run: the README's first game).
+        kept = app.settings
+        files = [e.path.name for e in self.entries]
+        wanted = kept.scenario if kept.scenario in files else Path(DEFAULT_SCENARIO).name
+        self.chosen = files.index(wanted) if wanted in files else 0
+        self.mode = kept.mode
+        self.side: str | None = kept.side
+        self.level = kept.level
+        self.watch: str | None = kept.watch
+        self.sealed = kept.saves  # hot-seat saves: "sealed" with passphrases, or "plain"
+        # A settings file that could not be used is said once, here.
+        self.message = app.settings_problem or ""
+        app.settings_problem = None
+        self.page = NEW_GAME
+        self.page_view: Any = None  # the Replays or Settings page while it is shown
         self._backdrop: pygame.Surface | None = None
         self.build()
 
@@ -145,20 +164,43 @@ class MainMenu(Screen):
     def build(self) -> None:
         w, h = self.app.size
         manager = self.manager
-        self.left = pygame.Rect(50, 40, 290, h - 80)
-        self.panel = pygame.Rect(370, 40, w - 420, h - 80)
-        y = 210
+        narrow = w < 1200  # at 1024 pixels the left column gives room to the panel
+        margin = 30 if narrow else 50
+        self.left = pygame.Rect(margin, 40, 250 if narrow else 290, h - 80)
+        right = self.left.right + 20
+        self.panel = pygame.Rect(right, 40, w - right - margin, h - 80)
+        y = self.left.y + 160
         self.menu_buttons: dict[Any, str] = {}
-        items = [("new", "New game"), ("tutorial", "Tutorial")]
+        items = [(NEW_GAME, "New game"), ("tutorial", "Tutorial")]
         if (autosave_dir() / "autosave.json").is_file():
             items.append(("continue", "Continue (autosave)"))
-        items += [("load", "Load game"), ("quit", "Quit")]
+        items += [("load", "Load game"), (REPLAYS, "Replays"), (SETTINGS, "Settings")]
+        items.append(("quit", "Quit"))
         for ident, text in items:
-            button = gui_button(pygame.Rect(self.left.x, y, 260, 48), text, manager, "menu_item")
+            rect = pygame.Rect(self.left.x, y, self.left.width - 20, 44)
+            button = gui_button(rect, text, manager, "menu_item")
+            if ident == self.page:
+                button.select()
             self.menu_buttons[button] = ident
-            y += 58
-        p = self.panel
-        inner = p.inflate(-40, -40)
+            y += 52
+        self.message_top = y + 8
+        inner = self.panel.inflate(-40, -40)
+        self.page_view = None
+        if self.page == REPLAYS:
+            self.page_view = ReplaysPage(self.app, manager, inner)
+        elif self.page == SETTINGS:
+            self.page_view = SettingsPage(self.app, manager, inner)
+        else:
+            self._build_new_game(inner)
+
+    def show_page(self, page: str) -> None:
+        """Show the New game, Replays or Settings page in the panel."""
+        self.page = page
+        self.manager.clear_and_reset()
+        self.build()
+
+    def _build_new_game(self, inner: pygame.Rect) -> None:
+        manager = self.manager
         top = inner.y + 40
         list_w = max(240, inner.width - THUMB_SIZE[0] - 20)
         self.scenario_list = pygame_gui.elements.UISelectionList(
@@ -214,8 +256,11 @@ class MainMenu(Screen):
             rows.append(
                 ("saves", [("sealed", "Saves sealed by passphrases"), ("plain", "Plain saves")])
             )
-        if self.side is None and sides:
-            self.side = sides[0][0]
+        names = [side for side, _ in sides]
+        if self.side not in names and names:
+            self.side = names[0]  # the scenario's first side, or the one kept does not fit
+        if self.watch not in names:
+            self.watch = None
         for n, (row, options) in enumerate(rows):
             y = list(self.row_y.values())[n]
             count = max(1, len(options))
@@ -269,7 +314,11 @@ class MainMenu(Screen):
 
     def handle_event(self, event: pygame.event.Event) -> None:
         self.manager.process_events(event)
-        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+        if event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element in self.menu_buttons:
+            self._pressed(event.ui_element)
+        elif self.page_view is not None:
+            self.page_view.handle_event(event)
+        elif event.type == pygame_gui.UI_BUTTON_PRESSED:
             self._pressed(event.ui_element)
         elif event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION:
             if event.ui_element is self.scenario_list:
@@ -290,12 +339,24 @@ class MainMenu(Screen):
         self.briefing.set_text(self._briefing_html())
         self._build_choices()
         self._refresh_start()
+        self.remember()
+
+    def remember(self) -> None:
+        """Keep the choices on screen for the next time the menu opens."""
+        kept = self.app.settings
+        entry = self.entry
+        if entry is not None:
+            kept.scenario = entry.path.name
+        kept.mode, kept.side, kept.watch = self.mode, self.side, self.watch
+        kept.level, kept.saves = self.level, self.sealed
+        self.message = self.app.save_settings() or self.message
 
     def _pressed(self, element: Any) -> None:
         ident = self.menu_buttons.get(element)
-        if ident == "new":
-            self.message = ""
-        elif ident == "tutorial":
+        if ident in (NEW_GAME, REPLAYS, SETTINGS):
+            self.show_page(ident)
+            return
+        if ident == "tutorial":
             open_tutorial(self.app)
             return
         elif ident == "continue":
@@ -321,6 +382,7 @@ class MainMenu(Screen):
             elif row == "saves" and value is not None:
                 self.sealed = value
             self._build_choices()
+            self.remember()
 
     def seats(self) -> Seats:
         return Seats(
@@ -343,6 +405,7 @@ class MainMenu(Screen):
             except ValueError:
                 self.message = f"The seed must be a whole number, not {text!r}"
                 return
+        self.remember()
         try:
             self.app.start_game(entry.path, self.seats(), seed)
         except (ValueError, OSError) as exc:
@@ -363,6 +426,9 @@ class MainMenu(Screen):
 
     def update(self, dt: float) -> None:
         self.manager.update(dt)
+        if self.page_view is not None:
+            self.page_view.update(dt)
+            return
         entry = self.entry
         # After the first frame: check the chosen scenario and draw its thumbnail.
         if entry is not None and not entry.checked and self.app.frames >= 1:
@@ -376,12 +442,24 @@ class MainMenu(Screen):
         if self._backdrop is None or self._backdrop.get_size() != size:
             self._backdrop = backdrop(size)
         surface.blit(self._backdrop, (0, 0))
-        x, y = self.left.x, self.left.y + 20
-        surface.blit(fonts.text("BARRAGE", 58, ACCENT, bold=True), (x - 3, y))
+        x, y = self.left.x, self.left.y + 4
+        title = 58 if self.left.width >= 290 else 50
+        surface.blit(fonts.text("BARRAGE", title, ACCENT, bold=True), (x - 3, y))
         surface.blit(fonts.text("Hex-map artillery simulator", 17, MUTED), (x, y + 78))
         surface.blit(fonts.text("Plot. Wait. Adjust. Hunt the guns.", 14, MUTED), (x, y + 102))
         surface.blit(panel_surface(self.panel.size, 12), self.panel)
+        if self.message:
+            bottom = self.left.bottom
+            for k, line in enumerate(wrap(self.message, self.left.width - 20, 13)):
+                if self.message_top + 17 * (k + 1) > bottom:
+                    break
+                surface.blit(fonts.text(line, 13, ERROR), (self.left.x, self.message_top + 17 * k))
         inner = self.panel.inflate(-40, -40)
+        if self.page_view is not None:
+            surface.blit(fonts.text(self.page_view.title, 22, ACCENT, bold=True), inner.topleft)
+            self.page_view.draw(surface)
+            self.manager.draw_ui(surface)
+            return
         surface.blit(fonts.text("New game", 22, ACCENT, bold=True), (inner.x, inner.y))
         # Thumbnail.
         pygame.draw.rect(surface, (14, 16, 18), self.thumb_rect, 0, 6)
@@ -405,10 +483,6 @@ class MainMenu(Screen):
         surface.blit(fonts.text("Seed", 15, TEXT, bold=True), self.seed_label_pos)
         hint = fonts.text("empty: a new one", 12, MUTED)
         surface.blit(hint, (self.seed_entry.rect.right + 10, self.seed_label_pos[1] + 2))
-        if self.message:
-            for k, line in enumerate(wrap(self.message, self.left.width, 13)):
-                image = fonts.text(line, 13, ERROR)
-                surface.blit(image, (self.left.x, self.left.bottom - 60 + 17 * k))
         self.manager.draw_ui(surface)
 
     def resize(self, size: tuple[int, int]) -> None:

@@ -370,9 +370,10 @@ def game_statistics(game: GameScreen) -> list[SideStatistics]:
 
 
 class EndScreen(_Overlay):
-    """The result and each side's statistics."""
+    """The result and each side's statistics; the game's replay (its log is kept in the
+    menu's Replays, game/ui/game_logs.py)."""
 
-    BOX = (640, 470)
+    BOX = (700, 490)
 
     def __init__(self, app: App, game: GameScreen) -> None:
         self.game = game
@@ -380,16 +381,19 @@ class EndScreen(_Overlay):
         result = game.session.state.result
         assert result is not None
         self.result = result
+        self.message = ""
         super().__init__(app)
 
     def build(self) -> None:
         y = self.box.bottom - 60
-        w = 180
+        items = [("map", "Look at the map"), ("menu", "Main menu"), ("quit", "Quit")]
+        if self.game.session.logs_dir is not None:
+            items.insert(1, ("replay", "Watch the replay"))
+        gap = 10
+        w = (self.box.width - 60 - gap * (len(items) - 1)) // len(items)
         self.buttons = {}
-        for k, (ident, text) in enumerate(
-            (("map", "Look at the map"), ("menu", "Main menu"), ("quit", "Quit"))
-        ):
-            x = self.box.left + 30 + k * (w + 15)
+        for k, (ident, text) in enumerate(items):
+            x = self.box.left + 30 + k * (w + gap)
             rect = pygame.Rect(x, y, w, 40)
             button = gui_button(rect, text, self.manager, "primary" if ident == "menu" else None)
             self.buttons[button] = ident
@@ -398,13 +402,31 @@ class EndScreen(_Overlay):
         ident = self.buttons.get(element)
         if ident == "map":
             self.app.pop(self)
+        elif ident == "replay":
+            self.watch_replay()
         elif ident == "menu":
             self.app.open_menu()
         elif ident == "quit":
             self.app.quit()
 
+    def watch_replay(self) -> None:
+        """Open this game's log, kept when it ended, on the replay screen."""
+        session = self.game.session
+        path = session.finished_log or session.keep_log()
+        if path is None:
+            self.message = session.autosave_problem or "The game's log could not be kept."
+            return
+        try:
+            self.app.open_replay(path)
+        except (SaveError, ValueError) as exc:
+            self.message = str(exc)
+
     def draw_content(self, surface: pygame.Surface) -> None:
         box = self.box
+        if self.message:
+            for k, line in enumerate(wrap(self.message, box.width - 60, 13)[:2]):
+                image = fonts.text(line, 13, ERROR)
+                surface.blit(image, image.get_rect(midtop=(box.centerx, box.bottom - 100 + 16 * k)))
         winner = self.result.winner
         game = self.game
         if winner is None:
@@ -435,7 +457,7 @@ class EndScreen(_Overlay):
             ("Hidden enemies found", "enemies_found"),
         ]
         label_x = box.left + 40
-        col_x = [box.left + 330, box.left + 480]
+        col_x = [box.left + 360, box.left + 530]
         for k, s in enumerate(self.stats):
             colour = theme.SIDE_COLOURS.get(s.side, TEXT)
             image = fonts.text(s.label, 15, theme.mix(colour, (255, 255, 255), 0.4), bold=True)

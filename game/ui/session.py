@@ -28,6 +28,7 @@ from game.state import (
 )
 from game.state.model import SETUP, TARGETING
 from game.state.view import sheet_pick_is_secret, table_view
+from game.ui.game_logs import keep_log
 
 HUMAN = "human"
 TABLE = PUBLIC  # ``shown``: the table both players share is on screen
@@ -63,6 +64,9 @@ class GameSession:
     seal: Seal | None = None
     # The last autosave that could not be written, until the screen has shown it.
     autosave_problem: str | None = None
+    # Where the game's log is kept when it ends (the menu's Replays), and where it was.
+    logs_dir: Path | None = None
+    finished_log: Path | None = None
     _ai_dice: dict[str, Dice] = field(default_factory=dict)
     _last_turn: int = -1
 
@@ -199,11 +203,27 @@ class GameSession:
         return events
 
     def _after(self, events: list[Event]) -> None:
-        """The autosave, once a turn."""
+        """The autosave, once a turn; the game's log when it has ended."""
         if self.state.turn != self._last_turn:
             self._last_turn = self.state.turn
             if self.autosave_dir is not None:
                 self.write_autosave()
+        if self.over and self.finished_log is None:
+            self.keep_log()
+
+    def keep_log(self) -> Path | None:
+        """Keep the finished game's log in ``logs_dir`` (game/ui/game_logs.py) and
+        return it; None when there is no folder, or when it cannot be written (the
+        reason is then reported like an autosave's)."""
+        if self.logs_dir is None or not self.over:
+            return None
+        try:
+            self.finished_log = keep_log(self.state, self.logs_dir)
+        except OSError as exc:
+            self.autosave_problem = (
+                f"The game's log could not be kept in {self.logs_dir} ({exc.strerror or exc})"
+            )
+        return self.finished_log
 
     def write_autosave(self) -> bool:
         """Write the autosave. A failure (a full disk, the folder replaced by a file)
