@@ -25,7 +25,6 @@ from game.ui.game_screen import GameScreen
 from game.ui.menu import MainMenu
 from game.ui.screens import EndScreen, HelpOverlay, LoadDialog, PauseMenu, SaveDialog
 from game.ui.seats import HOTSEAT, SOLO, Seats
-from game.ui.units_layer import unit_hex
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "tests" / "screenshots"
@@ -155,7 +154,7 @@ def test_menu_new_solo_game_select_move_and_end_phases_change_the_engine_state(a
     press(app, pygame.K_TAB)
     uid = game.ctx.selected
     assert uid is not None and game.units.can_move_now(game.ctx, uid)
-    start = unit_hex(game.ctx.view.units[uid])
+    start = game.ctx.view.units[uid].hex
     click(app, game.hex_to_screen(start))
     assert game.ctx.selected == uid
     reach = game.units.reach(game.ctx)

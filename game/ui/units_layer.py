@@ -17,8 +17,11 @@ facing, right click or Esc drops the plan, H holds the unit where it is.
 Clicking the unit's own hex plans a turn in place. Every move goes to the
 engine as a ``Move`` or ``Hold``; the engine's reason shows when it refuses.
 
-Reachable hexes are computed once per selection and view (``reach``), never
-per frame; counters are pre-rendered per zoom, facing and strength.
+Reachable hexes, their costs and routes are the engine's own
+(``game.state.queries.movement_reach`` over the view, the search the legal
+moves come from), asked once per selection and view (``reach``), never per
+frame; a counter's strength bar is ``game.state.queries.strength``. Counters
+are pre-rendered per zoom, facing and strength.
 """
 
 from __future__ import annotations
@@ -84,11 +87,6 @@ SYMBOL_NAMES = {
     "figures": "figures",
     "gun": "gun",
 }
-
-
-def unit_hex(unit: Unit) -> Hex | None:
-    """The unit's hex (None off the board)."""
-    return unit.hex
 
 
 def strength_colour(fraction: float) -> tuple[int, int, int]:
