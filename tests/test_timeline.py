@@ -3,9 +3,10 @@ a short seeded AI-against-AI game is played, its log saved, and the timeline ask
 for the game at every command, turn and phase.
 
 Covered: every position gives the state a plain replay reaches, stepping forward
-and back across the kept states; kept states are plain JSON text without the event
-log; turn and phase starts; the game turn by turn (``turns``); and the module
-reads without pygame or the window.
+and back across the kept states (sheets laid in play and logs of version 1
+included); kept states are plain JSON text without the history or the sheets; turn
+and phase starts; the game turn by turn (``turns``); and the module reads without
+pygame or the window.
 """
 
 from __future__ import annotations
@@ -105,15 +106,29 @@ def test_timeline_gives_the_state_of_a_plain_replay_at_any_position(game):
 
 def test_every_position_backwards_comes_from_a_kept_state_as_it_was(game):
     """Walking back one command at a time restores a kept state at every step below a
-    kept position: each restored state (read from its JSON text) plays on to the same
-    hashes as the game itself, and the positions after the walk are unchanged too."""
-    path, _ = game
+    kept position: each restored state (read from its JSON text, its area built again
+    from the game's own sheets where sheets were laid since, MAP-6) plays on to the
+    same hashes as the game itself, checks included, and the positions after the walk
+    are unchanged too."""
+    path, final = game
     log = load_log(path)
     expected = hashes_along(log)
     timeline = ReplayTimeline(log, str(path))
+    assert len(timeline.state_at(0).area.positions) < len(final.area.positions)
     for k in range(timeline.last, -1, -1):
         assert state_hash(timeline.state_at(k)) == expected[k], k
     for k in range(0, timeline.last + 1, 7):
+        assert state_hash(timeline.state_at(k)) == expected[k], k
+
+
+def test_a_log_of_version_1_steps_back_and_forth_with_the_sheet_files():
+    """A log written before games carried their sheets is replayed with the sheet files
+    on disk, kept states included."""
+    path = ROOT / "tests" / "data" / "version1_hunt.log.json"
+    log = load_log(path)
+    expected = hashes_along(log)
+    timeline = ReplayTimeline(log, str(path))
+    for k in (timeline.last, 0, timeline.last // 2, 1, timeline.last - 1):
         assert state_hash(timeline.state_at(k)) == expected[k], k
 
 
