@@ -937,14 +937,17 @@ def reachable(
         _REACHED[area] = kept
     found = kept[1].get(key)
     if found is None:
-        if len(kept[1]) >= _REACHED_KEPT:
+        found = _search(area, start, facing, mover, budget, enemy, friendly, exits)
+        held = sum(r._g.size for r in kept[1].values())
+        if held + found._g.size > _REACHED_STATES:
             kept[1].clear()
-        found = kept[1][key] = _search(area, start, facing, mover, budget, enemy, friendly, exits)
+        kept[1][key] = found
     return found
 
 
-# Searches kept per play area (a side's unmoved units and a few more).
-_REACHED_KEPT = 64
+# Search states kept per play area (13 bytes each): a side's unmoved units on a
+# map of 30 sheets, and only the latest search or two on the largest maps.
+_REACHED_STATES = 1_000_000
 _REACHED: weakref.WeakKeyDictionary[PlayArea, tuple[int, dict[tuple, Reach]]] = (
     weakref.WeakKeyDictionary()
 )
