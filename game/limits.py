@@ -19,7 +19,7 @@ SHEET_POSITION_LIMIT = 1000
 
 # Sheets in a play area, at the start or grown by mobile maps (MAP-6). The
 # movement search and the sight tables of an area this large fit in about
-# 200 MB (docs/scenarios.md).
+# 230 MB (docs/scenarios.md).
 AREA_SHEETS_LIMIT = 256
 
 # Sheets across the area's bounding box, east-west and north-south. The sight

@@ -526,10 +526,12 @@ def visible_from(
             run_top[used], run_woods[used] = _sums(g.code, _LINES.segments[chunk][used], base)
             step_top[near] = run_top[ids]
             step_woods[near] = run_woods[ids]
-        if far.size:
-            t = todo[far]
+        # Lines beyond the table, a block at a time (the work arrays stay small).
+        for b in range(0, far.size, 4096):
+            part = far[b : b + 4096]
+            t = todo[part]
             deltas = _deltas(dq[t], dr[t], chunk * CHUNK_STEPS + 1, CHUNK_STEPS)
-            step_top[far], step_woods[far] = _sums(g.code, deltas, base)
+            step_top[part], step_woods[part] = _sums(g.code, deltas, base)
         top = np.maximum(top, step_top)
         woods += step_woods
         blocked = (top > threshold) | (woods >= WOODS_COUNT_BLOCKS)
