@@ -373,3 +373,75 @@ def test_the_animation_pace_of_settings_speeds_the_arrival_of_shells(window, hom
     animation.playing = _Playing(show=object())  # a shell on show (its picture aside)
     animation.update(0.5, game.ctx)
     assert animation.playing.t == pytest.approx(1.0)
+
+
+def test_fullscreen_applies_at_once_and_off_brings_the_window_back(window, home):
+    app = window(None)
+    menu = menu_of(app)
+    click_button(app, menu.manager, "Settings")
+    fullscreen_on = next(
+        b
+        for b, (key, value) in menu_of(app).page_view.choices.items()
+        if key == "fullscreen" and value
+    )
+    click(app, fullscreen_on.rect.center, frames=3)
+    desktop = pygame.display.get_desktop_sizes()[0]
+    assert app.settings.fullscreen and app.size == desktop
+    assert load_settings()[0].fullscreen
+    assert not cut_off(app, menu_of(app).manager)
+    fullscreen_off = next(
+        b
+        for b, (key, value) in menu_of(app).page_view.choices.items()
+        if key == "fullscreen" and not value
+    )
+    click(app, fullscreen_off.rect.center, frames=3)
+    assert not app.settings.fullscreen and app.size == (1280, 800)
+
+
+def test_a_sealed_hot_seat_game_keeps_its_finished_log_plain(home):
+    """The seal guards a hot-seat game's saves while it is played; once it is over its
+    log is kept open, so Replays can show it without the passphrases."""
+    from game.state import Seal
+    from game.state.saves import load_log
+    from game.ui.session import HUMAN, GameSession
+
+    state = before_the_end()
+    session = GameSession(
+        state,
+        {side: HUMAN for side in state.sides},
+        seal=Seal.from_passphrases(state.sides, {"north": "oak", "south": "elm"}),
+        logs_dir=logs_dir(),
+    )
+    while state.result is None:
+        session.submit(EndPhase(acting_side(state)))
+    assert session.finished_log is not None
+    assert load_log(session.finished_log)["result"] == state.result.to_dict()
+    assert [e.path for e in list_logs(logs_dir())] == [session.finished_log]
+
+
+def test_settings_from_the_pause_menu_change_a_game_in_play(window, home, shots):
+    from game.ui.screens import PauseMenu, SettingsOverlay
+    from tests.test_ui_app import press
+
+    app = window((1024, 700))
+    game = app.open_game(before_the_end(), Seats(SOLO, "north", "easy"))
+    app.run_frames(3)
+    press(app, pygame.K_ESCAPE, frames=3)
+    pause = app.top
+    assert isinstance(pause, PauseMenu)
+    click_button(app, pause.manager, "Settings")
+    overlay = app.top
+    assert isinstance(overlay, SettingsOverlay)
+    assert not cut_off(app, overlay.manager)
+    app.screenshot(shots / "settings_in_game_1024x700.png")
+    click_button(app, overlay.manager, "Very fast")
+    sound_off = next(
+        b for b, (key, value) in overlay.page.choices.items() if key == "sound" and not value
+    )
+    click(app, sound_off.rect.center, frames=3)
+    click_button(app, overlay.manager, "Back to the game")
+    assert app.top is game
+    app.run_frames(2)
+    assert game.ctx.animation_speed == 4.0
+    assert game.ctx.sound is app.sound and app.sound.muted
+    assert load_settings()[0].animation_speed == 4.0

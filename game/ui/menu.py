@@ -37,7 +37,7 @@ from game.ui.seats import HOTSEAT, LEVELS, MODE_NAMES, MODES, SOLO, WATCH, Seats
 from game.ui.settings_page import SettingsPage
 from game.ui.theme import ACCENT, ERROR, MUTED, PANEL_EDGE, TEXT
 from game.ui.tutorial import open_tutorial
-from game.ui.widgets import backdrop, gui_button, panel_surface, wrap
+from game.ui.widgets import backdrop, choice_row, gui_button, panel_surface, wrap
 
 if TYPE_CHECKING:
     from game.ui.app import App
@@ -262,21 +262,14 @@ class MainMenu(Screen):
         if self.watch not in names:
             self.watch = None
         for n, (row, options) in enumerate(rows):
-            y = list(self.row_y.values())[n]
-            count = max(1, len(options))
-            gap = 8
-            w = (self.choice_w - gap * (count - 1)) // count
-            for k, (value, text) in enumerate(options):
-                rect = pygame.Rect(self.choice_x + k * (w + gap), y, w, 36)
-                button = gui_button(rect, text, self.manager, "choice")
-                current = {
-                    "mode": self.mode,
-                    "side": self.side,
-                    "watch": self.watch,
-                    "saves": self.sealed,
-                }.get(row, self.level)
-                if value == current:
-                    button.select()
+            rect = pygame.Rect(self.choice_x, list(self.row_y.values())[n], self.choice_w, 36)
+            current = {
+                "mode": self.mode,
+                "side": self.side,
+                "watch": self.watch,
+                "saves": self.sealed,
+            }.get(row, self.level)
+            for button, value in choice_row(self.manager, rect, options, current).items():
                 self.choices[button] = (row, value)
         self.row_titles = [(row, list(self.row_y.values())[n]) for n, (row, _) in enumerate(rows)]
 

@@ -17,7 +17,7 @@ from game.ui.game_logs import LogEntry, list_logs
 from game.ui.home import logs_dir, shown_path
 from game.ui.replay import BOTH
 from game.ui.theme import ERROR, MUTED, TEXT
-from game.ui.widgets import gui_button, wrap
+from game.ui.widgets import choice_row, gui_button, wrap
 
 if TYPE_CHECKING:
     from game.ui.app import App
@@ -48,7 +48,7 @@ class ReplaysPage:
         self.watch_button = gui_button(
             pygame.Rect(rect.right - 200, rect.bottom - 46, 200, 46), "Watch", manager, "primary"
         )
-        self.views: dict[Any, str] = {}
+        self.views: dict[Any, object] = {}
         self._build_views()
 
     def _build_views(self) -> None:
@@ -62,17 +62,10 @@ class ReplaysPage:
             self.view = BOTH
         options = [(BOTH, "Both sides"), *[(s, s.capitalize()) for s in sides]]
         x0 = self.rect.x + 70
-        width = self.watch_button.rect.x - 20 - x0
-        gap = 8
-        w = (width - gap * (len(options) - 1)) // len(options)
-        for k, (value, text) in enumerate(options):
-            rect = pygame.Rect(x0 + k * (w + gap), self.rect.bottom - 41, w, 36)
-            button = gui_button(rect, text, self.manager, "choice")
-            if value == self.view:
-                button.select()
-            if not sides:
-                button.disable()
-            self.views[button] = value
+        rect = pygame.Rect(x0, self.rect.bottom - 41, self.watch_button.rect.x - 20 - x0, 36)
+        self.views = choice_row(self.manager, rect, options, self.view)
+        for button in self.views if not sides else ():
+            button.disable()
         if entry is None or entry.problem:
             self.watch_button.disable()
         else:
@@ -91,7 +84,7 @@ class ReplaysPage:
             if event.ui_element is self.watch_button:
                 self.watch()
             elif event.ui_element in self.views:
-                self.view = self.views[event.ui_element]
+                self.view = str(self.views[event.ui_element])
                 self._build_views()
         elif event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.watch()

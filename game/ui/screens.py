@@ -24,6 +24,7 @@ from game.ui.home import autosave_dir, saves_dir
 from game.ui.panels import PHASE_NAMES, side_label
 from game.ui.screen import INPUT_EVENTS, Screen, drop_queued_input
 from game.ui.seats import write_seats
+from game.ui.settings_page import SettingsPage
 from game.ui.theme import ACCENT, ERROR, MUTED, TEXT
 from game.ui.widgets import backdrop, dim, gui_button, panel_surface, wrap
 
@@ -204,9 +205,9 @@ class HandOverScreen(Screen):
 
 
 class PauseMenu(_Overlay):
-    """Esc during play: resume, help, save, load, main menu, quit."""
+    """Esc during play: resume, help, save, load, settings, main menu, quit."""
 
-    BOX = (380, 420)
+    BOX = (380, 470)
 
     def __init__(self, app: App, game: GameScreen) -> None:
         self.game = game
@@ -220,6 +221,7 @@ class PauseMenu(_Overlay):
             ("help", "Help and keys (F1)"),
             ("save", "Save game (Ctrl+S)"),
             ("load", "Load game (Ctrl+L)"),
+            ("settings", "Settings"),
             ("menu", "Main menu"),
             ("quit", "Quit"),
         ):
@@ -243,10 +245,43 @@ class PauseMenu(_Overlay):
         elif ident == "load":
             self.app.pop(self)
             self.app.push(LoadDialog(self.app))
+        elif ident == "settings":
+            self.app.pop(self)
+            self.app.push(SettingsOverlay(self.app))
         elif ident == "menu":
             self.app.open_menu()
         elif ident == "quit":
             self.app.quit()
+
+
+class SettingsOverlay(_Overlay):
+    """Settings during a game: the main menu's Settings page over the game, so the
+    volume, the sound and the animations' pace change while it is played."""
+
+    BOX = (780, 540)
+
+    def build(self) -> None:
+        self.page = SettingsPage(self.app, self.manager, self.box.inflate(-40, -40))
+        back = pygame.Rect(self.box.right - 240, self.box.bottom - 60, 220, 40)
+        self.back = gui_button(back, "Back to the game", self.manager, "primary")
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        super().handle_event(event)
+        if self in self.app.screens:
+            self.page.handle_event(event)
+
+    def pressed(self, element: Any) -> None:
+        if element is self.back:
+            self.app.pop(self)
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        self.page.update(dt)
+
+    def draw_content(self, surface: pygame.Surface) -> None:
+        inner = self.box.inflate(-40, -40)
+        surface.blit(fonts.text(self.page.title, 22, ACCENT, bold=True), inner.topleft)
+        self.page.draw(surface)
 
 
 class HelpOverlay(Screen):

@@ -16,7 +16,7 @@ from game.ui import fonts
 from game.ui.home import shown_path
 from game.ui.settings import ANIMATION_SPEEDS, WINDOW_SIZES, settings_path
 from game.ui.theme import ERROR, MUTED, TEXT
-from game.ui.widgets import gui_button, wrap
+from game.ui.widgets import choice_row, wrap
 
 if TYPE_CHECKING:
     from game.ui.app import App
@@ -64,15 +64,9 @@ class SettingsPage:
                 current = window
             elif key == "animation_speed":
                 current = kept.animation_speed
-            if options:
-                gap = 8
-                w = min(190, (width - gap * (len(options) - 1)) // len(options))
-                for k, (value, text) in enumerate(options):
-                    rect = pygame.Rect(x0 + k * (w + gap), y, w, 36)
-                    button = gui_button(rect, text, self.manager, "choice")
-                    if value == current:
-                        button.select()
-                    self.choices[button] = (key, value)
+            row = pygame.Rect(x0, y, width, 36)
+            for button, value in choice_row(self.manager, row, options, current, 190).items():
+                self.choices[button] = (key, value)
             y += ROW_STEP
         volume_y = dict(self.rows)["Volume"]
         if not hasattr(self, "volume"):

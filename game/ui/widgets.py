@@ -301,6 +301,29 @@ def gui_button(
     )
 
 
+def choice_row(
+    manager: pygame_gui.UIManager,
+    rect: pygame.Rect,
+    options: Sequence[tuple[object, str]],
+    chosen: object = None,
+    widest: int | None = None,
+    gap: int = 8,
+) -> dict[pygame_gui.elements.UIButton, object]:
+    """A row of "choice" buttons (value, label) sharing ``rect``'s width, each at most
+    ``widest`` wide, the button of the ``chosen`` value marked; each button's value."""
+    count = max(1, len(options))
+    w = (rect.width - gap * (count - 1)) // count
+    w = min(w, widest) if widest is not None else w
+    row = {}
+    for k, (value, label) in enumerate(options):
+        place = pygame.Rect(rect.x + k * (w + gap), rect.y, w, rect.height)
+        button = gui_button(place, label, manager, "choice")
+        if value == chosen:
+            button.select()
+        row[button] = value
+    return row
+
+
 # --- the modal host ---------------------------------------------------------------------------
 
 _MODAL_EVENTS = {
