@@ -7,6 +7,7 @@ Each test states its own numbers; the games are built and moved through ``apply`
 
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 from pathlib import Path
 
@@ -205,3 +206,26 @@ def test_odds_from_a_view_are_the_engines_odds_when_nothing_is_hidden(name: str)
                     compared += 1
         apply(state, policies[side].choose(view, legal, dice[side]))
     assert compared > 0
+
+
+def test_WHC_1_the_close_combat_odds_are_those_of_the_engines_blows() -> None:
+    """WHC-1: 400 seeded rounds of the orcs' close combat resolved by the engine deal
+    and take on average what the query expects (5/9 unsaved wounds each way), within
+    four standard errors."""
+    state = game([unit("men", "north", "0505", 4, ORCS), unit("orcs", "south", "0510", 1, ORCS)])
+    place(state, "orcs", neighbor(state.units["men"].hex, 4), facing=1)
+    to_attack_phase(state)
+    acting_first(state, "north")
+    odds = attack_odds_of(state, state.units["men"], state.units["orcs"], cs.CLOSE_COMBAT)
+    rounds = 400
+    dealt, taken = [], []
+    for seed in range(rounds):
+        fought = copy.deepcopy(state)
+        fought.dice = Dice(seed)
+        blows = apply(fought, Attack("north", "men", "orcs", cs.CLOSE_COMBAT))[-1].data["blows"]
+        dealt.append(blows[0]["unsaved"])
+        taken.append(blows[1]["unsaved"])
+    # Five attacks at 1/9 each: a binomial's variance.
+    se = (5 * (1 / 9) * (8 / 9) / rounds) ** 0.5
+    assert abs(sum(dealt) / rounds - odds.expected) < 4 * se
+    assert abs(sum(taken) / rounds - odds.cost * 20) < 4 * se

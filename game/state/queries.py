@@ -67,6 +67,7 @@ from game.rules.core import (
 )
 from game.state.board import battery_sheet, seeing_units
 from game.state.combat.battletech import target_number
+from game.state.combat.warhammer import DEFAULT_STRENGTH
 from game.state.model import GameState, Unit
 from game.state.moving import can_move, mover, reach
 from game.state.systems import damage_state, initial_damage, strength_text
@@ -793,7 +794,7 @@ def _blows(striker: Unit, struck: Unit, attacks: int, needed: int) -> Distributi
     ``needed``+ and then wounds and gets through the saves as a shooting hit does."""
     aimed = cs.troops(struck)
     through = wh.unsaved_chance(
-        int(striker.profile.get("s", 3)),
+        int(striker.profile.get("s", DEFAULT_STRENGTH)),
         aimed.toughness,
         aimed.armour,
         shield=aimed.shield,
