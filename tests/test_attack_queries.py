@@ -8,6 +8,7 @@ Each test states its own numbers; the games are built and moved through ``apply`
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -101,8 +102,9 @@ def test_WH_3_stand_and_shoot_odds_and_the_ai_stands_and_shoots() -> None:
 def test_WHC_1_close_combat_odds_count_the_blows_both_ways() -> None:
     """WHC-1: two units of orcs side by side, five in each front rank, one attack each:
     WS 3 against WS 3 hits on 4+ (1/2), S3 wounds T4 on 5+ (1/3), the 5+ save fails 2/3:
-    5/9 unsaved wounds expected each way. Even blows are worth nothing to the AI, so it
-    does not start the round."""
+    5/9 unsaved wounds expected each way. Even blows are worth nothing to the normal AI,
+    so it does not start the round; the easy AI does not weigh the blows struck back
+    and starts it."""
     state = game([unit("men", "north", "0505", 4, ORCS), unit("orcs", "south", "0510", 1, ORCS)])
     place(state, "orcs", neighbor(state.units["men"].hex, 4), facing=1)
     to_attack_phase(state)
@@ -117,6 +119,9 @@ def test_WHC_1_close_combat_odds_count_the_blows_both_ways() -> None:
     assert worth(odds, men, orcs) == pytest.approx(0.0)
     found = attack_candidates(board_of(state, "north"), legal_commands(state, "north"))
     assert best(found).command == found[0].command  # ends its attacks
+    easy = replace(board_of(state, "north"), level=level("easy"))
+    fight = Attack("north", "men", "orcs", cs.CLOSE_COMBAT)
+    assert best(attack_candidates(easy, legal_commands(state, "north"))).command == fight
 
 
 def test_BS_14_the_ai_looses_the_magical_volley_when_its_dice_are_better() -> None:

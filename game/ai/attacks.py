@@ -46,14 +46,18 @@ ANSWER_WORTH = {
 GUN_CARE_WORTH = 1.0
 
 
-def worth(odds: AttackOdds, attacker: SeenUnit, target: SeenUnit) -> float:
-    """What an attack is worth to the attacker's side (see the module docstring)."""
+def worth(
+    odds: AttackOdds, attacker: SeenUnit, target: SeenUnit, *, return_blows: bool = True
+) -> float:
+    """What an attack is worth to the attacker's side (see the module docstring);
+    without ``return_blows`` (the easy level) only what it takes from the enemy."""
     if odds.share is None:  # BattleTech: damage points
         return odds.expected * unit_value(target)
     taken = odds.share * unit_value(target)
     if odds.weapon == cs.CAPTURE:
         taken *= 2
-    return WHOLE_UNIT * (taken - odds.cost * unit_value(attacker))
+    lost = odds.cost * unit_value(attacker) if return_blows else 0.0
+    return WHOLE_UNIT * (taken - lost)
 
 
 def _question_worth(board: Board, choice: str) -> float:
@@ -91,7 +95,9 @@ def _enemy_guns(board: Board) -> list[SeenUnit]:
 def _gun_fight(board: Board, unit: SeenUnit, gun: SeenUnit) -> float:
     """The worth of taking ``gun`` this turn, 0 when ``unit`` cannot (TS-10)."""
     odds = attack_odds_of(board.view, unit, gun, cs.CAPTURE)
-    return 0.0 if odds.refusal else worth(odds, unit, gun)
+    if odds.refusal:
+        return 0.0
+    return worth(odds, unit, gun, return_blows=board.level.weighs_return_blows)
 
 
 def answer_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
@@ -122,7 +128,7 @@ def attack_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
         odds = attack_odds_of(view, unit, target, c.weapon)
         if odds.refusal is not None:
             continue
-        gain = worth(odds, unit, target)
+        gain = worth(odds, unit, target, return_blows=board.level.weighs_return_blows)
         if spotting_this_turn(view, unit) and gain < board.personality.spotter_fire_threshold:
             continue
         out.append(Candidate(c, gain, f"{c.weapon} at {c.target}: {_told(odds)}"))

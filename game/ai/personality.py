@@ -61,6 +61,10 @@ class Level:
     # Spotters keep sight of own shells' targets at arrival and of where the
     # enemy can be by then (both ends of a flight).
     spots_both_ends: bool = False
+    # Count the blows struck back in a round of melee or close combat (BS-9 ..
+    # BS-12, WHC-1) and the warrior wounded in a lost fight for a gun (TS-10);
+    # otherwise an attack is worth only what it takes from the enemy.
+    weighs_return_blows: bool = True
 
 
 @dataclass(frozen=True)
@@ -99,6 +103,7 @@ LEVELS: dict[str, Level] = {
         lowest_hit_chance=0.0,
         weighs_detection=False,
         reads_turn_limit=False,
+        weighs_return_blows=False,
     ),
     "normal": Level(
         name="normal",
