@@ -130,7 +130,7 @@ def test_ART_4_off_board_positions_and_hidden_units_are_not_in_the_enemy_view() 
     state = game(duel(), LONG_SEED + 2)
     apply(state, Deploy("north", "n-gun", "north", 0, 4, "escarpment", "0305"))
     north, south = player_view(state, "north"), player_view(state, "south")
-    assert north.units["n-gun"]["battery"]["offboard"]["sheet"] == "escarpment"
+    assert north.units["n-gun"].battery.offboard.sheet == "escarpment"
     assert "n-gun" not in south.units
     text = json.dumps(south.to_dict())
     assert "n-gun" not in text and "escarpment" not in text
@@ -147,7 +147,7 @@ def test_ART_9_enemy_plots_are_secret_until_they_arrive_then_public() -> None:
     target = state.area.hex_at((0, 1), "0805")
     plot(state, "north", "n-gun", target)
     north, south = player_view(state, "north"), player_view(state, "south")
-    assert [p["target"] for p in north.plots] == [[target.q, target.r]]
+    assert [p.target for p in north.plots] == [target]
     assert south.plots == []
     assert "plots standard" not in json.dumps(south.to_dict())
     assert leaks(state, "south") == []
@@ -294,7 +294,7 @@ def test_ART_23_detection_rolls_are_the_detecting_sides_and_the_firer_hears_the_
     assert [a.turn for a in state.intel["south"].announcements] == [2]
     assert state.intel["north"].announcements == []
     assert player_view(state, "north").announcements == ()
-    assert player_view(state, "south").announcements[0]["side"] == 1  # the gun lies north
+    assert player_view(state, "south").announcements[0].side == 1  # the gun lies north
 
 
 def test_a_hidden_unit_is_refused_like_a_unit_that_does_not_exist() -> None:

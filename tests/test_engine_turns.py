@@ -385,7 +385,7 @@ def test_MOV_3_a_move_records_what_direct_fire_needs() -> None:
     )
     apply(state, ran)
     assert unit.movement_mode == "ran" and unit.hexes_moved >= 1 and unit.moved
-    assert player_view(state, "south").units["n-mech"]["hexes_moved"] == unit.hexes_moved
+    assert player_view(state, "south").units["n-mech"].hexes_moved == unit.hexes_moved
     while state.turn == 1:
         if state.phase == "movement":
             hold_until(state, "nobody")

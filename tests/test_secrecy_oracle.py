@@ -121,7 +121,7 @@ def test_the_table_view_holds_no_secret_and_what_both_sides_know() -> None:
     table = table_view(state)
     assert table.side == PUBLIC and table.plots == [] and table.predesignated == ()
     assert set(table.units) == {"n-mech", "s-mech"}
-    assert all("ammunition" not in str(u.get("battery")) for u in table.units.values())
+    assert all("ammunition" not in str(u.record().get("battery")) for u in table.units.values())
     both = [e.text for e in table.log]
     for side in state.sides:
         assert both == [e.text for e in player_view(state, side).log if e.side is None]

@@ -38,27 +38,7 @@ TABLE = "table"
 ENEMY = "enemy"
 
 
-class _Record:
-    """Dictionary reading of a view's part, as its plain record (``record()``),
-    kept while the window and the AI move to reading attributes."""
-
-    def record(self) -> dict[str, Any]:
-        raise NotImplementedError
-
-    def __getitem__(self, key: str) -> Any:
-        return self.record()[key]
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.record().get(key, default)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self.record()
-
-    def keys(self) -> Any:
-        return self.record().keys()
-
-
-class SeenUnit(_Record, Unit):
+class SeenUnit(Unit):
     """A unit as one side sees it: a copy that cannot be changed.
 
     ``seen_as`` says how much of it the side knows: ``own`` (everything),
@@ -103,48 +83,9 @@ class SeenUnit(_Record, Unit):
             del data["weapons_fired"], data["mp_spent"]
         return data
 
-    # Built once: the window reads a unit's record many times a frame.
-    def _cached_record(self) -> dict[str, Any]:
-        cached = self.__dict__.get("_record")
-        if cached is None:
-            cached = self.record()
-            object.__setattr__(self, "_record", cached)
-        return cached
-
-    def __getitem__(self, key: str) -> Any:
-        return self._cached_record()[key]
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self._cached_record().get(key, default)
-
-
-class SeenPlot(_Record, Plot):
-    """A shell of the side's own, numbered among its own plots (ART-9)."""
-
-    def record(self) -> dict[str, Any]:
-        return self.to_dict()
-
-    @classmethod
-    def of(cls, plot: Plot, number: int) -> SeenPlot:
-        return cls(**{f.name: getattr(plot, f.name) for f in fields(Plot)} | {"id": number})
-
-
-class SeenAnnouncement(_Record, Announcement):
-    """ART-24: a direction the side heard announced."""
-
-    def record(self) -> dict[str, Any]:
-        return self.to_dict()
-
-
-class SeenResult(_Record, Result):
-    """How the game ended."""
-
-    def record(self) -> dict[str, Any]:
-        return self.to_dict()
-
 
 @dataclass(frozen=True)
-class SeenArrival(_Record):
+class SeenArrival:
     """A shell that has landed, as one side knows it (ART-9, ART-37).
 
     Every landing is public once it happens, but of an enemy shell a side never
@@ -181,7 +122,7 @@ class SeenArrival(_Record):
 
 
 @dataclass(frozen=True)
-class SeenPendingSheet(_Record):
+class SeenPendingSheet:
     """A sheet waiting to be laid (MAP-7, MAP-9): where, and who picks it. ``unit``
     is None when the side does not know the unit that left; ``allowed`` is None
     unless the side is the picker and may see the choices."""
@@ -224,7 +165,7 @@ class PlayerView:
     queue: FireQueue  # the side's own shells, numbered among its own plots (ART-9)
     arrivals: tuple[SeenArrival, ...]  # every arrived shell: public once it lands
     predesignated: tuple[Hex, ...]
-    announcements: tuple[SeenAnnouncement, ...]
+    announcements: tuple[Announcement, ...]
     revealed: tuple[str, ...]
     initiative: Mapping[str, Any]
     building_cf: Mapping[Hex, int]
@@ -232,7 +173,7 @@ class PlayerView:
     pending_sheet: SeenPendingSheet | None
     pile: tuple[str, ...]
     options: Mapping[str, Any]
-    result: SeenResult | None
+    result: Result | None
     scenario_name: str = ""
     briefing: str = ""
     # The open question the rules put to a side (a charge reaction, the order of
@@ -243,9 +184,9 @@ class PlayerView:
     sides: tuple[str, str] = field(default=("north", "south"))
 
     @property
-    def plots(self) -> list[SeenPlot]:
+    def plots(self) -> list[Plot]:
         """The side's own shells in flight, by arrival turn then firing order."""
-        return self.queue.in_flight()  # type: ignore[return-value]
+        return self.queue.in_flight()
 
     def other(self, side: str) -> str:
         """The other side (as ``GameState.other``)."""
@@ -370,7 +311,7 @@ def _own_queue(state: GameState, sides: tuple[str, ...]) -> tuple[FireQueue, dic
         per_side[p.side] = per_side.get(p.side, 0) + 1
         if p.side in sides:
             numbers[p.id] = per_side[p.side]
-            plots.append(SeenPlot.of(p, numbers[p.id]))
+            plots.append(replace(p, id=numbers[p.id]))
     arrivals = [
         replace(a, plot_id=numbers[a.plot_id]) for a in state.queue.arrivals if a.plot_id in numbers
     ]
@@ -431,7 +372,7 @@ def _common(state: GameState) -> dict[str, Any]:
         "initiative": copy.deepcopy(state.initiative),
         "building_cf": dict(state.building_cf),
         "options": copy.deepcopy(state.options),
-        "result": None if state.result is None else SeenResult(**vars(state.result)),
+        "result": None if state.result is None else replace(state.result),
         "scenario_name": str(state.options.get("name", "")),
         "briefing": str(state.scenario.get("scenario", {}).get("briefing", "")),
         "question": copy.deepcopy(state.questions[0]) if state.questions else None,
@@ -459,11 +400,7 @@ def _gate(state: GameState, side: str) -> PlayerView:
         queue=queue,
         arrivals=_arrivals(state, side, numbers),
         predesignated=tuple(state.predesignated.get(side, ())),
-        announcements=tuple(
-            SeenAnnouncement(a.turn, a.aimed, a.side)
-            for s in heard
-            for a in state.intel[s].announcements
-        ),
+        announcements=tuple(replace(a) for s in heard for a in state.intel[s].announcements),
         revealed=tuple(u for s in heard for u in state.intel[s].revealed),
         log=tuple(seen for e in state.log if (seen := e.visible_to(side)) is not None),
         pending_sheet=_pending(state, side),
