@@ -11,6 +11,7 @@ from game.ai import PERSONALITIES, Policy, RandomPolicy, make_policy
 from game.ai.hunt import beliefs, candidate_positions
 from game.ai.memory import Memory
 from game.ai.personality import level, personality
+from game.ai.sheets import relief
 from game.ai.shell_damage import KERNEL_RADIUS, damage_kernel
 from game.artillery.forecast import forecast
 from game.artillery.plots import Plot
@@ -196,6 +197,8 @@ def test_slow_sheets_for_the_enemy_MAP_7_MAP_9() -> None:
     heavy woods are closed to it); infantry pay 1 MP a hex wherever they may go."""
     assert crossing_cost("deep_forest", "vehicle") > crossing_cost("farmland", "vehicle")
     assert crossing_cost("deep_forest", "infantry") == 1.0
+    # Broken ground counts on top of its climbing: hills channel a hunter's way.
+    assert relief("high_pass") > relief("farmland")
 
 
 def test_random_policy_and_refusals() -> None:
