@@ -157,6 +157,20 @@ def store_damage(unit: Unit, state: Any) -> None:
         unit.damage = state.to_dict()
 
 
+def has_missile_weapons(unit: Unit) -> bool:
+    """Whether the unit has missile weapons to shoot with: a Warhammer unit's weapon
+    range (WH-2), a BATTLESYSTEM unit's missile ranges (BS-13), a toy soldier's or
+    gun's shooter profile (TS-3), any BattleTech unit's weapons."""
+    profile = unit.profile
+    if unit.system == "warhammer":
+        return "weapon_range" in profile
+    if unit.system == "battlesystem":
+        return profile.get("missile_ranges") is not None
+    if unit.system == "toysoldiers":
+        return bool(profile.get("shooter"))
+    return True
+
+
 def is_destroyed(unit: Unit) -> bool:
     """Destroyed, removed, or every figure gone (a disabled gun is not destroyed)."""
     state = damage_state(unit)

@@ -1,10 +1,12 @@
 """The units layer: counters on the map, selection, reachable hexes and moving by click.
 
 Counters show the side's colour, a type symbol in a NATO-style frame (mech,
-vehicle, hover vehicle, infantry, figures, gun, artillery), a notch on the
-side the unit faces and a strength bar. Only units in the view of the side on
-screen are drawn: the layer reads ``ctx.view`` and nothing else (principle 6),
-and it records the ids it drew in ``drawn`` so tests can check exactly that.
+vehicle, hover vehicle, infantry, artillery, aircraft; for figures foot, missile
+troops, cavalry, monsters and guns), a notch on the side the unit faces and a
+strength bar; from hex size ``NAME_SIZE`` on, the short name of the unit on top
+is written under it. Only units in the view of the side on screen are drawn: the
+layer reads ``ctx.view`` and nothing else (principle 6), and it records the ids
+it drew in ``drawn`` so tests can check exactly that.
 
 Moving (SELECT mode, the acting side's own movement): click an own unit to
 select it; the hexes it can reach this phase are tinted (blue walking, orange
@@ -36,6 +38,7 @@ from game.board.movement import MovementError, Reach
 from game.hexmath import DIRECTION_NAMES, Hex
 from game.state import Hold, Move, Unit
 from game.state.queries import Strength, can_move, movement_reach, strength
+from game.state.systems import has_missile_weapons
 from game.ui import fonts, theme
 from game.ui.context import SELECT, UiContext
 
@@ -55,6 +58,8 @@ NEUTRAL = (120, 120, 130)
 # Hex sizes (px) from which costs are written in reachable hexes and facing handles show.
 COST_LABEL_SIZE = 18
 HANDLE_SIZE = 12
+# Hex size (px) from which a counter carries its unit's short name.
+NAME_SIZE = 36
 
 
 def facing_angle(direction: int) -> float:
@@ -63,19 +68,22 @@ def facing_angle(direction: int) -> float:
 
 
 def unit_symbol(unit: Unit) -> str:
-    """Which type symbol a counter shows."""
+    """Which type symbol a counter shows: the unit's type in its own system's words
+    (BattleTech's profile type and motive, BATTLESYSTEM's and Warhammer's troop type,
+    the toy soldiers' type), missile troops by the missile weapons the engine shoots
+    with (``has_missile_weapons``)."""
+    kind = unit.kind
+    if kind == "aerospace":  # an aircraft stays an aircraft with a battery aboard (ART-36)
+        return "aerospace"
     if unit.battery is not None:
         return "artillery"
-    kind = unit.kind
     if unit.system == "battletech":
         if kind == "vehicle" and unit.profile.get("motive") == "hover":
             return "hover"
         return kind if kind in ("mech", "vehicle", "infantry") else "vehicle"
-    if kind == "gun":
-        return "gun"
-    if kind == "vehicle":  # a toy-soldier battle machine or tank (TS-5)
-        return "vehicle"
-    return "figures"
+    if kind in ("gun", "vehicle", "cavalry", "monster"):
+        return kind
+    return "missile" if has_missile_weapons(unit) else "foot"
 
 
 SYMBOL_NAMES = {
@@ -84,9 +92,35 @@ SYMBOL_NAMES = {
     "hover": "hover vehicle",
     "infantry": "infantry",
     "artillery": "artillery",
-    "figures": "figures",
+    "aerospace": "aircraft",
+    "foot": "foot",
+    "missile": "missile troops",
+    "cavalry": "cavalry",
+    "monster": "monster",
     "gun": "gun",
 }
+
+# Words left out of a counter's short name when it has to be shortened.
+_SMALL_WORDS = {"of", "the", "and", "de", "von"}
+
+
+def short_name(name: str, px: int, width: int) -> str:
+    """The unit's name as it fits under its counter in ``width`` pixels at font size
+    ``px``: a note in brackets dropped, then the words after the first cut to their
+    initials ("Highland Long Tom" -> "Highland LT"), then letters cut off."""
+    base = name.split("(")[0].strip() or name
+
+    def fits(text: str) -> bool:
+        return fonts.text(text, px, SYMBOL_INK, bold=True).get_width() <= width
+
+    if fits(base):
+        return base
+    words = base.split()
+    first, rest = words[0], [w for w in words[1:] if w.lower() not in _SMALL_WORDS]
+    short = f"{first} {''.join(w[0].upper() for w in rest)}".strip()
+    while len(short) > 1 and not fits(short):
+        short = short[:-2] + "."
+    return short
 
 
 def strength_colour(fraction: float) -> tuple[int, int, int]:
@@ -133,7 +167,39 @@ def _draw_symbol(
     elif symbol == "gun":
         pygame.draw.circle(surf, ink, (cx - inner.width * 0.15, cy), max(2, inner.height * 0.22))
         pygame.draw.line(surf, ink, (cx, cy), (inner.right - 1, inner.top + 1), w + 1)
-    else:  # figures: crossed blades
+    elif symbol == "aerospace":
+        # NATO fixed wing: a bow tie of two wings on the fuselage.
+        dx, dy = inner.width * 0.42, inner.height * 0.38
+        pygame.draw.polygon(surf, ink, [(cx, cy), (cx - dx, cy - dy), (cx - dx, cy + dy)])
+        pygame.draw.polygon(surf, ink, [(cx, cy), (cx + dx, cy - dy), (cx + dx, cy + dy)])
+    elif symbol == "cavalry":
+        # NATO cavalry: one slash across the frame.
+        pygame.draw.line(surf, ink, box.bottomleft, box.topright, w + 1)
+    elif symbol == "missile":
+        # A drawn bow with its arrow.
+        bow = pygame.Rect(0, 0, inner.width * 0.5, inner.height * 0.95)
+        bow.midright = (cx + inner.width * 0.05, cy)
+        pygame.draw.arc(surf, ink, bow, -math.pi / 2, math.pi / 2, w)
+        pygame.draw.line(surf, ink, (bow.centerx, bow.top), (bow.centerx, bow.bottom - 1), 1)
+        pygame.draw.line(surf, ink, (inner.left + 1, cy), (inner.right - 1, cy), w)
+        head = inner.right - 1
+        pygame.draw.polygon(
+            surf,
+            ink,
+            [(head + 1, cy), (head - w * 2 - 2, cy - w - 2), (head - w * 2 - 2, cy + w + 2)],
+        )
+    elif symbol == "monster":
+        # Claws: three strokes raking down.
+        for k in (-1, 0, 1):
+            x = cx + k * inner.width * 0.25
+            pygame.draw.line(
+                surf,
+                ink,
+                (x + inner.width * 0.1, inner.top),
+                (x - inner.width * 0.1, inner.bottom),
+                w + 1,
+            )
+    else:  # foot: crossed blades
         pygame.draw.line(surf, ink, box.topleft, box.bottomright, w)
         pygame.draw.line(surf, ink, box.bottomleft, box.topright, w)
         pygame.draw.line(surf, ink, (cx, box.top), (cx, box.bottom), w)
@@ -194,9 +260,7 @@ def render_counter(
         pygame.draw.rect(surf, theme.OWN_FRAME, rect.inflate(4, 4), 2, radius + 2)
     box = pygame.Rect(0, 0, round(side * 0.64), round(side * 0.42))
     box.center = (rect.centerx, rect.top + round(side * 0.38))
-    _draw_symbol(
-        surf, "figures" if wreck else symbol, box, (200, 200, 200) if wreck else SYMBOL_INK
-    )
+    _draw_symbol(surf, symbol, box, (200, 200, 200) if wreck else SYMBOL_INK)
     if not wreck:
         bar = pygame.Rect(0, 0, round(side * 0.7), max(2, round(side * 0.1)))
         bar.midbottom = (rect.centerx, rect.bottom - max(2, round(side * 0.1)))
@@ -634,7 +698,21 @@ class UnitsLayer:
                 shift = k * max(2, size // 8)  # a wreck under a living unit peeks out
                 surface.blit(image, image.get_rect(center=(round(x + shift), round(y - shift))))
                 drawn.append(unit.id)
+            if size >= NAME_SIZE:
+                self._draw_name(surface, group[0].unit, size, (x, y))
         self.drawn = drawn
+
+    def _draw_name(
+        self, surface: pygame.Surface, unit: Unit, size: int, centre: tuple[float, float]
+    ) -> None:
+        """The short name of the unit on top of a hex, under its counter."""
+        px = max(10, size // 3)
+        name = short_name(unit.name, px, round(size * 1.9))
+        colour = (190, 190, 190) if unit.destroyed else SYMBOL_INK
+        label = fonts.text(name, px, colour, bold=True, halo=COUNTER_EDGE)
+        side = max(16, round(size * 1.25))
+        top = round(centre[1] + side / 2 + max(2, size * 0.12))
+        surface.blit(label, label.get_rect(midtop=(round(centre[0]), top)))
 
     def _draw_path(self, surface: pygame.Surface, ctx: UiContext, reach: Reach) -> None:
         camera = ctx.camera

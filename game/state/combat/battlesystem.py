@@ -47,7 +47,7 @@ from game.state.combat.contact import (
 )
 from game.state.commands import IllegalCommand
 from game.state.model import GameState, Unit
-from game.state.systems import store_damage
+from game.state.systems import has_missile_weapons, store_damage
 
 if TYPE_CHECKING:  # the view imports the engine, which imports this package
     from game.state.view import PlayerView
@@ -231,7 +231,7 @@ def missile_plan(
 ) -> Volley | str:
     """BS-13 .. BS-19: the volley ``unit`` could loose at ``target`` now, or why not."""
     assert unit.hex is not None and target.hex is not None
-    if unit.profile.get("missile_ranges") is None:
+    if not has_missile_weapons(unit):
         return f"{unit.name} has no missile weapons"
     if MISSILE in unit.weapons_fired:
         return f"{unit.name} has already loosed its volley this turn"

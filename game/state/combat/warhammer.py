@@ -47,7 +47,7 @@ from game.state.combat.contact import (
 from game.state.commands import IllegalCommand
 from game.state.model import GameState, Unit
 from game.state.moving import mover
-from game.state.systems import damage_state, store_damage
+from game.state.systems import damage_state, has_missile_weapons, store_damage
 
 if TYPE_CHECKING:  # the view imports the engine, which imports this package
     from game.state.view import PlayerView
@@ -134,7 +134,7 @@ def shooting_plan(
     ``stand_and_shoot`` it is the charged unit's reaction to ``target``'s charge
     (WH-3, -1): it fires at the charger that has just reached it, at any range."""
     assert unit.hex is not None and target.hex is not None
-    if "weapon_range" not in unit.profile:
+    if not has_missile_weapons(unit):
         return f"{unit.name} has no missile weapons"
     if SHOOTING in unit.weapons_fired:
         return f"{unit.name} has already shot this turn"
