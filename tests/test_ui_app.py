@@ -25,6 +25,7 @@ from game.ui.game_screen import GameScreen
 from game.ui.menu import MainMenu
 from game.ui.screens import EndScreen, HelpOverlay, LoadDialog, PauseMenu, SaveDialog
 from game.ui.seats import HOTSEAT, SOLO, Seats
+from game.ui.widgets import ConfirmDialog
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "tests" / "screenshots"
@@ -74,6 +75,15 @@ def button_named(manager, text: str):
 
 def click_button(app: App, manager, text: str, frames: int = 3) -> None:
     click(app, button_named(manager, text).rect.center, frames=frames)
+
+
+def confirm_if_asked(app: App, game: GameScreen) -> bool:
+    """Enter on the "End movement" question, when units had not moved yet."""
+    dialogs = game.ctx.dialogs
+    if dialogs is None or dialogs.showing(ConfirmDialog) is None:
+        return False
+    press(app, pygame.K_RETURN, frames=3)
+    return True
 
 
 def run_until(app: App, condition, limit: int = 600) -> None:
@@ -191,6 +201,7 @@ def test_menu_new_solo_game_select_move_and_end_phases_change_the_engine_state(a
     run_until(app, lambda: acting_side(state) == "north" or state.phase != "movement")
     if state.phase == "movement":
         click_button(app, game.ui_manager, "End movement")
+        assert confirm_if_asked(app, game), "three units had not moved: the player is asked"
     run_until(app, lambda: state.phase == "targeting" and acting_side(state) == "north")
     holds = [c for c in state.commands if c["kind"] == "hold" and c["side"] == "north"]
     assert len(holds) == 3, "the three other north units held"

@@ -281,13 +281,14 @@ def test_south_sees_its_own_hidden_unit_only_behind_a_hand_over(app):
 def test_end_movement_holds_a_sides_units_at_the_table(app):
     """After north's "End movement" its remaining units hold as their moves come;
     no hand-over comes in the movement phase at all."""
-    from tests.test_ui_app import button_named
+    from tests.test_ui_app import button_named, confirm_if_asked
 
     state = secret_game("a")
     game = app.open_game(state, Seats(HOTSEAT))
     app.run_frames(1)
     settle(app)
     click(app, button_named(game.ui_manager, "End movement").rect.center)
+    assert confirm_if_asked(app, game), "north's units had not moved: the player is asked"
     seen = []
     for _ in range(60):
         top = app.top
@@ -359,8 +360,12 @@ def test_no_click_or_key_repeat_crosses_a_change_of_seat_in_any_phase(app):
     ended: set[str] = set()
 
     def act(how: str, label: str) -> None:
+        from tests.test_ui_app import confirm_if_asked
+
         before = len(state.commands)
         side = burst(app, game, how, label)
+        if label == "End movement":
+            confirm_if_asked(app, game)  # one question for the whole burst
         sent = state.commands[before:]
         assert sent, f"{how} on {label!r} sent nothing"
         if label == "End movement":

@@ -30,6 +30,7 @@ from tests.test_ui_app import (
     button_named,
     click,
     click_button,
+    confirm_if_asked,
     move_mouse,
     press,
     run_until,
@@ -105,6 +106,7 @@ def end_phase_button(app: App, screen: GameScreen, phase: str) -> None:
     run_until(app, lambda: player_to_act(screen, phase), FRAMES)
     app.run_frames(2)
     click_button(app, screen.ui_manager, label[phase])
+    confirm_if_asked(app, screen)
 
 
 def end_turn(app: App, screen: GameScreen) -> None:

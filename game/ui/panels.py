@@ -37,7 +37,7 @@ from game.ui.context import UiContext
 from game.ui.map_layer import hover_lines
 from game.ui.theme import ACCENT, BAR_HEIGHT, MARGIN, MUTED, PANEL_EDGE, TEXT
 from game.ui.units_layer import SYMBOL_NAMES, UnitsLayer, strength_colour, unit_symbol
-from game.ui.widgets import gui_button, panel_surface, wrap
+from game.ui.widgets import ConfirmDialog, gui_button, panel_surface, wrap
 
 PHASE_NAMES = {
     "setup": "Set-up",
@@ -85,7 +85,7 @@ class PhaseBar:
     def keys(self) -> list[tuple[str, str]]:
         return [
             ("Ctrl+Enter", "the phase button: accept deployment / end the phase"),
-            ("End movement button", "your remaining units hold this turn"),
+            ("End movement button", "your remaining units hold this turn (asks first)"),
         ]
 
     # Which buttons the phase shows: (id, text, tooltip).
@@ -171,9 +171,7 @@ class PhaseBar:
                 return units.hold(ctx)
             return False
         if ident == "end_movement":
-            self.auto_hold[view.side] = view.turn
-            ctx.notify("your remaining units hold this turn")
-            return True
+            return self.end_movement(ctx)
         if ident == "sheet":
             pending = view.pending_sheet
             allowed = pending.allowed if pending is not None else None
@@ -182,6 +180,30 @@ class PhaseBar:
                 return False
             return ctx.submit(PlaceSheet(view.side, allowed[0]))
         return False
+
+    def end_movement(self, ctx: UiContext) -> bool:
+        """ "End movement" (button and Ctrl+Enter): the side's remaining units hold this
+        turn. With units not yet moved the player is asked first, in a dialog of the
+        side at the seat (a hand-over closes it); asked once a turn."""
+        view = ctx.view
+        side, turn = view.side, view.turn
+
+        def hold_the_rest() -> None:
+            if ctx.view.side != side:
+                return  # the seat changed hands: the answer was not this side's
+            self.auto_hold[side] = turn
+            ctx.notify("your remaining units hold this turn")
+
+        units = ctx.units_layer
+        waiting = len(units.movable_units(ctx)) if isinstance(units, UnitsLayer) else 0
+        if waiting == 0 or ctx.dialogs is None or self.auto_hold.get(side) == turn:
+            hold_the_rest()
+            return True
+        if ctx.dialogs.showing(ConfirmDialog) is None:
+            have = "unit has" if waiting == 1 else "units have"
+            question = f"{waiting} {have} not moved: end movement and hold them?"
+            ctx.dialogs.open(ConfirmDialog("End movement", question, hold_the_rest))
+        return True
 
     def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool:
         if event.type == pygame_gui.UI_BUTTON_PRESSED:

@@ -16,6 +16,9 @@ move: the destination gets six facing handles (greyed where the unit cannot
 end with that facing). Click a handle to move with that facing, or click the
 destination again (Enter) to move with the facing shown; Q/E turn the planned
 facing, right click or Esc drops the plan, H holds the unit where it is.
+Until it is sent a planned move can be undone (Backspace, Ctrl+Z or the Undo
+button under the destination): the unit stays selected, ready for another
+plan. A move sent to the engine is final (the log is the game).
 Clicking the unit's own hex plans a turn in place. Every move goes to the
 engine as a ``Move`` or ``Hold``; the engine's reason shows when it refuses.
 
@@ -41,6 +44,7 @@ from game.state.queries import Strength, can_move, movement_reach, strength
 from game.state.systems import has_missile_weapons
 from game.ui import fonts, theme
 from game.ui.context import SELECT, UiContext
+from game.ui.widgets import Button, clicked, text_width
 
 WALK_TINT = (70, 160, 235)
 RUN_TINT = (245, 150, 45)
@@ -54,6 +58,8 @@ SYMBOL_INK = (250, 250, 250)
 READY_DOT = (255, 200, 60)
 WRECK = (84, 84, 84)
 NEUTRAL = (120, 120, 130)
+
+UNDO_LABEL = "Undo move (Backspace)"
 
 # Hex sizes (px) from which costs are written in reachable hexes and facing handles show.
 COST_LABEL_SIZE = 18
@@ -316,6 +322,9 @@ class UnitsLayer:
         self._movable: tuple[object, list[str]] = (None, [])
         # The selected unit's reach split for drawing: (reach, costs, walked, ran, exits).
         self._parts: tuple[Any, ...] = (None, {}, [], [], set())
+        # Under the planned destination while a plan waits (placed each frame).
+        self.undo_button = Button(pygame.Rect(0, 0, 0, 0), UNDO_LABEL)
+        self._label_rect: pygame.Rect | None = None  # the planned path's label, last drawn
 
     # --- help ----------------------------------------------------------------------
 
@@ -325,6 +334,7 @@ class UnitsLayer:
             ("Left click hex", "plan a move there; click again or Enter to move"),
             ("Click a facing handle", "move and end facing that way"),
             ("Q / E", "turn the planned facing left / right"),
+            ("Backspace / Ctrl+Z", "undo the planned move before it is sent"),
             ("Right click / Esc", "drop the planned move, then the selection"),
             ("H", "hold: the selected unit stays where it is"),
             ("Tab / Shift+Tab", "next / previous own unit"),
@@ -431,6 +441,8 @@ class UnitsLayer:
             return False
         if ctx.mode != SELECT:
             return False
+        if clicked(event) and self.plan is not None and self.undo_button.hit(event.pos):
+            return self.undo_plan(ctx)
         if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
             return self._click(ctx, event.pos)
         if event.type == pygame.MOUSEBUTTONUP and event.button == 3:
@@ -451,6 +463,13 @@ class UnitsLayer:
         if key == pygame.K_ESCAPE and self.plan is not None:
             self.plan = None
             return True
+        if key == pygame.K_BACKSPACE or (key == pygame.K_z and event.mod & pygame.KMOD_CTRL):
+            if self.plan is not None:
+                return self.undo_plan(ctx)
+            if self.reach(ctx) is not None:
+                ctx.notify("no planned move to undo: a move already made is final")
+                return True
+            return False
         if key in (pygame.K_q, pygame.K_e) and self.plan is not None:
             step = -1 if key == pygame.K_q else 1
             for k in range(1, 7):
@@ -549,6 +568,14 @@ class UnitsLayer:
             return False
         reach = self.reach(ctx)
         return reach is not None and reach.route(self.plan.to, facing) is not None
+
+    def undo_plan(self, ctx: UiContext) -> bool:
+        """Drop the planned move before it is sent; the unit stays selected."""
+        if self.plan is None:
+            return False
+        self.plan = None
+        ctx.notify("planned move undone")
+        return True
 
     def commit(self, ctx: UiContext) -> bool:
         """Send the planned move to the engine."""
@@ -716,6 +743,7 @@ class UnitsLayer:
 
     def _draw_path(self, surface: pygame.Surface, ctx: UiContext, reach: Reach) -> None:
         camera = ctx.camera
+        self._label_rect = None
         if self.plan is not None:
             route = reach.route(self.plan.to, self.plan.facing)
         else:
@@ -750,6 +778,7 @@ class UnitsLayer:
         rect = label.get_rect(midbottom=(round(end[0]), round(end[1] - s * 0.95)))
         rect.clamp_ip(surface.get_rect())
         surface.blit(label, rect)
+        self._label_rect = rect
 
     def _draw_handles(self, surface: pygame.Surface, ctx: UiContext, reach: Reach) -> None:
         assert self.plan is not None
@@ -767,7 +796,21 @@ class UnitsLayer:
             pygame.draw.polygon(surface, colour, [tip, left, right], 0 if possible else 2)
 
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
-        """Nothing in screen space: the unit panel shows the selected unit."""
+        """The Undo button under a planned move (the unit panel shows the selected unit)."""
+        button = self.undo_button
+        if self.plan is None or ctx.mode != SELECT:
+            button.rect = pygame.Rect(0, 0, 0, 0)
+            return
+        # Beside the path's label above the destination: off the path and the handles.
+        x, y = ctx.camera.hex_to_screen(self.plan.to)
+        button.rect = pygame.Rect(0, 0, text_width(UNDO_LABEL, bold=True) + 20, 28)
+        label = self._label_rect
+        if label is not None:
+            button.rect.midleft = (label.right + 8, label.centery)
+        else:
+            button.rect.midbottom = (round(x), round(y - ctx.camera.size * 0.95))
+        button.rect.clamp_ip(surface.get_rect())
+        button.draw(surface, ctx.mouse)
 
     # --- tooltip -----------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ Colours and sizes come from ``game.ui.theme``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import pygame
@@ -365,6 +365,56 @@ class Dialog:
 
     def update(self, dt: float, ctx: UiContext) -> None:
         return None
+
+
+class ConfirmDialog(Dialog):
+    """A question with Confirm and Cancel: Enter confirms, Esc cancels; ``on_confirm``
+    runs only on Confirm."""
+
+    def __init__(self, title: str, question: str, on_confirm: Callable[[], object]) -> None:
+        super().__init__()
+        self.title = title
+        self.question = question
+        self.on_confirm = on_confirm
+        self.confirm_button = Button(pygame.Rect(0, 0, 0, 0), "Confirm")
+        self.cancel_button = Button(pygame.Rect(0, 0, 0, 0), "Cancel")
+        self.confirmed = False
+
+    def size(self, screen: pygame.Rect) -> tuple[int, int]:
+        return 440, 34 + 20 * len(wrap(self.question, 400)) + 16 + 60
+
+    def layout(self, screen: pygame.Rect) -> None:
+        super().layout(screen)
+        bottom = self.rect.bottom - 52
+        self.confirm_button.rect = pygame.Rect(self.rect.right - 232, bottom, 104, 38)
+        self.cancel_button.rect = pygame.Rect(self.rect.right - 118, bottom, 104, 38)
+
+    def confirm(self) -> None:
+        self.confirmed = True
+        self.closed = True
+        self.on_confirm()
+
+    def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> None:
+        super().handle_event(event, ctx)
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.confirm()
+            elif event.key == pygame.K_ESCAPE:
+                self.closed = True
+        elif clicked(event):
+            if self.confirm_button.hit(event.pos):
+                self.confirm()
+            elif self.cancel_button.hit(event.pos):
+                self.closed = True
+
+    def draw(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        inner = draw_panel(surface, self.rect, self.title, ACCENT)
+        y = inner.y
+        for line in wrap(self.question, inner.w):
+            text(surface, line, (inner.x, y), BODY, TEXT)
+            y += 20
+        self.confirm_button.draw(surface, self.mouse)
+        self.cancel_button.draw(surface, self.mouse)
 
 
 class DialogLayer:
