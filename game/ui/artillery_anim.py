@@ -153,6 +153,16 @@ class ArrivalAnimation:
     def busy(self) -> bool:
         return self.playing is not None or bool(self.queue)
 
+    def progress(self, ctx: UiContext) -> tuple[int, int, int] | None:
+        """(turn, shell, of) of the arrivals on show, caught up with the view (the
+        phase bar names them, and the AI waits while they land); None when none is."""
+        self._sync(ctx)
+        if self.playing is not None:
+            return self.playing.show.turn, self.playing.index, self.playing.of
+        if self.queue:
+            return self.queue[0].turn, self._batch - len(self.queue) + 1, self._batch
+        return None
+
     # --- following the view ----------------------------------------------------------------
 
     def _sync(self, ctx: UiContext) -> None:

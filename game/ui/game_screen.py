@@ -274,6 +274,9 @@ class GameScreen(Screen):
     def layers_busy(self) -> bool:
         """A layer is playing something the player should watch (``busy``: the arrival
         of shells): the AI waits, and so does the hot-seat hand-over."""
+        arts = self.ctx.artillery
+        if arts is not None and arts.animation.progress(self.ctx) is not None:
+            return True  # shells the view holds but the animation had not taken up yet
         return any(getattr(layer, "busy", False) is True for layer in self.other_layers)
 
     def _needs_handover(self) -> str | None:
@@ -589,6 +592,8 @@ class GameScreen(Screen):
             if events is None:
                 break
             seen = session.visible(events)
+            if any(e.kind == "arrival" for e in seen):
+                break  # the player sees the shells land before the AI's next command
             if self.app.ai_delay > 0 and any(e.kind in ("move", "hold", "attack") for e in seen):
                 self._ai_wait = self.app.ai_delay
                 break

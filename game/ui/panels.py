@@ -81,6 +81,7 @@ class PhaseBar:
         self.rect = pygame.Rect(0, 0, ctx.screen_size[0], BAR_HEIGHT)
         # "End movement": side -> the turn in which its remaining units hold.
         self.auto_hold: dict[str, int] = {}
+        self.phase_text = ""  # the turn and phase as last drawn
 
     def keys(self) -> list[tuple[str, str]]:
         return [
@@ -88,9 +89,18 @@ class PhaseBar:
             ("End movement button", "your remaining units hold this turn (asks first)"),
         ]
 
-    # Which buttons the phase shows: (id, text, tooltip).
+    @staticmethod
+    def arrivals(ctx: UiContext) -> tuple[int, int, int] | None:
+        """(turn, shell, of) while shells land: the bar shows that turn's artillery
+        phase, not the next turn the engine is already in."""
+        arts = ctx.artillery
+        return None if arts is None else arts.animation.progress(ctx)
+
+    # Which buttons the phase shows: (id, text).
     def _actions(self, ctx: UiContext) -> list[tuple[str, str]]:
         view = ctx.view
+        if self.arrivals(ctx) is not None:
+            return [("next_shell", "Next shell (Space)"), ("skip_arrivals", "Skip all (Esc)")]
         mine = view.acting == view.side and ctx.session.human_to_act()
         if view.result is not None or view.acting is None:
             return []
@@ -156,6 +166,9 @@ class PhaseBar:
             return True
         if ident == "help":
             self.open_help()
+            return True
+        if ident in ("next_shell", "skip_arrivals") and ctx.artillery is not None:
+            ctx.artillery.animation.skip(everything=ident == "skip_arrivals")
             return True
         if ident == "end":
             return ctx.submit(EndPhase(view.side))
@@ -237,7 +250,7 @@ class PhaseBar:
 
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
         view = ctx.view
-        key = (ctx.screen_size, getattr(self, "text_right", 0))
+        key = (ctx.screen_size, getattr(self, "text_right", 0), self.arrivals(ctx))
         if key != self._image_key or view is not self._image_view:
             self._image_key = key
             self._image_view = view
@@ -259,9 +272,15 @@ class PhaseBar:
         title = fonts.text(name, 17, ACCENT, bold=True)
         surf.blit(title, (x, 4))
         limit = f" of {view.turn_limit}" if view.turn_limit else ""
-        turn = f"Turn {view.turn}{limit}" if view.turn else "Before the battle"
-        phase = PHASE_NAMES.get(view.phase, view.phase.capitalize())
-        sub = fonts.text(f"{turn}  ·  {phase}", 13, MUTED)
+        arrivals = self.arrivals(ctx)
+        if arrivals is not None:
+            shown, shell, of = arrivals
+            self.phase_text = f"Turn {shown}{limit}  ·  Artillery  ·  shell {shell} of {of}"
+        else:
+            turn = f"Turn {view.turn}{limit}" if view.turn else "Before the battle"
+            phase = PHASE_NAMES.get(view.phase, view.phase.capitalize())
+            self.phase_text = f"{turn}  ·  {phase}"
+        sub = fonts.text(self.phase_text, 13, MUTED)
         surf.blit(sub, (x, 26))
         x += max(title.get_width(), sub.get_width()) + 26
         you = f"You: {side_label(session, view.side)} ({view.side})"
@@ -270,7 +289,9 @@ class PhaseBar:
         elif not session.humans:
             you = f"Watching: {view.side}'s view"
         surf.blit(fonts.text(you, 14, theme.mix(colour, (255, 255, 255), 0.45), bold=True), (x, 4))
-        if view.result is not None:
+        if arrivals is not None:
+            status = "Shells landing"
+        elif view.result is not None:
             winner = view.result.winner
             status = f"{winner.capitalize()} wins" if winner else "Draw"
         elif view.acting is None:
@@ -290,7 +311,7 @@ class PhaseBar:
         surf.blit(fonts.text(status, 13, TEXT), (x, 26))
         initiative = view.initiative
         # An open question's words take the line; the initiative waits until it is answered.
-        if initiative.get("winner") and view.question is None:
+        if initiative.get("winner") and view.question is None and arrivals is None:
             text = "Initiative: " + ", ".join(
                 f"{s} {initiative[s]}" for s in (initiative["winner"], initiative["loser"])
             )
