@@ -10,6 +10,9 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 os.environ.setdefault("MPLBACKEND", "Agg")
+# Every view built in the tests checks that no unit's profile or damage was written
+# into in place, which the views' shared copies rely on (game/state/view.py).
+os.environ.setdefault("BARRAGE_CHECK_VIEW_COPIES", "1")
 
 
 ROOT = Path(__file__).resolve().parents[1]

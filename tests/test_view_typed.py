@@ -40,14 +40,24 @@ def test_a_view_shares_no_live_object_with_the_engine() -> None:
     assert seen.damage is not mech.damage and view.area is not state.area
     before = (seen.hex, seen.damage, seen.mp_spent, view.area.sheet_count, view.area.revision)
     mech.hex, mech.mp_spent = Hex(mech.hex.q, mech.hex.r + 1), 5
-    for part in mech.damage.values():
-        if isinstance(part, dict):
-            part.clear()
+    mech.damage = {**mech.damage, "armour": {}}  # the engine replaces damage whole
     free = state.area.free_positions()[0]
     state.area.add_sheet(free, "farmland")
     assert (seen.hex, seen.damage, seen.mp_spent) == before[:3]
     assert (view.area.sheet_count, view.area.revision) == before[3:]
-    assert player_view(state, "north").area.sheet_count == before[3] + 1
+    later = player_view(state, "north")
+    assert later.area.sheet_count == before[3] + 1
+    assert later.units["n-mech"].damage["armour"] == {} and later.units["n-mech"].mp_spent == 5
+
+
+def test_a_profile_written_into_in_place_is_caught() -> None:
+    """Views share one copy of a unit's profile and damage until the engine gives the
+    unit new ones; the tests check that nothing writes into them in place."""
+    state = started()
+    player_view(state, "north")
+    state.units["n-mech"].profile["walk"] = 99
+    with pytest.raises(AssertionError, match="in place"):
+        player_view(state, "north")
 
 
 def test_views_of_the_same_map_share_one_copy_of_it() -> None:

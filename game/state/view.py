@@ -18,6 +18,7 @@ area are copies, and nothing in it can be changed.
 from __future__ import annotations
 
 import copy
+import os
 import weakref
 from collections.abc import Mapping
 from dataclasses import FrozenInstanceError, dataclass, field, fields, replace
@@ -36,6 +37,31 @@ from game.state.model import Announcement, Battery, Event, GameState, Result, Un
 OWN = "own"
 TABLE = "table"
 ENEMY = "enemy"
+
+
+# A unit's profile never changes after set-up and its damage is replaced whole when
+# it changes, never written into (game/state/systems.py): one copy of each serves
+# every view until the engine gives the unit a new one. Keyed by the engine's
+# object, held here so that its id is not reused while the copy is kept.
+_COPIES: dict[int, tuple[Any, Any]] = {}
+_COPIES_KEPT = 4096
+
+
+def _copy_of(data: Any) -> Any:
+    held = _COPIES.get(id(data))
+    if held is not None and held[0] is data:
+        if _CHECK_COPIES and held[1] != data:
+            raise AssertionError("a unit's profile or damage was written into in place")
+        return held[1]
+    if len(_COPIES) >= _COPIES_KEPT:
+        _COPIES.clear()
+    copied = copy.deepcopy(data)
+    _COPIES[id(data)] = (data, copied)
+    return copied
+
+
+# Set by the tests: every shared copy is compared with the engine's object.
+_CHECK_COPIES = os.environ.get("BARRAGE_CHECK_VIEW_COPIES") == "1"
 
 
 class SeenUnit(Unit):
@@ -59,8 +85,9 @@ class SeenUnit(Unit):
     @classmethod
     def seen(cls, unit: Unit, seen_as: str) -> SeenUnit:
         values = {f.name: getattr(unit, f.name) for f in fields(Unit)}
-        for name in ("profile", "damage", "weapons_fired", "charged", "in_combat_with"):
-            values[name] = copy.deepcopy(values[name])
+        values["profile"], values["damage"] = _copy_of(unit.profile), _copy_of(unit.damage)
+        for name in ("weapons_fired", "charged", "in_combat_with"):
+            values[name] = list(values[name])
         values["reactions"] = dict(unit.reactions)
         gun = unit.battery
         if gun is not None and seen_as == OWN:
