@@ -52,7 +52,7 @@ from game.ui.artillery_plot import (
     plotting_now,
 )
 from game.ui.camera import Camera
-from game.ui.context import ATTACK, LOS, PLOT, SELECT, UiContext
+from game.ui.context import ATTACK, LOS, PLOT, SELECT, MarksUnder, UiContext
 from game.ui.dialogs import (
     AmmunitionChoice,
     AttackDialog,
@@ -136,6 +136,9 @@ class Harness:
         self.surface.fill((38, 42, 46))
         self.map_layer.draw(self.surface, self.camera)
         self.map_layer.draw_sides(self.surface, self.camera)
+        for layer in self.layers:
+            if isinstance(layer, MarksUnder):
+                layer.draw_under(self.surface, self.ctx)
         for layer in self.layers:
             layer.draw_world(self.surface, self.ctx)
         for layer in self.layers:

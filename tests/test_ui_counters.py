@@ -12,6 +12,7 @@ import pytest
 from game.state.setup import new_game
 from game.state.systems import has_missile_weapons
 from game.ui import units_layer
+from game.ui.app import App
 from game.ui.camera import ZOOM_SIZES
 from game.ui.units_layer import (
     NAME_SIZE,
@@ -114,3 +115,40 @@ def test_the_name_is_on_the_counter_from_its_zoom_level_on(monkeypatch):
     assert "Halberdiers" not in below
     assert "Halberdiers" in at
     assert "Wolf R" in at or "Wolf Riders" in at
+
+
+def test_ART_20_a_pre_designated_marker_on_a_units_hex_leaves_its_counter_visible(
+    tmp_path, monkeypatch
+):
+    """The marker goes under the counters: the counter's pixels are the same with and
+    without a pre-designated hex under it."""
+    from game.state import DEFAULT_SCENARIO, Predesignate, apply
+    from tests.test_ui_setup import SIZE as SCREEN
+    from tests.test_ui_setup import solo
+
+    monkeypatch.setenv("BARRAGE_HOME", str(tmp_path / "home"))
+    app = App(SCREEN, ai_delay=0.0, autosave=False)
+    try:
+        state = new_game(DEFAULT_SCENARIO, 1)
+        screen = solo(app, state, "north")
+        assert screen.ctx.view.options.get("predesignated_hexes")
+        unit = next(u for u in state.units.values() if u.side == "north" and u.hex is not None)
+        screen.set_zoom(4)
+        screen.camera.centre_on(unit.hex)
+
+        def counter_pixels() -> bytes:
+            screen.ctx.refresh()
+            surface = pygame.Surface(SCREEN)
+            screen.draw(surface)
+            x, y = screen.hex_to_screen(unit.hex)
+            side = round(screen.camera.size * 1.25 * 0.8)
+            box = pygame.Rect(0, 0, side, side)
+            box.center = (round(x), round(y))
+            return pygame.image.tobytes(surface.subsurface(box), "RGB")
+
+        before = counter_pixels()
+        apply(state, Predesignate("north", unit.hex))
+        assert unit.hex in state.predesignated["north"]
+        assert counter_pixels() == before
+    finally:
+        app.shutdown()

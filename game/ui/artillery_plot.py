@@ -642,15 +642,17 @@ class PlotLayer:
     def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None:
         self._sync(ctx)
         if ctx.mode == PLOT:
-            self._draw_known_hexes(surface, ctx)
             self._draw_candidates(surface, ctx)
             preview = self.preview(ctx)
             if preview is not None:
                 self._draw_preview(surface, ctx, preview)
         self._draw_incoming(surface, ctx)
 
-    def _draw_known_hexes(self, surface: pygame.Surface, ctx: UiContext) -> None:
-        """Pre-designated (ART-20) and the chosen battery's auto-hit hexes (ART-19)."""
+    def draw_under(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        """In plot mode: pre-designated (ART-20) and the chosen battery's auto-hit hexes
+        (ART-19), under the counters."""
+        if ctx.mode != PLOT:
+            return
         size = ctx.camera.size
         px = max(10, size // 3)
         for h in ctx.view.predesignated:

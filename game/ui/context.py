@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from game.hexmath import Hex
 from game.state import Command, IllegalCommand, PlayerView
@@ -148,3 +148,11 @@ class Layer(Protocol):
     def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None: ...
 
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None: ...
+
+
+@runtime_checkable
+class MarksUnder(Protocol):
+    """A layer with hex markers drawn under the counters (pre-designated and auto-hit
+    hexes), so that a marker never hides the unit standing on its hex."""
+
+    def draw_under(self, surface: pygame.Surface, ctx: UiContext) -> None: ...

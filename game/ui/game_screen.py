@@ -63,7 +63,7 @@ from game.state import (
 from game.state.sealing import Passphrases
 from game.ui import artillery_layers, fonts, setup_layer, sound, theme
 from game.ui.camera import DEFAULT_ZOOM, Camera
-from game.ui.context import Layer, UiContext
+from game.ui.context import Layer, MarksUnder, UiContext
 from game.ui.home import data_home
 from game.ui.map_layer import MapLayer
 from game.ui.panels import LogPanel, PhaseBar, Tooltip, UnitPanel
@@ -623,6 +623,9 @@ class GameScreen(Screen):
     def draw(self, surface: pygame.Surface) -> None:
         ctx = self.ctx
         self._draw_map(surface)
+        for layer in self.layers:
+            if isinstance(layer, MarksUnder):
+                layer.draw_under(surface, ctx)
         for layer in self.layers:
             layer.draw_world(surface, ctx)
         for layer in self.layers:

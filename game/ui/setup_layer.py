@@ -1186,7 +1186,8 @@ class SetupLayer:
 
     # --- the map ------------------------------------------------------------------------
 
-    def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None:
+    def draw_under(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        """The pre-designated hexes chosen so far, under the counters."""
         view = ctx.view
         if view.phase != "setup":
             return
@@ -1204,6 +1205,13 @@ class SetupLayer:
             ui.text(
                 surface, label, (x, y), max(11, size // 3), PD_COLOUR, True, "center", (40, 30, 0)
             )
+
+    def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        view = ctx.view
+        if view.phase != "setup":
+            return
+        found = allowance(view)
+        size = ctx.camera.size
         if ctx.mode != PREDESIGNATE or not setting_up(ctx) or not found.allowed:
             return
         for pos in view.area.positions:
