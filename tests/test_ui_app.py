@@ -562,14 +562,9 @@ def test_default_scenario_constant_is_a_shipped_file():
     assert Path(DEFAULT_SCENARIO).is_file()
 
 
-def test_a_facing_handle_moves_the_unit_ending_with_that_facing(app):
-    """MOV-1 facing: the six handles around a planned destination pick the final facing."""
-    state = new_game(SCENARIO, 12)
-    apply(state, EndPhase("north"))
-    apply(state, EndPhase("south"))
-    game = app.open_game(state, Seats(SOLO, "north", "easy"))
-    run_until(app, lambda: acting_side(state) == "north")
-    unit = state.units["n-hunter-1"]
+def plan_a_move(app: App, game: GameScreen) -> tuple[str, Hex]:
+    """Select north's hunter and plan a two-MP move by clicking, as a player does."""
+    unit = game.session.state.units["n-hunter-1"]
     game.set_zoom(5)
     game.camera.centre_on(unit.hex)
     app.run_frames(2)
@@ -577,8 +572,21 @@ def test_a_facing_handle_moves_the_unit_ending_with_that_facing(app):
     reach = game.units.reach(game.ctx)
     target = next(h for h, c in reach.costs().items() if c == 2)
     click(app, game.hex_to_screen(target))
+    assert game.units.plan is not None and game.units.plan.to == target
+    return unit.id, target
+
+
+def test_a_facing_handle_moves_the_unit_ending_with_that_facing(app):
+    """MOV-1 facing: the six handles around a planned destination pick the final facing."""
+    state = new_game(SCENARIO, 12)
+    apply(state, EndPhase("north"))
+    apply(state, EndPhase("south"))
+    game = app.open_game(state, Seats(SOLO, "north", "easy"))
+    run_until(app, lambda: acting_side(state) == "north")
+    uid, target = plan_a_move(app, game)
+    unit = state.units[uid]
+    reach = game.units.reach(game.ctx)
     plan = game.units.plan
-    assert plan is not None and plan.to == target
     handles = game.units._handle_centres(game.ctx)
     other = next(d for d in range(1, 7) if d != plan.facing and reach.route(target, d) is not None)
     click(app, handles[other])

@@ -11,7 +11,15 @@ from game.state.model import state_hash
 from game.ui.game_screen import GameScreen
 from game.ui.seats import HOTSEAT, SOLO, Seats
 from game.ui.widgets import ConfirmDialog
-from tests.test_ui_app import SCENARIO, button_named, click, press, run_until, shot
+from tests.test_ui_app import (
+    SCENARIO,
+    button_named,
+    click,
+    plan_a_move,
+    press,
+    run_until,
+    shot,
+)
 
 
 def movement_game(app, seed: int = 12, seats: Seats | None = None) -> GameScreen:
@@ -28,18 +36,10 @@ def movement_game(app, seed: int = 12, seats: Seats | None = None) -> GameScreen
     return game
 
 
-def plan_a_move(app, game: GameScreen) -> tuple[str, object]:
-    """Select north's hunter and plan a two-MP move by clicking, as a player does."""
-    unit = game.session.state.units["n-hunter-1"]
-    game.set_zoom(5)
-    game.camera.centre_on(unit.hex)
-    app.run_frames(2)
-    click(app, game.hex_to_screen(unit.hex))
-    reach = game.units.reach(game.ctx)
-    target = next(h for h, c in reach.costs().items() if c == 2)
-    click(app, game.hex_to_screen(target))
-    assert game.units.plan is not None and game.units.plan.to == target
-    return unit.id, target
+def question(game: GameScreen) -> ConfirmDialog | None:
+    """The "End movement" question, if it is open."""
+    dialog = game.ctx.dialogs.showing(ConfirmDialog) if game.ctx.dialogs else None
+    return dialog if isinstance(dialog, ConfirmDialog) else None
 
 
 def test_a_planned_move_is_undone_before_it_is_sent_by_key_and_by_button(app):
@@ -99,27 +99,27 @@ def test_end_movement_with_units_not_moved_asks_first_cancel_keeps_the_phase(app
     assert waiting == 4
 
     press(app, pygame.K_RETURN, mod=pygame.KMOD_CTRL)  # the phase key
-    dialog = game.ctx.dialogs.showing(ConfirmDialog)
+    dialog = question(game)
     assert dialog is not None
     assert dialog.question == "4 units have not moved: end movement and hold them?"
     shot(app, "end_movement_question.png")
     press(app, pygame.K_ESCAPE)
-    assert game.ctx.dialogs.showing(ConfirmDialog) is None
+    assert question(game) is None
     assert app.top is game, "Esc closed the question, not opened the pause menu"
     app.run_frames(5)
     assert state.phase == "movement" and len(state.commands) == commands
     assert "north" not in game.phase_bar.auto_hold
 
     click(app, button_named(game.ui_manager, "End movement").rect.center, frames=3)
-    dialog = game.ctx.dialogs.showing(ConfirmDialog)
+    dialog = question(game)
     assert dialog is not None
     click(app, dialog.cancel_button.rect.center)
     app.run_frames(5)
-    assert game.ctx.dialogs.showing(ConfirmDialog) is None
+    assert question(game) is None
     assert state.phase == "movement" and len(state.commands) == commands
 
     click(app, button_named(game.ui_manager, "End movement").rect.center, frames=3)
-    dialog = game.ctx.dialogs.showing(ConfirmDialog)
+    dialog = question(game)
     click(app, dialog.confirm_button.rect.center)
     assert dialog.confirmed
     run_until(app, lambda: state.phase != "movement")
@@ -131,7 +131,7 @@ def test_enter_confirms_the_question(app):
     game = movement_game(app)
     state = game.session.state
     click(app, button_named(game.ui_manager, "End movement").rect.center, frames=3)
-    assert game.ctx.dialogs.showing(ConfirmDialog) is not None
+    assert question(game) is not None
     press(app, pygame.K_RETURN)
     run_until(app, lambda: state.phase != "movement")
     assert state.phase == "targeting"
@@ -147,7 +147,7 @@ def test_end_movement_asks_nothing_when_no_unit_is_left_to_move(app):
     app.run_frames(2)
     assert game.units.movable_units(game.ctx) == []
     assert game.phase_bar.press(game.ctx, "end_movement")
-    assert game.ctx.dialogs.showing(ConfirmDialog) is None
+    assert question(game) is None
     assert game.phase_bar.auto_hold["north"] == state.turn
 
 
@@ -162,20 +162,20 @@ def test_hot_seat_the_question_is_put_to_the_side_at_the_seat(app):
     commands = len(state.commands)
     north = len(game.units.movable_units(game.ctx))
     press(app, pygame.K_RETURN, mod=pygame.KMOD_CTRL)
-    dialog = game.ctx.dialogs.showing(ConfirmDialog)
+    dialog = question(game)
     assert dialog is not None
     assert dialog.question.startswith(f"{north} units have not moved")
     press(app, pygame.K_RETURN)
     assert game.phase_bar.auto_hold == {"north": state.turn}
     run_until(app, lambda: acting_side(state) == "south" or state.phase != "movement")
     assert state.phase == "movement", "south still has its moves"
-    assert game.ctx.dialogs.showing(ConfirmDialog) is None, "south is asked nothing yet"
+    assert question(game) is None, "south is asked nothing yet"
     assert [c["side"] for c in state.commands[commands:]] == ["north"]
     settle(app)
     assert game.ctx.view.side == "south"
     south = len(game.units.movable_units(game.ctx))
     press(app, pygame.K_RETURN, mod=pygame.KMOD_CTRL)
-    dialog = game.ctx.dialogs.showing(ConfirmDialog)
+    dialog = question(game)
     assert dialog is not None
     assert dialog.question.startswith(f"{south} unit")
     press(app, pygame.K_ESCAPE)

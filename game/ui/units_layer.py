@@ -17,7 +17,7 @@ end with that facing). Click a handle to move with that facing, or click the
 destination again (Enter) to move with the facing shown; Q/E turn the planned
 facing, right click or Esc drops the plan, H holds the unit where it is.
 Until it is sent a planned move can be undone (Backspace, Ctrl+Z or the Undo
-button under the destination): the unit stays selected, ready for another
+button beside the path's label): the unit stays selected, ready for another
 plan. A move sent to the engine is final (the log is the game).
 Clicking the unit's own hex plans a turn in place. Every move goes to the
 engine as a ``Move`` or ``Hold``; the engine's reason shows when it refuses.
@@ -322,7 +322,7 @@ class UnitsLayer:
         self._movable: tuple[object, list[str]] = (None, [])
         # The selected unit's reach split for drawing: (reach, costs, walked, ran, exits).
         self._parts: tuple[Any, ...] = (None, {}, [], [], set())
-        # Under the planned destination while a plan waits (placed each frame).
+        # Beside the planned path's label while a plan waits (placed each frame).
         self.undo_button = Button(pygame.Rect(0, 0, 0, 0), UNDO_LABEL)
         self._label_rect: pygame.Rect | None = None  # the planned path's label, last drawn
 
@@ -796,7 +796,7 @@ class UnitsLayer:
             pygame.draw.polygon(surface, colour, [tip, left, right], 0 if possible else 2)
 
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
-        """The Undo button under a planned move (the unit panel shows the selected unit)."""
+        """The Undo button by a planned move (the unit panel shows the selected unit)."""
         button = self.undo_button
         if self.plan is None or ctx.mode != SELECT:
             button.rect = pygame.Rect(0, 0, 0, 0)
