@@ -15,6 +15,7 @@ from game.ai.sheets import relief
 from game.ai.shell_damage import KERNEL_RADIUS, damage_kernel
 from game.artillery.forecast import forecast
 from game.artillery.plots import Plot
+from game.board.sheet import available_sheets
 from game.dice import Dice
 from game.hexmath import Hex
 from game.state import (
@@ -195,10 +196,12 @@ def test_personalities_are_data() -> None:
 def test_slow_sheets_for_the_enemy_MAP_7_MAP_9() -> None:
     """MAP-7/MAP-9: woods cost a vehicle more to cross than open farmland (MOV-1:
     heavy woods are closed to it); infantry pay 1 MP a hex wherever they may go."""
-    assert crossing_cost("deep_forest", "vehicle") > crossing_cost("farmland", "vehicle")
-    assert crossing_cost("deep_forest", "infantry") == 1.0
+    sheets = available_sheets()
+    forest, farmland = sheets["deep_forest"], sheets["farmland"]
+    assert crossing_cost(forest, "vehicle") > crossing_cost(farmland, "vehicle")
+    assert crossing_cost(forest, "infantry") == 1.0
     # Broken ground counts on top of its climbing: hills channel a hunter's way.
-    assert relief("high_pass") > relief("farmland")
+    assert relief(sheets["high_pass"]) > relief(farmland)
 
 
 def test_random_policy_and_refusals() -> None:

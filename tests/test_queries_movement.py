@@ -137,7 +137,7 @@ def test_MOV_1_crossing_cost_is_the_mean_of_the_engines_step_costs(sheet_id):
     on it (levels included), a closed step counting ``CLOSED_STEP``."""
     for movement in (MECH, VEHICLE, "hover", "infantry", "figure"):
         expected = _reference_crossing(sheet_id, Mover(movement, 4))
-        assert crossing_cost(sheet_id, movement) == pytest.approx(expected)
+        assert crossing_cost(available_sheets()[sheet_id], movement) == pytest.approx(expected)
 
 
 def test_MOV_1_hover_vehicles_cross_water_that_stops_tracked_ones():
@@ -152,7 +152,8 @@ def test_MOV_1_hover_vehicles_cross_water_that_stops_tracked_ones():
             ).mean()
         ),
     )
-    assert crossing_cost(watery, "hover") < crossing_cost(watery, VEHICLE)
+    sheet = available_sheets()[watery]
+    assert crossing_cost(sheet, "hover") < crossing_cost(sheet, VEHICLE)
 
 
 def test_unit_strength_is_the_share_left_in_the_systems_measure():

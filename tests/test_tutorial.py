@@ -8,6 +8,8 @@ clicks from the first lesson to the last) is in tests/test_ui_tutorial.py.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from game.dice import Dice
 from game.hexmath import Hex, distance
 from game.scenario import validate_file
@@ -25,6 +27,7 @@ from game.state import (
     player_view,
 )
 from game.state.moving import mover, reach
+from game.state.queries import adjustments
 from game.ui.lessons import (
     ENEMY_AIM,
     LESSONS,
@@ -34,6 +37,7 @@ from game.ui.lessons import (
     SEED,
     PicketCommander,
     Progress,
+    fire_adjusted,
     load_progress,
     save_progress,
 )
@@ -210,6 +214,24 @@ def test_ART_17_the_adjust_lesson_is_done_by_a_spotted_second_shot_at_the_same_h
     plot = next(p for p in view.plots if p.fired_turn == view.turn)
     assert plot.spotters_at_firing
     assert view.queue.adjustments_for(plot.battery, plot.target, view.turn) == 1
+
+
+def test_ART_16_the_adjust_lesson_counts_no_adjustment_for_an_unobserved_shot():
+    """ART-16: a shot fired with no friendly unit seeing its hex is not adjusted, however
+    many spotted shells landed there before (ART-17). The lesson asks the engine's
+    count (``queries.adjustments``): the second shot of the battle, its spotters taken
+    away, does not complete it; with them it does."""
+    t = play_to(Tutorial(), "bearing")
+    view = t.view()
+    plot = next(p for p in view.plots if p.fired_turn == view.turn)
+    plotted = [e for e in view.log if e.kind == "plot" and e.side == PLAYER]
+    assert adjustments(view, plot.battery, plot.target, plot.spotters_at_firing) == 1
+    assert fire_adjusted(view, plotted)
+    unseen = [replace(p, spotters_at_firing=()) for p in view.queue.plots]
+    blind = replace(view, queue=replace(view.queue, plots=unseen))
+    assert view.queue.adjustments_for(plot.battery, plot.target, view.turn) == 1
+    assert adjustments(blind, plot.battery, plot.target, ()) == 0
+    assert not fire_adjusted(blind, plotted)
 
 
 def test_MAP_6_MAP_7_the_sheet_lesson_needs_a_sheet_on_the_players_half():

@@ -17,28 +17,27 @@ from functools import lru_cache
 import numpy as np
 
 from game.ai.candidates import Board, Candidate
-from game.board.sheet import available_sheets
+from game.board.sheet import Sheet
 from game.board.terrain import BUILDING, HEAVY_WOODS, LIGHT_WOODS
 from game.state.commands import Command, PlaceSheet
 from game.state.queries import crossing_cost, movement_class
 
 
 @lru_cache(maxsize=256)
-def sight_cover(sheet_id: str) -> float:
+def sight_cover(sheet: Sheet) -> float:
     """Share of the sheet's hexes that block or thin out sight (woods, buildings, hills)."""
-    sheet = available_sheets()[sheet_id]
     blocking = np.isin(sheet.terrain, (LIGHT_WOODS, HEAVY_WOODS, BUILDING))
     return float(blocking.mean()) + 0.1 * float(np.std(sheet.level))
 
 
 @lru_cache(maxsize=256)
-def relief(sheet_id: str) -> float:
+def relief(sheet: Sheet) -> float:
     """How broken the sheet's ground is: the mean rise between neighbouring rows plus
     that between neighbouring columns of its hexes. Not a movement cost (the climb
     is in ``crossing_cost``): a weight of the AI's own, since hills also channel a
     hunter's way and hide the guns (measured: without it the hard level won 70% of
     40 Long Tom Hunt games against normal, with it 82.5%)."""
-    level = available_sheets()[sheet_id].level.astype(np.float64)
+    level = sheet.level.astype(np.float64)
     return float(np.abs(np.diff(level, axis=0)).mean() + np.abs(np.diff(level, axis=1)).mean())
 
 
@@ -55,13 +54,15 @@ def sheet_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
     if movement is None:
         return [Candidate(c, 0.0, f"{mover.name} does not cross the ground") for c in options]
     enemy = mover.side != view.side
+    catalogue = view.area.catalogue  # the game's own sheets, kept in its saves
     out = []
     for c in options:
-        cost = crossing_cost(c.sheet, movement) + relief(c.sheet)
+        sheet = catalogue[c.sheet]
+        cost = crossing_cost(sheet, movement) + relief(sheet)
         if not board.level.slows_hunters:
             out.append(Candidate(c, 0.0, "any sheet will do"))
         elif enemy:
-            score = cost + 2.0 * sight_cover(c.sheet)
+            score = cost + 2.0 * sight_cover(sheet)
             out.append(Candidate(c, score, f"slows {mover.name}: {cost:.1f} MP a hex"))
         else:
             out.append(Candidate(c, -cost, f"quick going for {mover.name}: {cost:.1f} MP"))

@@ -51,7 +51,7 @@ from game.artillery.weapons import Weapon
 from game.artillery.weapons import weapon as weapon_spec
 from game.board.area import PlayArea
 from game.board.movement import MovementError, Reach, mean_entry_cost, reachable
-from game.board.sheet import available_sheets
+from game.board.sheet import Sheet
 from game.hexmath import Hex, distance
 from game.rules import battlesystem as bs
 from game.rules import battletech as bt
@@ -462,11 +462,13 @@ CLOSED_STEP = 8.0
 
 
 @lru_cache(maxsize=256)
-def crossing_cost(sheet_id: str, movement_class: str) -> float:
+def crossing_cost(sheet: Sheet, movement_class: str) -> float:
     """MOV-1/MOV-2: the mean MP a unit of ``movement_class`` pays per step between
     neighbouring hexes of the sheet (climbing included), a step it may not take
-    counting ``CLOSED_STEP``: how slow the sheet is to cross (MAP-6 .. MAP-10)."""
-    area = PlayArea.from_layout({(0, 0): available_sheets()[sheet_id]})
+    counting ``CLOSED_STEP``: how slow the sheet is to cross (MAP-6 .. MAP-10).
+    ``sheet`` is one of the game's own (``board.area.catalogue[id]``), which a save
+    keeps, not today's file of that id; cached per sheet."""
+    area = PlayArea.from_layout({(0, 0): sheet})
     return mean_entry_cost(area, movement_class, CLOSED_STEP)
 
 

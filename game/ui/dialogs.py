@@ -12,14 +12,14 @@ the side's view alone (principle 6): the engine's own plans of the attacks.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import pygame
 
 from game.artillery.weapons import AMMUNITION
 from game.artillery.weapons import weapon as weapon_spec
-from game.board.sheet import Sheet, available_sheets
+from game.board.sheet import Sheet
 from game.hexmath import Hex
 from game.state import Attack, Command, Event, GunAction, PlayerView
 from game.state.combat import CAPTURE, CLOSE_COMBAT, MELEE
@@ -188,12 +188,13 @@ class AmmunitionChoice(Dialog):
 # Hex size the thumbnails are painted at before scaling down: above the far zooms that
 # print the sheet position on the sheet, near enough for trees and buildings.
 THUMB_SIZE = 14
-_thumbs: dict[tuple[str, int, int], pygame.Surface] = {}
+_thumbs: dict[tuple[Sheet, int, int], pygame.Surface] = {}
 
 
 def sheet_thumbnail(sheet: Sheet, box: tuple[int, int]) -> pygame.Surface:
-    """A small picture of a sheet fitting ``box``, cached per sheet and size."""
-    key = (sheet.id, box[0], box[1])
+    """A small picture of a sheet fitting ``box``, cached per sheet and size (the sheet
+    itself, not its id: a loaded game's sheet may differ from today's file of that id)."""
+    key = (sheet, box[0], box[1])
     image = _thumbs.get(key)
     if image is None:
         geom = sheet_geometry((0, 0))
@@ -205,6 +206,8 @@ def sheet_thumbnail(sheet: Sheet, box: tuple[int, int]) -> pygame.Surface:
         image = pygame.transform.smoothscale(
             full, (max(1, round(w * scale)), max(1, round(h * scale)))
         )
+        if len(_thumbs) > 256:  # each loaded game brings its own sheets
+            _thumbs.clear()
         _thumbs[key] = image
     return image
 
@@ -226,7 +229,9 @@ def picker_rule_text(view: PlayerView) -> str:
 
 
 class SheetPicker(Dialog):
-    """MAP-7: the side whose half holds the new position picks the sheet."""
+    """MAP-7: the side whose half holds the new position picks the sheet, among
+    ``allowed`` ids of ``catalogue``: the game's own sheets (``view.area.catalogue``),
+    which a save keeps, not the sheet files on disk now."""
 
     title = "Lay the new sheet"
 
@@ -236,10 +241,10 @@ class SheetPicker(Dialog):
         allowed: Sequence[str],
         rule_text: str,
         on_pick: Callable[[str], None],
+        catalogue: Mapping[str, Sheet],
         unit_name: str = "",
     ) -> None:
         super().__init__()
-        catalogue = available_sheets()
         unknown = [s for s in allowed if s not in catalogue]
         if unknown:
             raise ValueError(f"sheet picker: unknown sheets {', '.join(unknown)}")

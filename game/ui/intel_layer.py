@@ -33,7 +33,6 @@ import pygame
 
 from game.board.area import SheetPosition
 from game.board.movement import MovementError, Reach, Route
-from game.board.sheet import available_sheets
 from game.hexmath import DIRECTION_NAMES, Hex, hex_to_pixel, pixel_to_hex
 from game.state import Move, PlaceSheet, PlayerView
 from game.state.model import hex_from
@@ -540,11 +539,12 @@ class MobileMapLayer:
     def _open_picker(self, ctx: UiContext, pending: SeenPendingSheet) -> None:
         view = ctx.view
         unit = view.units.get(pending.unit) if pending.unit is not None else None
+        catalogue = view.area.catalogue  # the game's own sheets, kept in its saves
 
         def place(sheet_id: str) -> None:
             if ctx.submit(PlaceSheet(view.side, sheet_id)):
                 self.picked.append(sheet_id)
-                ctx.notify(f"Sheet {available_sheets()[sheet_id].name} laid")
+                ctx.notify(f"Sheet {catalogue[sheet_id].name} laid")
 
         self.dialogs.open(
             dialogs.SheetPicker(
@@ -552,6 +552,7 @@ class MobileMapLayer:
                 list(pending.allowed or ()),
                 dialogs.picker_rule_text(view),
                 place,
+                catalogue,
                 "" if unit is None else unit.name,
             )
         )

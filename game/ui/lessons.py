@@ -31,6 +31,7 @@ from game.dice import DiceBase
 from game.hexmath import Hex
 from game.state import Command, EndPhase, Event, Hold, PlaceSheet, PlayerView, PlotFire
 from game.state.model import ATTACK, MOVEMENT, SETUP, TARGETING
+from game.state.queries import adjustments
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = ROOT / "maps" / "tutorial.toml"
@@ -114,14 +115,15 @@ def shell_landed(view: PlayerView, events: Sequence[Event]) -> bool:
 
 def fire_adjusted(view: PlayerView, events: Sequence[Event]) -> bool:
     """A new shot at a hex where a spotted shell already landed: ART-17 takes 1 off its
-    to-hit number per such arrival (the plot of this turn, or the log's "adjust")."""
+    to-hit number per such arrival (the plot of this turn, or the log's "adjust"), if
+    a friendly unit sees the hex as it is fired (ART-16): the engine's own count,
+    ``game.state.queries.adjustments``."""
     if any(e.kind == "adjust" for e in events):
         return True
     return shell_plotted(view, events) and any(
         p.fired_turn == view.turn
         and p.side == view.side
-        and p.spotters_at_firing
-        and view.queue.adjustments_for(p.battery, p.target, view.turn) > 0
+        and adjustments(view, p.battery, p.target, p.spotters_at_firing) > 0
         for p in view.plots
     )
 

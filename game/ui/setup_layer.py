@@ -51,7 +51,7 @@ from game.artillery.predesignated import (
 )
 from game.artillery.weapons import weapon as weapon_spec
 from game.board.area import PlayArea, SheetPosition
-from game.board.sheet import SHEET_COLS, SHEET_ROWS, Sheet, available_sheets, format_xxyy
+from game.board.sheet import SHEET_COLS, SHEET_ROWS, Sheet, format_xxyy
 from game.board.sheet import parse_xxyy as read_xxyy
 from game.board.terrain import BUILDING, TERRAIN_NAMES, WATER
 from game.hexmath import Hex, pixel_to_hex
@@ -285,9 +285,10 @@ def hex_words(sheet: Sheet, col: int, row: int) -> str:
     return text
 
 
-def sheet_catalogue() -> list[Sheet]:
-    """Every sheet a battery may stand on, by category and name."""
-    return sorted(available_sheets().values(), key=lambda s: (s.category, s.name))
+def sheet_catalogue(view: PlayerView) -> list[Sheet]:
+    """Every sheet a battery may stand on, by category and name: the game's own sheets
+    (its area's catalogue, kept in saves), not the sheet files on disk now."""
+    return sorted(view.area.catalogue.values(), key=lambda s: (s.category, s.name))
 
 
 # --- the sheet's picture in the dialog ------------------------------------------------------
@@ -297,7 +298,7 @@ _LOCAL = {h: (k % SHEET_COLS, k // SHEET_COLS) for k, h in enumerate(_HOME.hexes
 # Smallest hex size painted: smaller sizes print the sheet position on the sheet (a far
 # zoom's label), which means nothing in the catalogue; smaller pictures are scaled down.
 PAINT_MIN = SHEET_LABEL_MAX_SIZE + 1
-_pictures: dict[tuple[str, int, float], pygame.Surface] = {}
+_pictures: dict[tuple[Sheet, int, float], pygame.Surface] = {}
 
 
 def picture_size(size: int, scale: float = 1.0) -> tuple[int, int]:
@@ -328,8 +329,9 @@ class SheetPicture:
         return picture_size(self.size, self.scale)
 
     def image(self, sheet: Sheet) -> pygame.Surface:
-        """The sheet painted (cached per sheet, size and scale)."""
-        key = (sheet.id, self.size, self.scale)
+        """The sheet painted (cached per sheet, size and scale; a sheet of a loaded game
+        is not the file of the same id: the cache holds the sheet itself)."""
+        key = (sheet, self.size, self.scale)
         image = _pictures.get(key)
         if image is None:
             x, y, w, h = _HOME.pixel_rect(self.size)
@@ -391,7 +393,7 @@ class DeployDialog(ui.Dialog):
         self.committed = draft_of(unit)
         self.draft = self.committed
         self.on_deployed = on_deployed
-        self.sheets = sheet_catalogue()
+        self.sheets = sheet_catalogue(view)
         self.title = f"Deploy {self.name}"
         self.refusal: list[str] = []  # the engine's answer to the last Deploy
         self.typed = ""
@@ -974,7 +976,7 @@ class DeployDialog(ui.Dialog):
             head = "The engine refused this position:" if refused else "Not allowed here:"
         else:
             pos = self.draft.position(view.area)
-            sheet = available_sheets()[self.draft.sheet].name
+            sheet = view.area.catalogue[self.draft.sheet].name
             head = (
                 f"Legal: ({pos[0]},{pos[1]}), {self.draft.describe()}, on {sheet} "
                 f"{self.draft.xxyy}. Deploy (Enter) to place it."
@@ -1400,7 +1402,7 @@ class SetupLayer:
                 continue
             draft = draft_of(unit)
             pos = off.position
-            sheet = available_sheets().get(draft.sheet)
+            sheet = view.area.catalogue.get(draft.sheet)
             sheet_name = f"{sheet.name} ({sheet.category})" if sheet else draft.sheet
             para(f"At ({pos[0]},{pos[1]}): {draft.describe()}", theme.TEXT)
             para(f"Stands on {sheet_name}, hex {draft.xxyy} (secret)", theme.TEXT)
