@@ -392,7 +392,7 @@ def test_no_click_or_key_repeat_crosses_a_change_of_seat_in_any_phase(app):
     for how in ("click3", "hold", "click2"):
         seat()
         press(app, pygame.K_TAB)
-        act(how, "Hold unit (H)")
+        act(how, "H hold")
     seat()
     act("click2", "End movement")
     while state.phase == "movement":

@@ -112,3 +112,112 @@ def test_during_arrivals_the_bar_names_the_shell_and_the_ai_waits(window, shots,
 def session_north_acts(screen) -> bool:
     session: GameSession = screen.session
     return session.acting() == "north" and screen.ctx.view.side == "north"
+
+
+def to_phase(app, screen, phase: str) -> None:
+    """North holds and ends phases until it is to act in ``phase``."""
+    ctx = screen.ctx
+    for _ in range(400):
+        view = ctx.view
+        if session_north_acts(screen) and not screen.layers_busy():
+            if view.phase == phase:
+                return
+            if view.phase == "movement":
+                left = [u for u in view.own_units() if u.hex and not u.moved]
+                ctx.submit(Hold("north", left[0].id))
+            else:
+                ctx.submit(EndPhase("north"))
+        app.run_frames(1)
+    raise AssertionError(f"north never came to the {phase} phase")
+
+
+def click(pos: tuple[int, int]) -> None:
+    hover(pos)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+
+
+def hover(pos: tuple[int, int]) -> None:
+    pygame.mouse.set_pos(pos)
+    pygame.event.post(
+        pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
+    )
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_bar_names_each_phases_actions_with_their_keys(window, shots, size):
+    """Movement, targeting and attacks each show their actions with the key; the
+    buttons stay inside the bar and right of its words; clicking "P plot a shell"
+    enters plot mode as P does, and again leaves it."""
+    from game.ui.context import PLOT, SELECT
+
+    state = new_game(DEFAULT_SCENARIO, 3)
+    app, screen = window(state, size)
+    bar = screen.phase_bar
+    wanted = {
+        "movement": ["H hold", "L line of sight", "End movement"],
+        "targeting": ["P plot a shell", "L line of sight", "End targeting"],
+        "attack": ["F attack", "L line of sight", "End attacks"],
+    }
+    for phase, labels in wanted.items():
+        to_phase(app, screen, phase)
+        app.run_frames(2)
+        shown = [b.text for b in bar.buttons.values()]
+        assert all(label in shown for label in labels), (phase, shown)
+        for button in bar.buttons.values():
+            assert bar.rect.contains(button.rect), button.text
+            assert button.rect.x > bar.text_end, (button.text, bar.text_end)
+        app.screenshot(shots / f"phase_bar_{phase}_{size[0]}x{size[1]}.png")
+        if phase == "targeting":
+            plot = bar.buttons["key:p"]
+            # The press comes back as the button's event, and that posts the key.
+            click(plot.rect.center)
+            app.run_frames(4)
+            assert screen.ctx.mode == PLOT
+            click(plot.rect.center)
+            app.run_frames(4)
+            assert screen.ctx.mode == SELECT
+
+
+def test_every_bar_button_has_a_tooltip_shown_on_hover(window, shots):
+    """Each button of the bar carries a tooltip naming what it does; resting the
+    mouse on "P plot a shell" shows it."""
+    state = new_game(DEFAULT_SCENARIO, 3)
+    app, screen = window(state, (1280, 800))
+    to_phase(app, screen, "targeting")
+    app.run_frames(2)
+    bar = screen.phase_bar
+    for button in bar.buttons.values():
+        assert button.tool_tip_text, button.text
+    plot = bar.buttons["key:p"]
+    assert "(P)" in plot.tool_tip_text
+    hover(plot.rect.center)
+    app.run_frames(90)
+    assert plot.tool_tip is not None
+    app.screenshot(shots / "phase_bar_tooltip.png")
+
+
+def test_K_toggles_the_legend_of_reach_tints_and_terrain(window, shots):
+    """K shows the legend (in the help's keys too) inside the window, below the bar and
+    clear of the other panels; K again hides it."""
+    from game.ui.legend import REACH, TERRAIN
+
+    for size in SIZES:
+        state = new_game(DEFAULT_SCENARIO, 3)
+        app, screen = window(state, size)
+        assert ("K", "legend: reach tints and terrain") in dict(screen.help_sections())["Legend"]
+        assert not screen.legend.shown
+        post_key(pygame.K_k)
+        app.run_frames(2)
+        legend = screen.legend
+        assert legend.shown and screen.ctx.panels["legend"] == legend.rect
+        window_rect = pygame.Rect(0, 0, *size)
+        assert window_rect.contains(legend.rect)
+        assert legend.rect.top >= screen.phase_bar.rect.bottom
+        others = {k: r for k, r in screen.ctx.panels.items() if k != "legend"}
+        assert others and not any(legend.rect.colliderect(r) for r in others.values())
+        assert len(REACH) == 3 and len(TERRAIN) >= 6
+        app.screenshot(shots / f"legend_{size[0]}x{size[1]}.png")
+        post_key(pygame.K_k)
+        app.run_frames(2)
+        assert not legend.shown and "legend" not in screen.ctx.panels

@@ -65,6 +65,7 @@ from game.ui import artillery_layers, fonts, setup_layer, sound, theme
 from game.ui.camera import DEFAULT_ZOOM, Camera
 from game.ui.context import Layer, MarksUnder, UiContext
 from game.ui.home import data_home
+from game.ui.legend import Legend
 from game.ui.map_layer import MapLayer
 from game.ui.panels import LogPanel, PhaseBar, Tooltip, UnitPanel
 from game.ui.screen import INPUT_EVENTS, Screen, drop_queued_input
@@ -184,6 +185,7 @@ class GameScreen(Screen):
         self.unit_panel = UnitPanel()
         self.log_panel = LogPanel()
         self.phase_bar = PhaseBar(self.ctx, self.open_pause, self.open_help)
+        self.legend = Legend()
         self.other_layers = other_layers(self.ctx)
         self.tooltip = Tooltip(lambda: self.layers)
         self.layers: list[Any] = [
@@ -191,6 +193,7 @@ class GameScreen(Screen):
             self.unit_panel,
             self.log_panel,
             self.phase_bar,
+            self.legend,
             *self.other_layers,
         ]
         self._keys: set[str] = set()

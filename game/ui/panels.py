@@ -48,6 +48,25 @@ PHASE_NAMES = {
 }
 
 
+# What each button does, for its tooltip.
+BAR_TIPS = {
+    "menu": "Pause menu: save, load, settings, leave (Esc)",
+    "help": "Every key of the game (F1); K shows the legend of the map",
+    "hold": "The selected unit (or the next one free to move) stays where it is (H)",
+    "end_movement": "Every unit not yet moved holds this turn",
+    "end": "End this phase (Ctrl+Enter)",
+    "sheet": "Lay the first sheet allowed here",
+    "key:p": "Plot mode: aim a battery; hover a hex for the forecast, click to fire (P)",
+    "key:f": "Attack mode: the odds on every enemy in reach of the selected unit (F)",
+    "key:l": "Line of sight from the selected unit to the hex under the mouse (L)",
+    "next_shell": "Show the next shell that lands (Space)",
+    "skip_arrivals": "Skip the shells still to land; the craters stay on the map (Esc)",
+    "wait": "Another side is acting",
+}
+# The keys the bar's key buttons press (a click does what the key does).
+BAR_KEYS = {"key:p": pygame.K_p, "key:f": pygame.K_f, "key:l": pygame.K_l}
+
+
 def side_name(side: str | None) -> str:
     return "" if side is None else side.capitalize()
 
@@ -82,6 +101,7 @@ class PhaseBar:
         # "End movement": side -> the turn in which its remaining units hold.
         self.auto_hold: dict[str, int] = {}
         self.phase_text = ""  # the turn and phase as last drawn
+        self.text_end = 0
 
     def keys(self) -> list[tuple[str, str]]:
         return [
@@ -117,11 +137,19 @@ class PhaseBar:
         if view.phase == "setup":
             return [("end", "Accept deployment")]
         if view.phase == "movement":
-            return [("hold", "Hold unit (H)"), ("end_movement", "End movement")]
+            return [
+                ("hold", "H hold"),
+                ("key:l", "L line of sight"),
+                ("end_movement", "End movement"),
+            ]
         if view.phase == "targeting":
-            return [("end", "End targeting")]
+            return [
+                ("key:p", "P plot a shell"),
+                ("key:l", "L line of sight"),
+                ("end", "End targeting"),
+            ]
         if view.phase == "attack":
-            return [("end", "End attacks")]
+            return [("key:f", "F attack"), ("key:l", "L line of sight"), ("end", "End attacks")]
         return []
 
     def _rebuild(self, ctx: UiContext) -> None:
@@ -136,15 +164,19 @@ class PhaseBar:
         for ident, text in [("menu", "Menu"), ("help", "Help")]:
             w = 74
             x -= w
-            self.buttons[ident] = gui_button(pygame.Rect(x, 7, w, 32), text, manager)
+            self.buttons[ident] = gui_button(
+                pygame.Rect(x, 7, w, 32), text, manager, tip=BAR_TIPS[ident]
+            )
             x -= 6
         x -= 10
         for ident, text in reversed(self._actions(ctx)):
-            w = max(120, fonts.font(15, True).size(text)[0] + 30)
-            x -= w
             primary = ident in ("end", "end_movement", "sheet")
+            least = 120 if primary else 0
+            w = max(least, fonts.font(15, True).size(text)[0] + 24)
+            x -= w
+            tip = BAR_TIPS.get(ident, f"Answer the question: {text}")
             button = gui_button(
-                pygame.Rect(x, 7, w, 32), text, manager, "primary" if primary else None
+                pygame.Rect(x, 7, w, 32), text, manager, "primary" if primary else None, tip
             )
             if ident == "wait":
                 button.disable()
@@ -169,6 +201,15 @@ class PhaseBar:
             return True
         if ident in ("next_shell", "skip_arrivals") and ctx.artillery is not None:
             ctx.artillery.animation.skip(everything=ident == "skip_arrivals")
+            return True
+        if ident in BAR_KEYS:
+            # Through the event queue: the layer that owns the key acts on it, as on a press.
+            key = BAR_KEYS[ident]
+            pygame.event.post(
+                pygame.event.Event(
+                    pygame.KEYDOWN, key=key, mod=0, unicode=pygame.key.name(key), scancode=0
+                )
+            )
             return True
         if ident == "end":
             return ctx.submit(EndPhase(view.side))
@@ -308,7 +349,10 @@ class PhaseBar:
             who = side_name(view.acting)
             kind = "" if session.controllers.get(view.acting) == "human" else " (AI)"
             status = f"{who}{kind} is acting"
-        surf.blit(fonts.text(status, 13, TEXT), (x, 26))
+        status_image = fonts.text(status, 13, TEXT)
+        surf.blit(status_image, (x, 26))
+        # Where the bar's words end (the buttons start right of it).
+        self.text_end = x + max(status_image.get_width(), fonts.font(14, True).size(you)[0])
         initiative = view.initiative
         # An open question's words take the line; the initiative waits until it is answered.
         if initiative.get("winner") and view.question is None and arrivals is None:

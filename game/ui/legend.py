@@ -1,0 +1,85 @@
+"""The map's legend (K): what the reach tints and the terrain look like.
+
+The tints are the units layer's own colours and the terrain swatches the map's own
+palette, so the legend cannot drift from what is drawn."""
+
+from __future__ import annotations
+
+import pygame
+
+from game.ui import theme
+from game.ui import widgets as ui
+from game.ui.context import UiContext
+from game.ui.theme import Colour
+from game.ui.units_layer import EXIT_TINT, RUN_TINT, WALK_TINT
+
+SWATCH = 16
+ROW = 20
+WIDTH = 250
+
+# (colour, words): the tints drawn over the hexes a selected unit can reach.
+REACH = (
+    (WALK_TINT, "walk: within the unit's walking MP"),
+    (RUN_TINT, "run: only by running"),
+    (EXIT_TINT, "exit: off the map, a sheet is laid"),
+)
+# (colour, words): the ground and what stands on it.
+TERRAIN = (
+    (theme.GROUND_STOPS[2][1], "clear ground (darker: higher)"),
+    (theme.LIGHT_WOODS_FAR, "light woods"),
+    (theme.HEAVY_WOODS_FAR, "heavy woods"),
+    (theme.ROUGH_TINT, "rough"),
+    (theme.WATER[1], "water (darker: deeper)"),
+    (theme.ROOF[0], "building"),
+    (theme.ROAD_FILL, "road"),
+)
+
+
+class Legend:
+    """A panel over the map, clear of the other panels, shown and hidden with K."""
+
+    title = "Legend"
+
+    def __init__(self) -> None:
+        self.shown = False
+        self.rect = pygame.Rect(0, 0, 0, 0)
+
+    def keys(self) -> list[tuple[str, str]]:
+        return [("K", "legend: reach tints and terrain")]
+
+    def toggle(self) -> None:
+        self.shown = not self.shown
+
+    def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool:
+        if ui.plain_key(event, pygame.K_k):
+            self.toggle()
+            return True
+        return False
+
+    def update(self, dt: float, ctx: UiContext) -> None:
+        if not self.shown:
+            ctx.panels.pop("legend", None)
+
+    def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        """The legend has nothing on the map."""
+
+    def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        if not self.shown:
+            return
+        rows: list[tuple[Colour | None, str]] = [(None, "Reach of the selected unit"), *REACH]
+        rows += [(None, "Terrain"), *TERRAIN]
+        height = theme.TITLE_HEIGHT + 16 + ROW * len(rows)
+        # Clear of the other panels, top row first (the log and the cards sit low).
+        self.rect = ui.place_box(ctx, (WIDTH, height), "legend", rows=("top", "bottom"))
+        inner = ui.draw_panel(surface, self.rect, "Legend (K)")
+        y = inner.y
+        for colour, words in rows:
+            if colour is None:
+                ui.text(surface, words, (inner.x, y + 2), theme.SMALL, theme.ACCENT, True)
+            else:
+                swatch = pygame.Rect(inner.x, y + 2, SWATCH, SWATCH - 4)
+                pygame.draw.rect(surface, colour, swatch)
+                pygame.draw.rect(surface, theme.PANEL_EDGE, swatch, 1)
+                ui.text(surface, words, (inner.x + SWATCH + 8, y + 1), theme.SMALL, theme.TEXT)
+            y += ROW
+        ctx.panels["legend"] = self.rect
