@@ -5,6 +5,7 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -13,6 +14,11 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 # Every view built in the tests checks that no unit's profile or damage was written
 # into in place, which the views' shared copies rely on (game/state/view.py).
 os.environ.setdefault("BARRAGE_CHECK_VIEW_COPIES", "1")
+
+# Property tests check answers, never time: no per-example deadline, so a loaded
+# machine cannot fail them.
+settings.register_profile("barrage", deadline=None)
+settings.load_profile("barrage")
 
 
 ROOT = Path(__file__).resolve().parents[1]
