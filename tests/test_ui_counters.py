@@ -152,3 +152,29 @@ def test_ART_20_a_pre_designated_marker_on_a_units_hex_leaves_its_counter_visibl
         assert counter_pixels() == before
     finally:
         app.shutdown()
+
+
+def test_figures_counters_screenshot(tmp_path, monkeypatch):
+    """Burning Bridge's regiments at the name zoom: foot, missile troops, cavalry and a
+    monster each with its symbol and name (``counters_figures.png``; with
+    ``BARRAGE_SCREENSHOTS=docs/screenshots`` it goes there)."""
+    import os
+
+    from tests.test_ui_setup import ROOT, solo
+
+    folder = Path(os.environ.get("BARRAGE_SCREENSHOTS") or tmp_path)
+    folder = folder if folder.is_absolute() else ROOT / folder
+    folder.mkdir(parents=True, exist_ok=True)
+    monkeypatch.setenv("BARRAGE_HOME", str(tmp_path / "home"))
+    app = App(SIZE, ai_delay=0.0, autosave=False)
+    try:
+        state = new_game("maps/burning_bridge.toml", 1)
+        end_setup(state)
+        screen = solo(app, state, "west")
+        screen.set_zoom(ZOOM_SIZES.index(NAME_SIZE))
+        screen.camera.centre_on(state.units["w-knights"].hex)
+        app.run_frames(2)
+        assert {"w-halberds", "w-knights"} <= set(screen.units.drawn)
+        assert app.screenshot(folder / "counters_figures.png").exists()
+    finally:
+        app.shutdown()
