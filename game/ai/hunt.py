@@ -19,16 +19,16 @@ prior weight (near positions likelier: guns must reach their targets). Then:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
 from game.ai.memory import Memory, SheetPosition
-from game.artillery.flight import flight_time, sheet_distance
-from game.artillery.weapons import WEAPONS, Weapon
+from game.artillery.flight import sheet_distance
+from game.artillery.weapons import WEAPONS
 from game.board.area import FLANKS
 from game.hexmath import Hex, side_toward
 from game.scenario.model import battery_position
+from game.state.queries import flight_fits
 from game.state.view import PlayerView
 
 UNKNOWN = "?"  # the enemy battery not yet heard from
@@ -147,7 +147,7 @@ def _belief(
             flight = shell.arrival_turn - shell.fired_turn
             target_pos = view.area.position_of(shell.aimed)
             for pos in list(weights):
-                if not _flight_fits(weapon, flight, sheet_distance(pos, target_pos)):
+                if not flight_fits(weapon, flight, pos, target_pos):
                     del weights[pos]
     sides_cache: dict[tuple[Hex, SheetPosition], int] = memory.notes.setdefault("sides", {})
     for a in announcements:
@@ -171,12 +171,6 @@ def _belief(
             weights[pos] *= max(0.02, 1.0 - searched_share(view, memory, pos))
     total = sum(weights.values())
     return Belief(UNKNOWN, {p: w / total for p, w in sorted(weights.items())})
-
-
-@lru_cache(maxsize=1024)
-def _flight_fits(weapon: Weapon, flight: int, dist: int) -> bool:
-    """ART-6: guns ``dist`` sheets from the aimed sheet reach it in ``flight`` turns."""
-    return dist <= weapon.max_range_sheets and flight_time(weapon, dist) == flight
 
 
 def searched_mask(view: PlayerView, memory: Memory) -> np.ndarray:

@@ -24,10 +24,6 @@ from game.state.view import PlayerView
 SheetPosition = tuple[int, int]
 
 
-def as_hex(data: Any) -> Hex:
-    return Hex(int(data[0]), int(data[1]))
-
-
 @dataclass(frozen=True)
 class EnemyShell:
     """An enemy shell that has landed: public once it arrives (ART-9), though not

@@ -138,6 +138,27 @@ def aim_refusal(board: GameState | PlayerView, unit: Unit, target: Hex) -> str |
     )
 
 
+def flights_to_area(
+    weapon: Weapon, position: SheetPosition, area: PlayArea
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """ART-3, ART-5, ART-6 from a firing position: the distance in sheets to each
+    sheet of the area, and the flight time to each sheet within range."""
+    distances = tuple(sheet_distance(position, p) for p in area.positions)
+    flights = tuple(flight_time(weapon, d) for d in distances if d <= weapon.max_range_sheets)
+    return distances, flights
+
+
+def flight_fits(weapon: Weapon, flight: int, firing: SheetPosition, aimed: SheetPosition) -> bool:
+    """ART-5, ART-6: guns at ``firing`` reach the ``aimed`` sheet in ``flight`` turns
+    (what a landed enemy shell says of where its guns may stand)."""
+    return _flight_fits(weapon, flight, sheet_distance(firing, aimed))
+
+
+@lru_cache(maxsize=1024)
+def _flight_fits(weapon: Weapon, flight: int, dist: int) -> bool:
+    return dist <= weapon.max_range_sheets and flight_time(weapon, dist) == flight
+
+
 def shot_flight(board: GameState | PlayerView, unit: Unit, target: Hex) -> tuple[int, int]:
     """Sheets to the target and turns of flight (ART-5, ART-6); an aircraft's from
     its altitude (ART-14). The target must be one ``aim_refusal`` allows."""

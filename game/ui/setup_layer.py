@@ -43,7 +43,6 @@ from typing import Any
 import pygame
 
 from game.artillery.deployment import default_along, flanks, off_board_position
-from game.artillery.flight import flight_time, sheet_distance
 from game.artillery.predesignated import (
     PER_SHEET_CAP,
     predesignated_limit,
@@ -57,6 +56,7 @@ from game.board.terrain import BUILDING, TERRAIN_NAMES, WATER
 from game.hexmath import Hex, pixel_to_hex
 from game.state import Deploy, PlayerView, Predesignate
 from game.state.engine import deployment_refusal
+from game.state.queries import flights_to_area
 from game.state.view import SeenUnit
 from game.ui import dialogs, theme
 from game.ui import widgets as ui
@@ -210,8 +210,7 @@ class AreaReach:
 def reach_to_area(area: PlayArea, weapon_id: str, pos: SheetPosition) -> AreaReach:
     """ART-3, ART-5, ART-6 from sheet position ``pos`` to each sheet of the area."""
     w = weapon_spec(weapon_id)
-    distances = tuple(sheet_distance(pos, p) for p in area.positions)
-    flights = tuple(flight_time(w, d) for d in distances if d <= w.max_range_sheets)
+    distances, flights = flights_to_area(w, pos, area)
     return AreaReach(w.name, w.max_range_sheets, (int(pos[0]), int(pos[1])), distances, flights)
 
 
