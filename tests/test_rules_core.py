@@ -4,6 +4,7 @@ distributions checked against brute-force enumeration (design principle 7)."""
 from __future__ import annotations
 
 import itertools
+import random
 from collections import Counter
 from fractions import Fraction
 
@@ -235,3 +236,22 @@ def test_mean_and_variance_of_two_d6() -> None:
     dist = sum_distribution(2, 6)
     assert mean(dist) == 7
     assert variance(dist) == Fraction(35, 6)
+
+
+def test_compose_binomial_is_the_sum_of_its_binomials_term_by_term() -> None:
+    """BS-3's standing hits: the whole-number working gives exactly the sum, outcome
+    by outcome, of each trial count's binomial weighted by that count's chance."""
+
+    rng = random.Random(11)
+    for _ in range(200):
+        ns = rng.sample(range(0, 30), rng.randint(1, 8))
+        weights = [rng.randint(1, 40) for _ in ns]
+        scale = sum(weights) * rng.choice((1, 6, 10))
+        counts = {n: Fraction(w, scale) for n, w in zip(ns, weights, strict=True)}
+        p = Fraction(rng.randint(0, 10), 10)
+        expected: dict[int, Fraction] = {}
+        for n, pn in counts.items():
+            for k, pk in binomial(n, p).items():
+                expected[k] = expected.get(k, Fraction(0)) + pn * pk
+        got = compose_binomial(counts, p)
+        assert got == expected and list(got) == list(expected)
