@@ -643,3 +643,38 @@ def test_panning_scrolls_the_composed_map_and_matches_a_whole_redraw(app):
     game._map_key = None  # force the whole redraw
     app.run_frames(2)
     assert pygame.image.tobytes(game._map_image, "RGB") == scrolled
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1280, 800), (1920, 1080)])
+def test_help_scrolls_to_every_key_at_every_size(home, size):
+    """F1 help shows every key at every window size: a list taller than the window
+    scrolls (wheel, arrows, Page Down, End) down to its last line and back."""
+    app = App(size, ai_delay=0.0)
+    pygame.event.clear()
+    try:
+        app.open_game(new_game(SCENARIO, 5), Seats(SOLO, "north"))
+        app.run_frames(2)
+        press(app, pygame.K_F1)
+        help_ = app.top
+        assert isinstance(help_, HelpOverlay)
+        body = help_._body_for(size)
+        rows = sum(1 + len(keys) for _, keys in help_.sections)
+        columns = 2 if size[0] >= 1100 else 1
+        assert body.get_height() >= rows * help_.LINE // columns
+        if help_.max_offset() == 0:
+            assert help_.view_height() == body.get_height()  # all of it in sight
+            shot(app, f"help_{size[0]}x{size[1]}.png")
+            return
+        press(app, pygame.K_PAGEDOWN)
+        assert help_.offset > 0
+        before = help_.offset
+        pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1))
+        app.run_frames(2)
+        assert help_.offset > before or help_.offset == help_.max_offset()
+        press(app, pygame.K_END)
+        assert help_.offset == help_.max_offset()
+        shot(app, f"help_end_{size[0]}x{size[1]}.png")
+        press(app, pygame.K_HOME)
+        assert help_.offset == 0 and app.top is help_
+    finally:
+        app.shutdown()

@@ -13,7 +13,7 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pygame
 import pygame_gui
@@ -285,40 +285,86 @@ class SettingsOverlay(_Overlay):
 
 
 class HelpOverlay(Screen):
-    """F1: every key of the game screen, gathered from its layers' ``keys()``."""
+    """F1: every key of the game screen, gathered from its layers' ``keys()``. When
+    the list is taller than the window it scrolls (wheel, arrows, Page Up/Down,
+    Home/End), so every key can be read at every window size."""
 
     opaque = False
+    LINE = 21  # pixels a help line takes
+    HEAD = 60  # the title row above the keys
+    FOOT = 30  # the scroll note below them
+    SCROLL_KEYS: ClassVar[dict[int, int]] = {
+        pygame.K_DOWN: 1,
+        pygame.K_UP: -1,
+        pygame.K_PAGEDOWN: 12,
+        pygame.K_PAGEUP: -12,
+    }
 
     def __init__(self, app: App, game: GameScreen) -> None:
         super().__init__(app)
         self.game = game
         self.sections = game.help_sections()
-        self._image: pygame.Surface | None = None
-        self._size: tuple[int, int] | None = None
+        self.offset = 0  # pixels of the key list scrolled past
+        self._body: pygame.Surface | None = None
+        self._width = 0
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        if (
+        if event.type == pygame.MOUSEWHEEL:
+            self.scroll(-event.y * 3 * self.LINE)
+        elif event.type == pygame.KEYDOWN and event.key in self.SCROLL_KEYS:
+            self.scroll(self.SCROLL_KEYS[event.key] * self.LINE)
+        elif event.type == pygame.KEYDOWN and event.key in (pygame.K_HOME, pygame.K_END):
+            self.offset = 0 if event.key == pygame.K_HOME else self.max_offset()
+        elif (
             event.type == pygame.KEYDOWN
-            and event.key
-            in (
-                pygame.K_ESCAPE,
-                pygame.K_F1,
-                pygame.K_SPACE,
-                pygame.K_RETURN,
-            )
+            and event.key in (pygame.K_ESCAPE, pygame.K_F1, pygame.K_SPACE, pygame.K_RETURN)
         ) or (event.type == pygame.MOUSEBUTTONUP and event.button == 1):
             self.app.pop(self)
 
+    def scroll(self, pixels: int) -> None:
+        self.offset = max(0, min(self.max_offset(), self.offset + pixels))
+
+    def view_height(self) -> int:
+        """How many pixels of the key list the window shows at once."""
+        body = self._body_for(self.app.size)
+        room = self.app.size[1] - 40 - self.HEAD - self.FOOT
+        return max(self.LINE, min(body.get_height(), room))
+
+    def max_offset(self) -> int:
+        body = self._body_for(self.app.size)
+        return max(0, body.get_height() - self.view_height())
+
     def draw(self, surface: pygame.Surface) -> None:
         size = surface.get_size()
-        if self._image is None or self._size != size:
-            self._size = size
-            self._image = self._render(size)
+        body = self._body_for(size)
+        self.offset = min(self.offset, self.max_offset())
+        shown = self.view_height()
+        w = body.get_width()
+        frame = panel_surface((w, self.HEAD + shown + self.FOOT), 12)
+        frame.blit(fonts.text("Keys and mouse", 24, ACCENT, bold=True), (24, 16))
+        hint = fonts.text("F1, Esc or a click closes this", 13, MUTED)
+        frame.blit(hint, (w - 24 - hint.get_width(), 24))
+        frame.blit(body, (0, self.HEAD), pygame.Rect(0, self.offset, w, shown))
+        if self.max_offset():
+            below = (self.max_offset() - self.offset + self.LINE - 1) // self.LINE
+            note = (
+                f"{below} more lines below: wheel, arrows or Page Down scroll"
+                if below
+                else "The end of the list: wheel, arrows or Home scroll back"
+            )
+            frame.blit(fonts.text(note, 13, MUTED), (24, self.HEAD + shown + 8))
         dim(surface, 170)
-        surface.blit(self._image, self._image.get_rect(center=(size[0] // 2, size[1] // 2)))
+        surface.blit(frame, frame.get_rect(center=(size[0] // 2, size[1] // 2)))
 
-    def _render(self, size: tuple[int, int]) -> pygame.Surface:
+    def _body_for(self, size: tuple[int, int]) -> pygame.Surface:
         columns = 2 if size[0] >= 1100 else 1
+        if self._body is None or self._width != columns:
+            self._width = columns
+            self._body = self._render(columns)
+        return self._body
+
+    def _render(self, columns: int) -> pygame.Surface:
+        """Every key, in ``columns`` columns, whole: the window shows part of it."""
         col_w = 520
         key_w = 190
         blocks: list[list[tuple[str, str, bool]]] = []
@@ -337,29 +383,20 @@ class HelpOverlay(Screen):
             if len(cols[c]) + len(block) > per_column + 3 and c < columns - 1:
                 c += 1
             cols[c].extend([*block, ("", "", False)])
-        line_h = 21
         rows = max(len(col) for col in cols)
-        w = columns * col_w + 40
-        h = min(size[1] - 40, rows * line_h + 90)
-        surf = panel_surface((w, h), 12)
-        surf.blit(fonts.text("Keys and mouse", 24, ACCENT, bold=True), (24, 16))
-        hint = fonts.text("F1, Esc or a click closes this", 13, MUTED)
-        surf.blit(hint, (w - 24 - hint.get_width(), 24))
+        body = pygame.Surface((columns * col_w + 40, rows * self.LINE), pygame.SRCALPHA)
         for n, col in enumerate(cols):
             x = 24 + n * col_w
-            y = 60
-            for key, what, heading in col:
-                if y > h - line_h:
-                    break
+            for row, (key, what, heading) in enumerate(col):
+                y = row * self.LINE
                 if heading:
-                    surf.blit(fonts.text(key, 16, ACCENT, bold=True), (x, y))
+                    body.blit(fonts.text(key, 16, ACCENT, bold=True), (x, y))
                 else:
                     if key:
-                        surf.blit(fonts.text(key, 14, TEXT, bold=True), (x, y))
+                        body.blit(fonts.text(key, 14, TEXT, bold=True), (x, y))
                     if what:
-                        surf.blit(fonts.text(what, 14, MUTED), (x + key_w, y))
-                y += line_h
-        return surf
+                        body.blit(fonts.text(what, 14, MUTED), (x + key_w, y))
+        return body
 
 
 # --- the end of the game ----------------------------------------------------------------------
