@@ -72,13 +72,8 @@ def test_during_arrivals_the_bar_names_the_shell_and_the_ai_waits(window, shots,
             break
         if landed_at is None and any(e.kind == "arrival" for e in state.log):
             landed_at = len(state.log)
-        view = ctx.view
         if session_north_acts(screen):
-            if view.phase == "movement":
-                left = [u for u in view.own_units() if u.hex and not u.moved]
-                ctx.submit(Hold("north", left[0].id))
-            else:
-                ctx.submit(EndPhase("north"))
+            north_passes(screen)
         app.run_frames(1)
     assert arts.animation.busy, "no shell landed"
     arrivals = [i for i, e in enumerate(state.log) if e.kind == "arrival"]
@@ -114,19 +109,23 @@ def session_north_acts(screen) -> bool:
     return session.acting() == "north" and screen.ctx.view.side == "north"
 
 
+def north_passes(screen) -> None:
+    """North holds its next unit in the movement phase, or ends any other phase."""
+    ctx = screen.ctx
+    if ctx.view.phase == "movement":
+        left = [u for u in ctx.view.own_units() if u.hex and not u.moved]
+        ctx.submit(Hold("north", left[0].id))
+    else:
+        ctx.submit(EndPhase("north"))
+
+
 def to_phase(app, screen, phase: str) -> None:
     """North holds and ends phases until it is to act in ``phase``."""
-    ctx = screen.ctx
     for _ in range(400):
-        view = ctx.view
         if session_north_acts(screen) and not screen.layers_busy():
-            if view.phase == phase:
+            if screen.ctx.view.phase == phase:
                 return
-            if view.phase == "movement":
-                left = [u for u in view.own_units() if u.hex and not u.moved]
-                ctx.submit(Hold("north", left[0].id))
-            else:
-                ctx.submit(EndPhase("north"))
+            north_passes(screen)
         app.run_frames(1)
     raise AssertionError(f"north never came to the {phase} phase")
 
