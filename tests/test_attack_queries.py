@@ -29,15 +29,18 @@ from game.state.model import ATTACK, GameState
 from game.state.queries import attack_odds, attack_odds_of, shooting_odds
 from tests.test_engine_systems import (
     ARCHERS,
-    BOWMEN,
-    FOOT,
     ORCS,
     game,
     place,
     to_attack_phase,
     unit,
 )
-from tests.test_figures_in_play import RIFLES, acting_first, play_moves
+from tests.test_figures_in_play import (
+    RIFLES,
+    acting_first,
+    bowmen_with_magical_volleys_facing_foot,
+    play_moves,
+)
 from tests.test_ui_artillery import attack_duel
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -129,15 +132,7 @@ def test_BS_14_the_ai_looses_the_magical_volley_when_its_dice_are_better() -> No
     d6: more figures of the foot removed on average, so the AI looses it. Each volley's
     chance is that of at least one figure removed, and its share the figures removed
     over the foot's twelve."""
-    state = game(
-        [
-            unit("bows", "north", "0507", 4, {**BOWMEN, "magical_volleys": 2, "magical_ad": "12"}),
-            unit("foot", "south", "0512", 1, FOOT),
-        ]
-    )
-    place(state, "foot", step(state.units["bows"].hex, 4, 5))
-    to_attack_phase(state)
-    acting_first(state, "north")
+    state = bowmen_with_magical_volleys_facing_foot()
     view = player_view(state, "north")
     odds = {o.weapon: o for o in attack_odds(view, "bows", "foot")}
     magical, missile = odds[cs.MAGICAL], odds[cs.MISSILE]

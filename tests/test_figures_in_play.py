@@ -491,11 +491,9 @@ def test_WHC_1_standards_count_and_a_musician_wins_a_tie(
 # --- BATTLESYSTEM: magical volleys (BS-14), preferred terrain and higher ground (BS-11) ----
 
 
-def test_BS_14_magical_volleys_use_their_own_dice_and_run_out_after_two() -> None:
-    """BS-14: the bowmen carry two magical volleys of d12 arrows ("на два залпа");
-    a magical volley rolls 12 d12 at short range instead of 12 d6 and spends one; the
-    regiment's ordinary d6 come back after it. With none left it is refused, while
-    ordinary volleys never run out."""
+def bowmen_with_magical_volleys_facing_foot() -> GameState:
+    """BS-14: bowmen carrying two magical volleys of d12, foot 5 hexes off in their
+    front, north to attack first."""
     state = game(
         [
             unit("bows", "north", "0507", 4, {**BOWMEN, "magical_volleys": 2, "magical_ad": "12"}),
@@ -505,6 +503,15 @@ def test_BS_14_magical_volleys_use_their_own_dice_and_run_out_after_two() -> Non
     place(state, "foot", step(state.units["bows"].hex, 4, 5))
     to_attack_phase(state)
     acting_first(state, "north")
+    return state
+
+
+def test_BS_14_magical_volleys_use_their_own_dice_and_run_out_after_two() -> None:
+    """BS-14: the bowmen carry two magical volleys of d12 arrows ("на два залпа");
+    a magical volley rolls 12 d12 at short range instead of 12 d6 and spends one; the
+    regiment's ordinary d6 come back after it. With none left it is refused, while
+    ordinary volleys never run out."""
+    state = bowmen_with_magical_volleys_facing_foot()
     bows, foot = state.units["bows"], state.units["foot"]
     assert Attack("north", "bows", "foot", cs.MAGICAL) in legal_commands(state, "north")
     state.dice = ScriptedDice([(12, 1)] * 12)
