@@ -259,7 +259,13 @@ def test_a_changed_command_names_the_turn_and_the_command(played) -> None:
     with pytest.raises(SaveError) as caught:
         replay(log)
     message = str(caught.value)
-    assert f"the log diverges at turn {turn}, command {k + 1} (move " in message
+    moved = commands[k]
+    facing = moved["facing"] % 6 + 1
+    # The command is named in words: side, unit, hex and facing, not a dictionary.
+    q, r = moved["to"]
+    words = f"({moved['side']}: move {moved['unit']} to hex ({q}, {r}), facing {facing})"
+    assert f"the log diverges at turn {turn}, command {k + 1} {words}" in message
+    assert "{" not in message
     assert str(log) in message
 
 
@@ -277,7 +283,8 @@ def test_a_changed_turn_check_names_the_command_that_began_the_turn(played) -> N
     with pytest.raises(SaveError) as caught:
         replay(log)
     message = str(caught.value)
-    assert f"diverges at turn 1, command {check.commands} (end_phase " in message
+    assert f"diverges at turn 1, command {check.commands} (" in message
+    assert ": end the phase)" in message
     assert "the game at the start of turn 2 differs from the one recorded" in message
 
 
@@ -298,7 +305,8 @@ def test_a_log_whose_carried_sheet_was_edited_diverges_where_the_game_starts(pla
     tampered(log, change)
     with pytest.raises(SaveError) as caught:
         replay(log)
-    assert f"diverges at turn 0, command {first.commands} (end_phase " in str(caught.value)
+    assert f"diverges at turn 0, command {first.commands} (" in str(caught.value)
+    assert ": end the phase)" in str(caught.value)
     assert "start of turn 1 differs" in str(caught.value)
 
 

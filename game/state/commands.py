@@ -8,12 +8,16 @@ changes the state and returns events.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
 from game.hexmath import Hex
 
 ORIGIN = Hex(0, 0)
+
+
+def _at(h: Hex) -> str:
+    return f"hex ({h.q}, {h.r})"
 
 
 class IllegalCommand(ValueError):
@@ -35,7 +39,11 @@ class Command:
         return data
 
     def describe(self) -> str:
-        return f"{self.kind} {asdict(self)}"
+        """The command in words, as a log or a divergence message names it."""
+        return f"{self.side}: {self.in_words()}"
+
+    def in_words(self) -> str:
+        return self.kind.replace("_", " ")
 
 
 @dataclass(frozen=True)
@@ -50,6 +58,12 @@ class Deploy(Command):
     xxyy: str = "0909"
     kind: ClassVar[str] = "deploy"
 
+    def in_words(self) -> str:
+        return (
+            f"deploy {self.battery} {self.distance} sheet(s) off the {self.direction} edge, "
+            f"on {self.sheet} at {self.xxyy}"
+        )
+
 
 @dataclass(frozen=True)
 class Predesignate(Command):
@@ -58,6 +72,9 @@ class Predesignate(Command):
     hex: Hex = ORIGIN
     remove: bool = False
     kind: ClassVar[str] = "predesignate"
+
+    def in_words(self) -> str:
+        return f"{'remove' if self.remove else 'add'} pre-designated hex {_at(self.hex)}"
 
 
 @dataclass(frozen=True)
@@ -69,6 +86,9 @@ class Move(Command):
     facing: int = 1
     kind: ClassVar[str] = "move"
 
+    def in_words(self) -> str:
+        return f"move {self.unit} to {_at(self.to)}, facing {self.facing}"
+
 
 @dataclass(frozen=True)
 class Hold(Command):
@@ -76,6 +96,9 @@ class Hold(Command):
 
     unit: str = ""
     kind: ClassVar[str] = "hold"
+
+    def in_words(self) -> str:
+        return f"hold {self.unit}"
 
 
 @dataclass(frozen=True)
@@ -88,6 +111,9 @@ class Fly(Command):
     altitude: int = 1
     kind: ClassVar[str] = "fly"
 
+    def in_words(self) -> str:
+        return f"fly {self.unit} to {_at(self.to)} at altitude {self.altitude}"
+
 
 @dataclass(frozen=True)
 class PlaceSheet(Command):
@@ -95,6 +121,9 @@ class PlaceSheet(Command):
 
     sheet: str = ""
     kind: ClassVar[str] = "place_sheet"
+
+    def in_words(self) -> str:
+        return f"lay sheet {self.sheet}"
 
 
 @dataclass(frozen=True)
@@ -107,6 +136,9 @@ class PlotFire(Command):
     ammunition: str = "standard"
     kind: ClassVar[str] = "plot_fire"
 
+    def in_words(self) -> str:
+        return f"plot {self.battery} piece {self.piece} at {_at(self.target)} ({self.ammunition})"
+
 
 @dataclass(frozen=True)
 class Attack(Command):
@@ -116,6 +148,11 @@ class Attack(Command):
     target: str = ""
     weapon: str = ""
     kind: ClassVar[str] = "attack"
+
+    def in_words(self) -> str:
+        return f"{self.unit} attacks {self.target}" + (
+            f" with {self.weapon}" if self.weapon else ""
+        )
 
 
 @dataclass(frozen=True)
@@ -127,6 +164,9 @@ class GunAction(Command):
     action: str = "crew"  # crew / repair / capture
     kind: ClassVar[str] = "gun"
 
+    def in_words(self) -> str:
+        return f"{self.unit}: {self.action} gun {self.gun}"
+
 
 @dataclass(frozen=True)
 class Answer(Command):
@@ -137,12 +177,18 @@ class Answer(Command):
     choice: str = ""
     kind: ClassVar[str] = "answer"
 
+    def in_words(self) -> str:
+        return f"answer {self.choice!r}"
+
 
 @dataclass(frozen=True)
 class EndPhase(Command):
     """The side is done with the current phase (set-up, targeting, attacks)."""
 
     kind: ClassVar[str] = "end_phase"
+
+    def in_words(self) -> str:
+        return "end the phase"
 
 
 COMMAND_TYPES: dict[str, type[Command]] = {
