@@ -82,7 +82,7 @@ from game.ui.seats import HOTSEAT, WATCH, Seats
 from game.ui.session import HUMAN, TABLE, GameSession
 from game.ui.theme import BAR_HEIGHT, ERROR, TEXT
 from game.ui.units_layer import UnitsLayer
-from game.ui.widgets import panel_surface
+from game.ui.widgets import Dialog, panel_surface, wrap
 
 if TYPE_CHECKING:
     from game.ui.app import App
@@ -93,6 +93,8 @@ SEAT_GUARD = 0.5
 AI_BUDGET = 0.012  # seconds of AI thinking per frame before the frame is drawn
 DRAG_THRESHOLD = 5  # pixels a pressed mouse moves before the press is a drag
 ZOOM_RENDER_BUDGET = 0.008  # seconds a frame may spend rendering sheet caches
+TOASTS_SHOWN = 4  # messages on screen at once, the newest
+TOAST_WIDTH = 640  # pixels a message's text may take before it wraps
 PAN_KEYS = {
     pygame.K_LEFT: "left",
     pygame.K_a: "left",
@@ -209,6 +211,12 @@ class GameScreen(Screen):
         self._composed_offset: tuple[int, int] | None = None
         self._map_key: tuple[Any, ...] | None = None
         self._seat_guard = 0.0  # seconds the table still drops input after a change of side
+        # The messages: where they were drawn, held while a dialog leaves them no room.
+        self.shown_toasts: list[pygame.Rect] = []
+        self.toasts_held = False
+        self._toast_key: tuple[Any, ...] | None = None
+        self._toast_cache: list[pygame.Surface] = []
+        self._banner_rect: pygame.Rect | None = None
         self._last_acting = session.acting()
         self.frame_seconds: list[float] = []
         # False: paint every visible hex each frame (the benchmark's baseline).
@@ -398,6 +406,11 @@ class GameScreen(Screen):
         if event.type in INPUT_EVENTS:
             self._watch_seat()
 
+    def modal(self) -> Dialog | None:
+        """The modal dialog open over the map, if any."""
+        dialogs = self.ctx.dialogs
+        return None if dialogs is None else dialogs.top
+
     def _holds_input(self) -> bool:
         """Input is dropped while the table shows a change of side, and while a
         hand-over is owed (it may wait for arriving shells to finish)."""
@@ -412,7 +425,9 @@ class GameScreen(Screen):
             ctx.mouse = event.pos
         if event.type == pygame.KEYUP and event.key in PAN_KEYS:
             self._keys.discard(PAN_KEYS[event.key])
-        if self.ui_manager.process_events(event):
+        # Under a modal dialog the top bar's buttons take nothing: the dialog has it all.
+        modal = event.type in INPUT_EVENTS and self.modal() is not None
+        if not modal and self.ui_manager.process_events(event):
             return
         if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and event.button in (4, 5):
             return  # the legacy wheel buttons: MOUSEWHEEL handles the wheel
@@ -533,6 +548,9 @@ class GameScreen(Screen):
                 panels[name] = hud[name]
             else:
                 panels.pop(name, None)
+        if self.toasts_held:
+            for toast in ctx.toasts:  # held behind a dialog: their time does not run
+                toast.until += dt
         now = time.monotonic()
         ctx.toasts[:] = [t for t in ctx.toasts if t.until > now]
         # The last shells of a game are shown before the end screen covers the map.
@@ -631,17 +649,24 @@ class GameScreen(Screen):
                 layer.draw_under(surface, ctx)
         for layer in self.layers:
             layer.draw_world(surface, ctx)
+        # The dialog host comes last, over the top bar's buttons and the banner, so the
+        # veil of a modal dialog covers them; the messages are placed clear of it.
+        host = ctx.dialogs
         for layer in self.layers:
-            layer.draw_hud(surface, ctx)
-        self._draw_toasts(surface)
+            if layer is not host:
+                layer.draw_hud(surface, ctx)
         self.tooltip.draw_hud(surface, ctx)
         self.ui_manager.draw_ui(surface)
         self._draw_banner(surface)
+        if host is not None:
+            host.draw_hud(surface, ctx)
+        self._draw_toasts(surface)
 
     def _draw_banner(self, surface: pygame.Surface) -> None:
         """Hot-seat at the table: whose move it is, large, in the side's colour."""
         text = self.seat_banner()
         if text is None:
+            self._banner_rect = None
             return
         side = self.session.acting() or ""
         colour = theme.SIDE_COLOURS.get(side, TEXT)
@@ -653,7 +678,8 @@ class GameScreen(Screen):
         )
         box.blit(title, title.get_rect(midtop=(w // 2, 8)))
         box.blit(note, note.get_rect(midtop=(w // 2, 12 + title.get_height())))
-        surface.blit(box, box.get_rect(midtop=(surface.get_width() // 2, BAR_HEIGHT + 8)))
+        self._banner_rect = box.get_rect(midtop=(surface.get_width() // 2, BAR_HEIGHT + 8))
+        surface.blit(box, self._banner_rect)
 
     def _draw_map(self, surface: pygame.Surface) -> None:
         """Terrain and sides, composed once while the camera stands still.
@@ -722,16 +748,67 @@ class GameScreen(Screen):
         image = pygame.Surface(size)
         return image.convert() if pygame.display.get_surface() is not None else image
 
-    def _draw_toasts(self, surface: pygame.Surface) -> None:
-        y = 56
-        for toast in self.ctx.toasts[-4:]:
+    def _toast_images(self, width: int) -> list[pygame.Surface]:
+        """The messages shown, oldest first, each wrapped to ``width`` at most (painted
+        once per list of messages)."""
+        shown = self.ctx.toasts[-TOASTS_SHOWN:]
+        key = (width, tuple((t.text, t.error) for t in shown))
+        if self._toast_key == key:
+            return self._toast_cache
+        images = []
+        for toast in shown:
             colour = ERROR if toast.error else TEXT
-            image = fonts.text(toast.text, 15, colour, bold=True)
-            edge = theme.BAD if toast.error else theme.PANEL_EDGE
-            box = panel_surface((image.get_width() + 28, image.get_height() + 12), accent=edge)
-            box.blit(image, (14, 6))
-            surface.blit(box, box.get_rect(midtop=(surface.get_width() // 2, y)))
-            y += box.get_height() + 6
+            lines = [
+                fonts.text(line, 15, colour, bold=True)
+                for line in wrap(toast.text, width, 15, bold=True)
+            ]
+            w = max(line.get_width() for line in lines) + 28
+            h = sum(line.get_height() for line in lines) + 12
+            box = panel_surface((w, h), accent=theme.BAD if toast.error else theme.PANEL_EDGE)
+            y = 6
+            for line in lines:
+                box.blit(line, (14, y))
+                y += line.get_height()
+            images.append(box)
+        self._toast_key, self._toast_cache = key, images
+        return images
+
+    def toast_layout(self, screen: pygame.Rect) -> list[tuple[pygame.Surface, pygame.Rect]]:
+        """Where the messages go: one stack at the top centre, under the top bar and the
+        hot-seat banner. With a modal dialog open the stack goes under the dialog when
+        it fits there, else nowhere (the messages wait for the dialog to close)."""
+        images = self._toast_images(min(TOAST_WIDTH, screen.w - 60))
+        top = BAR_HEIGHT + 10 if self._banner_rect is None else self._banner_rect.bottom + 8
+
+        def stack(y: int) -> list[tuple[pygame.Surface, pygame.Rect]]:
+            placed = []
+            for image in images:
+                rect = image.get_rect(midtop=(screen.centerx, y))
+                placed.append((image, rect))
+                y = rect.bottom + 6
+            return placed
+
+        placed = stack(top)
+        dialog = self.modal()
+        if dialog is not None and any(r.colliderect(dialog.rect) for _, r in placed):
+            placed = stack(dialog.rect.bottom + 10)
+            if placed and placed[-1][1].bottom > screen.bottom - 10:
+                return []
+        return placed
+
+    def _draw_toasts(self, surface: pygame.Surface) -> None:
+        """The messages (``ctx.toasts``) in their one place (``toast_layout``); while they
+        cannot be shown clear of a dialog they are held, their time not running."""
+        ctx = self.ctx
+        placed = self.toast_layout(surface.get_rect())
+        self.toasts_held = bool(ctx.toasts) and not placed
+        for image, rect in placed:
+            surface.blit(image, rect)
+        self.shown_toasts = [rect for _, rect in placed]
+        if placed:
+            ctx.cards["messages"] = self.shown_toasts[0].unionall(self.shown_toasts)
+        else:
+            ctx.cards.pop("messages", None)
 
     def resize(self, size: tuple[int, int]) -> None:
         self.camera.resize(size)

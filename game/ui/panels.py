@@ -183,6 +183,9 @@ class PhaseBar:
             self.buttons[ident] = button
             x -= 6
         self.text_right = x
+        if self.under_dialog(ctx):
+            for button in self.buttons.values():
+                button.disable()
 
     def primary(self, ctx: UiContext) -> bool:
         """Press the phase's main button (Ctrl+Enter)."""
@@ -259,8 +262,15 @@ class PhaseBar:
             ctx.dialogs.open(ConfirmDialog("End movement", question, hold_the_rest))
         return True
 
+    @staticmethod
+    def under_dialog(ctx: UiContext) -> bool:
+        """A modal dialog is open: the bar's buttons are disabled and take no click."""
+        return ctx.dialogs is not None and ctx.dialogs.top is not None
+
     def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool:
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            if self.under_dialog(ctx):
+                return False
             for ident, button in self.buttons.items():
                 if event.ui_element is button:
                     self.press(ctx, ident)
@@ -281,7 +291,7 @@ class PhaseBar:
 
     def update(self, dt: float, ctx: UiContext) -> None:
         self.rect.width = ctx.screen_size[0]
-        key = (ctx.screen_size, tuple(self._actions(ctx)))
+        key = (ctx.screen_size, tuple(self._actions(ctx)), self.under_dialog(ctx))
         if key != self._key:
             self._key = key
             self._rebuild(ctx)
