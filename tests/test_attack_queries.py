@@ -229,3 +229,81 @@ def test_WHC_1_the_close_combat_odds_are_those_of_the_engines_blows() -> None:
     se = (5 * (1 / 9) * (8 / 9) / rounds) ** 0.5
     assert abs(sum(dealt) / rounds - odds.expected) < 4 * se
     assert abs(sum(taken) / rounds - odds.cost * 20) < 4 * se
+
+
+def _standard_bearers_against_small_orcs() -> GameState:
+    """Twenty orcs with a standard and a musician (four full ranks: +3, +1) facing
+    ten plain orcs (two ranks: +1) side by side: even blows, the combat result leans
+    to the bigger unit."""
+    banner = {**ORCS, "standard": True, "musician": True}
+    state = game(
+        [
+            unit("men", "north", "0505", 4, banner),
+            unit("orcs", "south", "0510", 1, {**ORCS, "models": 10}),
+        ]
+    )
+    place(state, "orcs", neighbor(state.units["men"].hex, 4), facing=1)
+    to_attack_phase(state)
+    acting_first(state, "north")
+    return state
+
+
+def test_WHC_1_break_odds_are_those_of_the_engines_break_tests() -> None:
+    """WHC-1: 400 seeded rounds resolved by the engine break the loser (2d6 above its
+    Leadership less the margin) as often as the query's exact break odds say, within
+    four standard errors; a unit cornered against the map edge is cut down."""
+    state = _standard_bearers_against_small_orcs()
+    odds = attack_odds_of(state, state.units["men"], state.units["orcs"], cs.CLOSE_COMBAT)
+    assert odds.breaks > 0.3 > odds.broken
+    assert odds.cut_down == 0.0 and odds.cut_down_own == 0.0
+    assert any("breaks" in line for line in odds.lines)
+    rounds = 400
+    broke = {"men": 0, "orcs": 0}
+    for seed in range(rounds):
+        fought = copy.deepcopy(state)
+        fought.dice = Dice(seed)
+        data = apply(fought, Attack("north", "men", "orcs", cs.CLOSE_COMBAT))[-1].data
+        if data.get("broken"):
+            broke[data["broken"]] += 1
+    for uid, p in (("orcs", odds.breaks), ("men", odds.broken)):
+        se = (p * (1 - p) / rounds) ** 0.5
+        assert abs(broke[uid] / rounds - p) < 4 * se + 1e-9, (uid, broke[uid], p)
+
+
+def test_WHC_1_a_broken_unit_with_nowhere_to_flee_is_cut_down_in_the_odds() -> None:
+    """WHC-1: with every hex behind it taken, the loser that breaks is cut down: the
+    odds count it whole, and the normal AI's worth of the round grows by it."""
+    state = _standard_bearers_against_small_orcs()
+    orcs, men = state.units["orcs"], state.units["men"]
+    assert orcs.hex is not None and men.hex is not None
+    free = attack_odds_of(state, men, orcs, cs.CLOSE_COMBAT)
+    away = [neighbor(orcs.hex, d) for d in range(1, 7)]
+    blockers = [h for h in away if h != men.hex and state.area.contains(h)]
+    for k, h in enumerate(blockers):
+        uid = f"wall{k}"
+        state.units[uid] = replace(copy.deepcopy(orcs), id=uid, hex=h)
+    cornered = attack_odds_of(state, men, orcs, cs.CLOSE_COMBAT)
+    assert cornered.breaks == pytest.approx(free.breaks)
+    assert cornered.cut_down == pytest.approx(cornered.breaks) and cornered.cut_down > 0
+    stakes = (0.3, 0.3)
+    assert worth(cornered, men, orcs, stakes=stakes) > worth(free, men, orcs, stakes=stakes)
+
+
+def test_WHC_1_normal_starts_a_round_its_combat_result_wins_easy_does_not_weigh_it() -> None:
+    """WHC-1: the blows are even (5/9 unsaved wounds each way) but the ranks and the
+    standard win the round: the normal AI counts the break test and fights; without
+    the break test (easy) the round is worth the blows alone."""
+    state = _standard_bearers_against_small_orcs()
+    view = player_view(state, "north")
+    [odds] = [o for o in attack_odds(view, "men", "orcs") if o.weapon == cs.CLOSE_COMBAT]
+    men, orcs = view.units["men"], view.units["orcs"]
+    blows_only = worth(odds, men, orcs)
+    with_breaks = worth(odds, men, orcs, stakes=(0.3, 0.3))
+    assert with_breaks - blows_only == pytest.approx(
+        WHOLE_UNIT * 0.3 * (odds.breaks - odds.broken) * unit_value(orcs)
+    )
+    assert with_breaks > blows_only + 1.0
+    fight = Attack("north", "men", "orcs", cs.CLOSE_COMBAT)
+    found = attack_candidates(board_of(state, "north"), legal_commands(state, "north"))
+    assert best(found).command == fight
+    assert not level("easy").weighs_break_tests and level("hard").weighs_break_tests

@@ -21,7 +21,9 @@ the unit would give up by it.
 
 from __future__ import annotations
 
+import game.ai.objectives as objectives
 from game.ai.candidates import Board, Candidate, unit_value
+from game.hexmath import distance
 from game.state import combat as cs
 from game.state.commands import Answer, Attack, Command, EndPhase, GunAction
 from game.state.queries import AttackOdds, attack_odds_of, shooting_odds, shot_odds
@@ -44,20 +46,59 @@ ANSWER_WORTH = {
 }
 # Crewing a gun or repairing one (TS-9, TS-11) lets it fire in later turns.
 GUN_CARE_WORTH = 1.0
+# What a unit broken in close combat (WHC-1) loses, as a share of the whole unit: its
+# ground and its contact (it falls back a hex); more on or next to a hex a scenario
+# asks to hold, which it gives up.
+BREAK_WORTH = 0.3
+BREAK_WORTH_BY_OBJECTIVE = {0: 1.0, 1: 0.6}
 
 
 def worth(
-    odds: AttackOdds, attacker: SeenUnit, target: SeenUnit, *, return_blows: bool = True
+    odds: AttackOdds,
+    attacker: SeenUnit,
+    target: SeenUnit,
+    *,
+    return_blows: bool = True,
+    stakes: tuple[float, float] | None = None,
 ) -> float:
     """What an attack is worth to the attacker's side (see the module docstring);
-    without ``return_blows`` (the easy level) only what it takes from the enemy."""
+    without ``return_blows`` (the easy level) only what it takes from the enemy. With
+    ``stakes`` (what a break costs the attacker's unit and the target, as shares of a
+    whole unit, ``break_stake``) a round of close combat also counts its break test
+    (WHC-1): the loser gives up its ground, or all it has left when cut down."""
     if odds.share is None:  # BattleTech: damage points
         return odds.expected * unit_value(target)
     taken = odds.share * unit_value(target)
     if odds.weapon == cs.CAPTURE:
         taken *= 2
     lost = odds.cost * unit_value(attacker) if return_blows else 0.0
+    if stakes is not None:
+        own, theirs = stakes
+        taken += unit_value(target) * (
+            odds.breaks * theirs + odds.cut_down * max(0.0, 1.0 - odds.share - theirs)
+        )
+        lost += unit_value(attacker) * (
+            odds.broken * own + odds.cut_down_own * max(0.0, 1.0 - odds.cost - own)
+        )
     return WHOLE_UNIT * (taken - lost)
+
+
+def break_stake(board: Board, unit: SeenUnit) -> float:
+    """What breaking costs ``unit`` as a share of the whole unit (WHC-1): its ground,
+    which is worth most on or next to a hex the scenario asks a side to hold."""
+    if unit.hex is None:
+        return BREAK_WORTH
+    goals = objectives.read(board.view)
+    holds = [h.hex for h in (*goals.take, *goals.guard)]
+    near = min((distance(unit.hex, h) for h in holds), default=99)
+    return BREAK_WORTH_BY_OBJECTIVE.get(near, BREAK_WORTH)
+
+
+def _stakes(board: Board, unit: SeenUnit, target: SeenUnit) -> tuple[float, float] | None:
+    """Both units' break stakes when the level weighs break tests (WHC-1)."""
+    if not board.level.weighs_break_tests:
+        return None
+    return break_stake(board, unit), break_stake(board, target)
 
 
 def _question_worth(board: Board, choice: str) -> float:
@@ -128,7 +169,13 @@ def attack_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
         odds = attack_odds_of(view, unit, target, c.weapon)
         if odds.refusal is not None:
             continue
-        gain = worth(odds, unit, target, return_blows=board.level.weighs_return_blows)
+        gain = worth(
+            odds,
+            unit,
+            target,
+            return_blows=board.level.weighs_return_blows,
+            stakes=_stakes(board, unit, target) if c.weapon == cs.CLOSE_COMBAT else None,
+        )
         if spotting_this_turn(view, unit) and gain < board.personality.spotter_fire_threshold:
             continue
         out.append(Candidate(c, gain, f"{c.weapon} at {c.target}: {_told(odds)}"))

@@ -65,6 +65,9 @@ class Level:
     # BS-12, WHC-1) and the warrior wounded in a lost fight for a gun (TS-10);
     # otherwise an attack is worth only what it takes from the enemy.
     weighs_return_blows: bool = True
+    # Weigh the break test after a round of close combat (WHC-1): the loser falls
+    # back off its ground, or is cut down with nowhere to go.
+    weighs_break_tests: bool = True
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,7 @@ LEVELS: dict[str, Level] = {
         weighs_detection=False,
         reads_turn_limit=False,
         weighs_return_blows=False,
+        weighs_break_tests=False,
     ),
     "normal": Level(
         name="normal",

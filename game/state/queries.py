@@ -578,6 +578,13 @@ class AttackOdds:
     expected: float = 0.0
     share: float | None = 0.0
     cost: float = 0.0
+    # A round of close combat (WHC-1): the chance that the target, or the attacker's
+    # own unit, loses the round and breaks (falls back a hex, or is cut down when it
+    # has nowhere to go), and the chance that it is cut down.
+    breaks: float = 0.0
+    broken: float = 0.0
+    cut_down: float = 0.0
+    cut_down_own: float = 0.0
 
 
 def attack_odds(
@@ -832,8 +839,10 @@ def _close_combat_odds(board: GameState | PlayerView, unit: Unit, target: Unit) 
     plan = cs.combat_plan(board, unit, target)
     if isinstance(plan, str):
         return AttackOdds(cs.CLOSE_COMBAT, "Close combat", None, refusal=plan)
-    given = float(mean(_blows(unit, target, plan.attacks[0], plan.to_hit[0])))
-    taken = float(mean(_blows(target, unit, plan.attacks[1], plan.to_hit[1])))
+    dealt = _blows(unit, target, plan.attacks[0], plan.to_hit[0])
+    suffered = _blows(target, unit, plan.attacks[1], plan.to_hit[1])
+    given, taken = float(mean(dealt)), float(mean(suffered))
+    breaks = _break_odds(board, unit, target, plan, dealt, suffered)
     return AttackOdds(
         cs.CLOSE_COMBAT,
         "Close combat",
@@ -850,10 +859,50 @@ def _close_combat_odds(board: GameState | PlayerView, unit: Unit, target: Unit) 
                 for score in cs.standing_scores(unit, target, plan)
             ),
             "each unsaved wound adds 1; the loser tests to break (WHC-1)",
+            f"{target.name} breaks {percent(breaks[0])} (cut down {percent(breaks[2])}), "
+            f"{unit.name} {percent(breaks[1])} (cut down {percent(breaks[3])})",
         ],
         expected=given,
         share=_part(given, _wounds_left(target)),
         cost=_part(taken, _wounds_left(unit)),
+        breaks=float(breaks[0]),
+        broken=float(breaks[1]),
+        cut_down=float(breaks[2]),
+        cut_down_own=float(breaks[3]),
+    )
+
+
+def _break_odds(
+    board: GameState | PlayerView,
+    unit: Unit,
+    target: Unit,
+    plan: cs.CombatPlan,
+    dealt: Distribution,
+    suffered: Distribution,
+) -> tuple[Fraction, Fraction, Fraction, Fraction]:
+    """WHC-1's break test over every outcome of the round: (the target breaks, the
+    unit breaks, the target is cut down, the unit is cut down). Each pair of wounds
+    dealt and taken gives the combat result (``round_outcome``, as the engine counts
+    it); a loser with models left breaks on 2d6 above its Leadership less the margin,
+    and is cut down when no hex is free to fall back to."""
+    units = (unit, target)
+    cornered = (
+        cs.fall_back_hex(board, unit, target) is None,
+        cs.fall_back_hex(board, target, unit) is None,
+    )
+    broke = [Fraction(0), Fraction(0)]
+    for d, p_dealt in dealt.items():
+        for t, p_taken in suffered.items():
+            outcome = cs.round_outcome(unit, target, plan, d, t)
+            k = outcome.loser
+            if k is None or outcome.after[k].models == 0:
+                continue
+            broke[k] += p_dealt * p_taken * cs.break_chance(units[k], outcome.result.margin)
+    return (
+        broke[1],
+        broke[0],
+        broke[1] if cornered[1] else Fraction(0),
+        broke[0] if cornered[0] else Fraction(0),
     )
 
 

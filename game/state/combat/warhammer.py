@@ -10,6 +10,7 @@ result (WHC-1) and a break test. docs/engine-systems.md gives every decision.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -354,7 +355,7 @@ def _strikes(
     return blows, wounds, text
 
 
-def _fall_back(state: GameState, loser: Unit, winner: Unit) -> Hex | None:
+def fall_back_hex(state: GameState | PlayerView, loser: Unit, winner: Unit) -> Hex | None:
     """A broken unit falls back one hex straight away from the winner (or the hex to
     either side of it); None when every one is taken or impassable."""
     assert loser.hex is not None and winner.hex is not None
@@ -368,6 +369,56 @@ def _fall_back(state: GameState, loser: Unit, winner: Unit) -> Hex | None:
     return None
 
 
+@dataclass(frozen=True)
+class RoundOutcome:
+    """A round of close combat once its blows are known (WHC-1): both units' troops
+    after the casualties, the combat result, and which of the two lost it (0 the unit
+    that started the round, 1 its target, None when both won)."""
+
+    after: tuple[WarhammerTroops, WarhammerTroops]
+    result: wh.CombatResult
+    loser: int | None
+
+
+def round_outcome(
+    unit: Unit, target: Unit, plan: CombatPlan, dealt: int, taken: int
+) -> RoundOutcome:
+    """WHC-1: the round ``unit`` started against ``target`` when its blows got ``dealt``
+    unsaved wounds through and the target's ``taken``: casualties, then each side's
+    wounds caused, charge, full ranks left and command. The engine resolves a round
+    with it and the odds (``game.state.queries``) weigh every outcome with it."""
+    a_after = _wound_models(unit, taken)[0]
+    b_after = _wound_models(target, dealt)[0]
+    name_a = unit.name if unit.name != target.name else f"{unit.name} ({unit.side})"
+    name_b = target.name if unit.name != target.name else f"{target.name} ({target.side})"
+    result = wh.combat_result(
+        wh.CombatSide(
+            name_a,
+            (_combat_unit(unit, name_a, a_after, plan.faces[0]),),
+            wounds_caused=dealt,
+            charge=plan.charges[0],
+        ),
+        wh.CombatSide(
+            name_b,
+            (_combat_unit(target, name_b, b_after, plan.faces[1]),),
+            wounds_caused=taken,
+            charge=plan.charges[1],
+        ),
+    )
+    loser = None
+    if len(result.losers) == 1:
+        loser = 0 if result.losers[0] == name_a else 1
+    return RoundOutcome((a_after, b_after), result, loser)
+
+
+def break_chance(loser: Unit, margin: int) -> Fraction:
+    """The chance that ``loser``, beaten by ``margin``, breaks: 2d6 above its
+    Leadership less the margin (``_break_test``)."""
+    need = _stat(loser, "ld", DEFAULT_LEADERSHIP) - margin
+    holds = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= need)
+    return Fraction(36 - holds, 36)
+
+
 def _close_combat(state: GameState, unit: Unit, target: Unit) -> None:
     plan = combat_plan(state, unit, target)
     if isinstance(plan, str):
@@ -377,8 +428,8 @@ def _close_combat(state: GameState, unit: Unit, target: Unit) -> None:
     blows_a, by_a, text_a = _strikes(state, unit, target, plan.attacks[0], plan.to_hit[0])
     blows_b, by_b, text_b = _strikes(state, target, unit, plan.attacks[1], plan.to_hit[1])
     a_before, b_before = troops(unit).models, troops(target).models
-    b_after, b_removed, _ = _wound_models(target, by_a.unsaved)
-    a_after, a_removed, _ = _wound_models(unit, by_b.unsaved)
+    outcome = round_outcome(unit, target, plan, by_a.unsaved, by_b.unsaved)
+    a_after, b_after = outcome.after
     store_damage(target, b_after)
     store_damage(unit, a_after)
     fought(unit, target, CLOSE_COMBAT)
@@ -386,26 +437,12 @@ def _close_combat(state: GameState, unit: Unit, target: Unit) -> None:
     for text, result in ((text_a, by_a), (text_b, by_b)):
         lines.append(f"  {text}")
         lines += [f"    {line_}" for line_ in result.account[2:]]
+    a_removed, b_removed = a_before - a_after.models, b_before - b_after.models
     lines.append(
         f"  {unit.name} loses {plural(a_removed, 'model')} ({a_before} -> {a_after.models}), "
         f"{target.name} {plural(b_removed, 'model')} ({b_before} -> {b_after.models})"
     )
-    name_a = unit.name if unit.name != target.name else f"{unit.name} ({unit.side})"
-    name_b = target.name if unit.name != target.name else f"{target.name} ({target.side})"
-    result = wh.combat_result(
-        wh.CombatSide(
-            name_a,
-            (_combat_unit(unit, name_a, a_after, plan.faces[0]),),
-            wounds_caused=by_a.unsaved,
-            charge=plan.charges[0],
-        ),
-        wh.CombatSide(
-            name_b,
-            (_combat_unit(target, name_b, b_after, plan.faces[1]),),
-            wounds_caused=by_b.unsaved,
-            charge=plan.charges[1],
-        ),
-    )
+    result = outcome.result
     lines += [f"  {line_}" for line_ in result.text().splitlines()]
     lines[-1] += " (WHC-1)"
     data: dict[str, Any] = {
@@ -415,8 +452,8 @@ def _close_combat(state: GameState, unit: Unit, target: Unit) -> None:
         "result": result.to_dict(),
         "blows": [blows_a, blows_b],
     }
-    if len(result.losers) == 1:
-        loser, winner = (unit, target) if result.losers[0] == name_a else (target, unit)
+    if outcome.loser is not None:
+        loser, winner = (unit, target) if outcome.loser == 0 else (target, unit)
         if troops(loser).models > 0:
             lines += _break_test(state, loser, winner, result.margin, data)
     data["destroyed"] = mark_destroyed([target, unit], lines)
@@ -464,7 +501,7 @@ def _break_test(
         data["broken"] = None
         return [f"{head}: it holds"]
     data["broken"] = loser.id
-    to = _fall_back(state, loser, winner)
+    to = fall_back_hex(state, loser, winner)
     if to is None:
         store_damage(loser, replace(troops(loser), models=0, carried_wounds=0))
         data["fell_back"] = None
