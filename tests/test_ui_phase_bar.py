@@ -199,12 +199,13 @@ def test_every_bar_button_has_a_tooltip_shown_on_hover(window, shots):
 def test_K_toggles_the_legend_of_reach_tints_and_terrain(window, shots):
     """K shows the legend (in the help's keys too) inside the window, below the bar and
     clear of the other panels; K again hides it."""
-    from game.ui.legend import REACH, TERRAIN
+    from game.ui.legend import MOVES, REACH, TERRAIN
 
     for size in SIZES:
         state = new_game(DEFAULT_SCENARIO, 3)
         app, screen = window(state, size)
-        assert ("K", "legend: reach tints and terrain") in dict(screen.help_sections())["Legend"]
+        keys = dict(screen.help_sections())["Legend"]
+        assert ("K", "legend: reach tints, trails of moves and terrain") in keys
         assert not screen.legend.shown
         post_key(pygame.K_k)
         app.run_frames(2)
@@ -215,7 +216,7 @@ def test_K_toggles_the_legend_of_reach_tints_and_terrain(window, shots):
         assert legend.rect.top >= screen.phase_bar.rect.bottom
         others = {k: r for k, r in screen.ctx.panels.items() if k != "legend"}
         assert others and not any(legend.rect.colliderect(r) for r in others.values())
-        assert len(REACH) == 3 and len(TERRAIN) >= 6
+        assert len(REACH) == 3 and len(TERRAIN) >= 6 and "trail" in MOVES[0][1]
         app.screenshot(shots / f"legend_{size[0]}x{size[1]}.png")
         post_key(pygame.K_k)
         app.run_frames(2)

@@ -17,7 +17,8 @@ included), ``reach_for`` (the same from where a unit stands, moved or not, with
 any MP to spend), ``ground_reach`` (over the ground alone, for a look several
 turns ahead), ``can_move``, ``fastest_move``, ``allowance_text``,
 ``movement_class`` and ``crossing_cost`` (what a sheet costs a unit to cross,
-for choosing new sheets). Unit strength: ``strength``.
+for choosing new sheets), ``route_taken`` (the hexes a move passed, as a board
+that watched it knows them). Unit strength: ``strength``.
 
 The odds of every direct attack in all four systems (ART-32a; BS-3 .. BS-19;
 WH-2 .. WH-8, WHC-1; TS-4 .. TS-10): each attack planned by the engine's own plan
@@ -50,7 +51,7 @@ from game.artillery.tohit import artillery_target_number, spotter_modifier
 from game.artillery.weapons import Weapon
 from game.artillery.weapons import weapon as weapon_spec
 from game.board.area import PlayArea
-from game.board.movement import MovementError, Reach, mean_entry_cost, reachable
+from game.board.movement import MovementError, Reach, Route, mean_entry_cost, reachable
 from game.board.sheet import Sheet
 from game.hexmath import Hex, distance
 from game.rules import battlesystem as bs
@@ -70,6 +71,7 @@ from game.state.combat.battletech import target_number
 from game.state.combat.warhammer import DEFAULT_STRENGTH
 from game.state.model import GameState, Unit
 from game.state.moving import can_move, mover, reach
+from game.state.moving import route as move_route
 from game.state.systems import damage_state, initial_damage, strength_text
 
 if TYPE_CHECKING:  # the view imports the engine, which imports this module
@@ -439,6 +441,19 @@ def reach_for(board: GameState | PlayerView, unit: Unit, mp: int | None = None) 
     if aircraft.is_aircraft(unit) or not can_move(unit):
         return None
     return reach(board, unit, mp)
+
+
+def route_taken(board: GameState | PlayerView, unit: Unit, to: Hex, facing: int) -> Route | None:
+    """MOV-1 .. MOV-3, MAP-6: the route of a move of ``unit`` (as it stood before the
+    move) that ended in ``to`` facing ``facing``, as ``board`` shows the units that
+    block or let it pass: the engine's own route (``moving.route``, the one it
+    checks a ``Move`` with). A side that watched a move reads the hexes it passed
+    so; None when ``board`` shows no legal way there (a unit that moved after it
+    stands in the way)."""
+    if unit.hex is None:
+        return None
+    found = move_route(board, unit, to, facing)
+    return None if isinstance(found, str) else found
 
 
 def ground_reach(area: PlayArea, unit: Unit, mp: int) -> Reach | None:

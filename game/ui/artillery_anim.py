@@ -241,6 +241,9 @@ class ArrivalAnimation:
 
     def update(self, dt: float, ctx: UiContext) -> None:
         self._sync(ctx)
+        if ctx.animation_speed <= 0:
+            self.skip(everything=True)  # animations off: the shells have landed
+            return
         if self.playing is None:
             if self.queue:
                 self._start_next(ctx)

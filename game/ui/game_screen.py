@@ -421,6 +421,8 @@ class GameScreen(Screen):
 
     def _handle(self, event: pygame.event.Event) -> None:
         ctx = self.ctx
+        if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
+            self.units.motion.finish()  # a click or a key ends the moves on show at once
         if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             ctx.mouse = event.pos
         if event.type == pygame.KEYUP and event.key in PAN_KEYS:
@@ -591,6 +593,8 @@ class GameScreen(Screen):
         session = self.session
         if self._ai_paused or self.layers_busy():
             return
+        if self.app.ai_delay > 0 and self.units.busy:
+            return  # its last move is seen to the end first (headless runs do not wait)
         self._ai_wait -= dt
         if self._ai_wait > 0:
             return

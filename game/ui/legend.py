@@ -1,7 +1,9 @@
-"""The map's legend (K): what the reach tints and the terrain look like.
+"""The map's legend (K): what the reach tints, the trails of moves and the terrain
+look like.
 
-The tints are the units layer's own colours and the terrain swatches the map's own
-palette, so the legend cannot drift from what is drawn."""
+The tints and the trail are the units layer's own colours and drawing, and the
+terrain swatches the map's own palette, so the legend cannot drift from what is
+drawn."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from game.ui import theme
 from game.ui import widgets as ui
 from game.ui.context import UiContext
 from game.ui.theme import Colour
-from game.ui.units_layer import EXIT_TINT, RUN_TINT, WALK_TINT
+from game.ui.units_layer import EXIT_TINT, RUN_TINT, WALK_TINT, draw_trail_swatch
 
 SWATCH = 16
 ROW = 20
@@ -23,6 +25,9 @@ REACH = (
     (RUN_TINT, "run: only by running"),
     (EXIT_TINT, "exit: off the map, a sheet is laid"),
 )
+# The trail of a move (drawn in the moving side's colour), and what it says.
+TRAIL = "trail"
+MOVES = ((TRAIL, "trail: an enemy's last move, fading"),)
 # (colour, words): the ground and what stands on it.
 TERRAIN = (
     (theme.GROUND_STOPS[2][1], "clear ground (darker: higher)"),
@@ -45,7 +50,7 @@ class Legend:
         self.rect = pygame.Rect(0, 0, 0, 0)
 
     def keys(self) -> list[tuple[str, str]]:
-        return [("K", "legend: reach tints and terrain")]
+        return [("K", "legend: reach tints, trails of moves and terrain")]
 
     def toggle(self) -> None:
         self.shown = not self.shown
@@ -66,8 +71,11 @@ class Legend:
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
         if not self.shown:
             return
-        rows: list[tuple[Colour | None, str]] = [(None, "Reach of the selected unit"), *REACH]
-        rows += [(None, "Terrain"), *TERRAIN]
+        rows: list[tuple[Colour | str | None, str]] = [
+            (None, "Reach of the selected unit"),
+            *REACH,
+        ]
+        rows += [(None, "Moves"), *MOVES, (None, "Terrain"), *TERRAIN]
         height = theme.TITLE_HEIGHT + 16 + ROW * len(rows)
         # Clear of the other panels, top row first (the log and the cards sit low).
         self.rect = ui.place_box(ctx, (WIDTH, height), "legend", rows=("top", "bottom"))
@@ -76,6 +84,10 @@ class Legend:
         for colour, words in rows:
             if colour is None:
                 ui.text(surface, words, (inner.x, y + 2), theme.SMALL, theme.ACCENT, True)
+            elif colour == TRAIL:
+                swatch = pygame.Rect(inner.x, y + 2, SWATCH, SWATCH - 4)
+                draw_trail_swatch(surface, swatch, ctx.view.enemy)
+                ui.text(surface, words, (inner.x + SWATCH + 8, y + 1), theme.SMALL, theme.TEXT)
             else:
                 swatch = pygame.Rect(inner.x, y + 2, SWATCH, SWATCH - 4)
                 pygame.draw.rect(surface, colour, swatch)

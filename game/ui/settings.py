@@ -33,7 +33,8 @@ SETTINGS_FILE_BYTES = 20_000
 # lays out for; the command line's --size takes any other).
 WINDOW_SIZES = ((1024, 700), (1280, 800), (1600, 900), (1920, 1080))
 # The pace of the animations (arrivals of shells, moves): a factor on their speed.
-ANIMATION_SPEEDS = {0.5: "Slow", 1.0: "Normal", 2.0: "Fast", 4.0: "Very fast"}
+# 0 ("Off"): moves and arrivals are shown at once, as they end.
+ANIMATION_SPEEDS = {0.0: "Off", 0.5: "Slow", 1.0: "Normal", 2.0: "Fast", 4.0: "Very fast"}
 
 
 @dataclass

@@ -22,6 +22,12 @@ plan. A move sent to the engine is final (the log is the game).
 Clicking the unit's own hex plans a turn in place. Every move goes to the
 engine as a ``Move`` or ``Hold``; the engine's reason shows when it refuses.
 
+Moves are shown, not jumped: when a unit moves (an own move as it is sent, an
+enemy's as the side saw it) its counter slides hex by hex along its route, and
+the last move of each enemy unit stays on the map as a thin trail in its side's
+colour that fades over about a turn (``game.ui.unit_motion`` decides what plays
+and what a side saw; a click or a key ends the moves on show at once).
+
 Reachable hexes, their costs and routes are the engine's own
 (``game.state.queries.movement_reach`` over the view, the search the legal
 moves come from), asked once per selection and view (``reach``), never per
@@ -38,12 +44,13 @@ from typing import Any
 import pygame
 
 from game.board.movement import MovementError, Reach
-from game.hexmath import DIRECTION_NAMES, Hex
+from game.hexmath import DIRECTION_NAMES, Hex, hex_to_pixel
 from game.state import Hold, Move, Unit
 from game.state.queries import Strength, can_move, movement_reach, strength
 from game.state.systems import has_missile_weapons
 from game.ui import fonts, theme
 from game.ui.context import SELECT, UiContext
+from game.ui.unit_motion import MoveShow, UnitMotion, trail_fade
 from game.ui.widgets import Button, clicked, text_width
 
 WALK_TINT = (70, 160, 235)
@@ -283,6 +290,57 @@ def render_counter(
     return surf
 
 
+# --- trails ----------------------------------------------------------------------------
+
+
+def trail_width(size: int) -> int:
+    return max(3, size // 7)
+
+
+def _trail_lines(
+    surface: pygame.Surface,
+    runs: list[list[tuple[float, float]]],
+    side: str,
+    size: int,
+) -> None:
+    """A thin line in the side's colour through the hexes a unit was seen on, a dot
+    in each, a ring where it started."""
+    colour = theme.mix(theme.SIDE_COLOURS.get(side, NEUTRAL), (255, 255, 255), 0.15)
+    width = trail_width(size)
+    dot = max(2, width)
+    for points in runs:
+        if len(points) > 1:
+            pygame.draw.lines(surface, PATH_CASING, False, points, width + 2)
+            pygame.draw.lines(surface, colour, False, points, width)
+        for p in points[1:]:
+            pygame.draw.circle(surface, PATH_CASING, p, dot + 1)
+            pygame.draw.circle(surface, colour, p, dot)
+    if runs and runs[0]:
+        pygame.draw.circle(surface, PATH_CASING, runs[0][0], dot + 3, 2)
+        pygame.draw.circle(surface, colour, runs[0][0], dot + 2, 1)
+
+
+def draw_trail_swatch(surface: pygame.Surface, rect: pygame.Rect, side: str) -> None:
+    """A trail of ``side`` across ``rect``, as the map draws one (the legend's sample)."""
+    y = rect.centery
+    _trail_lines(surface, [[(rect.left + 6, y), (rect.right, y)]], side, 12)
+
+
+def _render_trail(show: MoveShow, size: int) -> tuple[pygame.Surface, tuple[float, float]]:
+    """A trail drawn once per zoom on its own surface, and where that surface lies
+    from the centre of the trail's first hex (so it is faded by one alpha)."""
+    origin = hex_to_pixel(show.nodes[0][0], size)
+    runs = [[hex_to_pixel(h, size) for h in run] for run in show.runs()]
+    xs = [p[0] for run in runs for p in run]
+    ys = [p[1] for run in runs for p in run]
+    pad = trail_width(size) + 8
+    left, top = min(xs) - pad, min(ys) - pad
+    image = pygame.Surface((max(xs) - left + pad, max(ys) - top + pad), pygame.SRCALPHA)
+    local = [[(x - left, y - top) for x, y in run] for run in runs]
+    _trail_lines(image, local, show.side, size)
+    return image, (left - origin[0], top - origin[1])
+
+
 # --- the layer -------------------------------------------------------------------------
 
 
@@ -300,7 +358,7 @@ class _Drawn:
     """A unit of the current view with what drawing it needs."""
 
     unit: Unit
-    hex: Hex
+    hex: Hex | None
     colour: tuple[int, int, int]
     symbol: str
     strength: Strength
@@ -316,6 +374,9 @@ class UnitsLayer:
         self._side: str | None = None
         self._units: list[_Drawn] = []
         self._by_hex: dict[Hex, list[_Drawn]] = {}
+        # Units of the view on no hex (an aircraft off the map): drawn only on their way out.
+        self._elsewhere: list[_Drawn] = []
+        self.trails_drawn: dict[str, int] = {}  # unit id -> alpha of its trail, last frame
         self._counters: dict[tuple[Any, ...], pygame.Surface] = {}
         self._reach_key: tuple[Any, ...] | None = None
         self._reach: Reach | None = None
@@ -325,6 +386,12 @@ class UnitsLayer:
         # Beside the planned path's label while a plan waits (placed each frame).
         self.undo_button = Button(pygame.Rect(0, 0, 0, 0), UNDO_LABEL)
         self._label_rect: pygame.Rect | None = None  # the planned path's label, last drawn
+        # Moves on show and the enemy units' trails (game/ui/unit_motion.py).
+        self.motion = UnitMotion()
+        if ctx is not None:
+            self.motion.follow(ctx.view)  # the game as it opens: what comes after it plays
+        self.drawn_at: dict[str, tuple[int, int]] = {}  # unit id -> counter centre, last frame
+        self._trail_images: dict[tuple[Any, ...], tuple[pygame.Surface, Hex]] = {}
 
     # --- help ----------------------------------------------------------------------
 
@@ -354,12 +421,15 @@ class UnitsLayer:
         self._view_seen = ctx.view
         self._units = []
         self._by_hex = {}
+        self._elsewhere = []
         for unit in ctx.view.units.values():
             h = unit.hex
-            if h is None:
-                continue
             colour = theme.SIDE_COLOURS.get(unit.side, NEUTRAL)
             drawn = _Drawn(unit, h, colour, unit_symbol(unit), strength(unit))
+            if h is None:
+                if not unit.destroyed:
+                    self._elsewhere.append(drawn)
+                continue
             self._units.append(drawn)
             self._by_hex.setdefault(h, []).append(drawn)
         # Living units above wrecks in the same hex.
@@ -367,6 +437,12 @@ class UnitsLayer:
             group.sort(key=lambda d: not d.unit.destroyed)
         if self.plan is not None and not self.can_move_now(ctx, self.plan.unit):
             self.plan = None
+        self.motion.follow(ctx.view)
+
+    @property
+    def busy(self) -> bool:
+        """A move is on show or waits its turn (the AI waits for it, as for arrivals)."""
+        return self.motion.busy
 
     def reset(self, ctx: UiContext) -> None:
         """Forget the selection, plan and caches (a hand-over to the other side)."""
@@ -377,6 +453,7 @@ class UnitsLayer:
         self._by_hex = {}
         self._view_seen = None
         self.drawn = []
+        self.motion.reset()
 
     def units_at(self, ctx: UiContext, h: Hex) -> list[Unit]:
         """Units of the view in a hex (wrecks last)."""
@@ -583,7 +660,14 @@ class UnitsLayer:
         if plan is None:
             return False
         self.plan = None
-        return ctx.submit(Move(ctx.side, plan.unit, plan.to, plan.facing))
+        reach = self.reach(ctx)
+        route = reach.route(plan.to, plan.facing) if reach is not None else None
+        if route is not None:
+            self.motion.plan(plan.unit, route)  # the counter slides along the planned path
+        if ctx.submit(Move(ctx.side, plan.unit, plan.to, plan.facing)):
+            return True
+        self.motion.planned.pop(plan.unit, None)
+        return False
 
     def hold(self, ctx: UiContext) -> bool:
         """The selected unit holds its position this movement phase."""
@@ -614,6 +698,7 @@ class UnitsLayer:
 
     def update(self, dt: float, ctx: UiContext) -> None:
         self._sync(ctx)
+        self.motion.advance(dt, ctx.animation_speed)
         if self.plan is not None and self.plan.unit != ctx.selected:
             self.plan = None
         if ctx.selected is not None and ctx.mode == SELECT:
@@ -650,6 +735,7 @@ class UnitsLayer:
                 )
         if reach is not None and ctx.mode == SELECT:
             self._draw_reach(surface, ctx, reach)
+        self._draw_trails(surface, ctx)
         self._draw_counters(surface, ctx)
         if reach is not None and ctx.mode == SELECT:
             self._draw_path(surface, ctx, reach)
@@ -685,49 +771,111 @@ class UnitsLayer:
         w, h = camera.viewport
         movable = set(self.movable_units(ctx))
         drawn: list[str] = []
+        at: dict[str, tuple[int, int]] = {}
+        moving: list[tuple[_Drawn, tuple[MoveShow, int, float]]] = []
+        for d in self._elsewhere:
+            shown = self.motion.showing(d.unit.id)
+            if shown is not None:
+                moving.append((d, shown))
         for hx, group in self._by_hex.items():
+            standing = []
+            for d in group:
+                shown = self.motion.showing(d.unit.id)
+                if shown is None:
+                    standing.append(d)
+                else:
+                    moving.append((d, shown))
             x, y = camera.hex_to_screen(hx)
-            if not (-2 * size <= x <= w + 2 * size and -2 * size <= y <= h + 2 * size):
+            if not standing or not (
+                -2 * size <= x <= w + 2 * size and -2 * size <= y <= h + 2 * size
+            ):
                 continue
-            for k, d in enumerate(reversed(group)):
-                unit = d.unit
-                wreck = unit.destroyed
-                facing = unit.facing
-                if self.plan is not None and unit.id == self.plan.unit and self.plan.to == hx:
+            for k, d in enumerate(reversed(standing)):
+                facing = d.unit.facing
+                if self.plan is not None and d.unit.id == self.plan.unit and self.plan.to == hx:
                     facing = self.plan.facing  # turning in place: show the planned facing
-                key = (
-                    size,
-                    d.colour,
-                    d.symbol,
-                    facing,
-                    round(d.strength.share * 20),
-                    unit.id in movable,
-                    unit.hidden,
-                    wreck,
-                    unit.side == ctx.view.side,
-                )
-                image = self._counters.get(key)
-                if image is None:
-                    if len(self._counters) > 2000:
-                        self._counters.clear()
-                    image = render_counter(
-                        size,
-                        d.colour,
-                        d.symbol,
-                        facing,
-                        d.strength.share,
-                        key[5],
-                        key[6],
-                        wreck,
-                        key[8],
-                    )
-                    self._counters[key] = image
+                image = self._counter(ctx, d, facing, d.unit.id in movable)
                 shift = k * max(2, size // 8)  # a wreck under a living unit peeks out
-                surface.blit(image, image.get_rect(center=(round(x + shift), round(y - shift))))
-                drawn.append(unit.id)
+                centre = (round(x + shift), round(y - shift))
+                surface.blit(image, image.get_rect(center=centre))
+                drawn.append(d.unit.id)
+                at[d.unit.id] = centre
             if size >= NAME_SIZE:
-                self._draw_name(surface, group[0].unit, size, (x, y))
+                self._draw_name(surface, standing[0].unit, size, (x, y))
+        # Units on the move (or waiting for their turn to be shown), over the others.
+        for d, (show, k, share) in moving:
+            here, facing = show.nodes[k]
+            there = show.nodes[min(k + 1, len(show.nodes) - 1)][0]
+            (xa, ya), (xb, yb) = camera.hex_to_screen(here), camera.hex_to_screen(there)
+            x, y = xa + (xb - xa) * share, ya + (yb - ya) * share
+            if share > 0:
+                facing = show.nodes[k + 1][1]  # the facing it enters the next hex with
+            image = self._counter(ctx, d, facing, False)
+            centre = (round(x), round(y))
+            surface.blit(image, image.get_rect(center=centre))
+            drawn.append(d.unit.id)
+            at[d.unit.id] = centre
+            if size >= NAME_SIZE:
+                self._draw_name(surface, d.unit, size, (x, y))
         self.drawn = drawn
+        self.drawn_at = at
+
+    def _counter(self, ctx: UiContext, d: _Drawn, facing: int, ready: bool) -> pygame.Surface:
+        """The counter of a unit of the view, pre-rendered per zoom, facing and strength."""
+        unit = d.unit
+        key = (
+            ctx.camera.size,
+            d.colour,
+            d.symbol,
+            facing,
+            round(d.strength.share * 20),
+            ready,
+            unit.hidden,
+            unit.destroyed,
+            unit.side == ctx.view.side,
+        )
+        image = self._counters.get(key)
+        if image is None:
+            if len(self._counters) > 2000:
+                self._counters.clear()
+            image = render_counter(key[0], d.colour, d.symbol, facing, d.strength.share, *key[5:])
+            self._counters[key] = image
+        return image
+
+    # --- trails --------------------------------------------------------------------------
+
+    def _draw_trails(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        """The last move of each enemy unit the side saw, fading over about a turn;
+        the move on show leaves its trail behind the counter as it goes."""
+        view, camera = ctx.view, ctx.camera
+        shown: set[tuple[Any, ...]] = set()
+        self.trails_drawn = {}
+        for show in self.motion.trails_for(view):
+            fade = trail_fade(show, view)
+            if fade <= 0:
+                continue
+            key = (show, camera.size)
+            shown.add(key)
+            cached = self._trail_images.get(key)
+            if cached is None:
+                cached = _render_trail(show, camera.size)
+                self._trail_images[key] = cached
+            image, (dx, dy) = cached
+            x, y = camera.hex_to_screen(show.nodes[0][0])
+            alpha = round(40 + 200 * fade)
+            image.set_alpha(alpha)
+            self.trails_drawn[show.unit] = alpha
+            surface.blit(image, (round(x + dx), round(y + dy)))
+        for key in [k for k in self._trail_images if k not in shown]:
+            del self._trail_images[key]
+        playing = self.motion.playing
+        if playing is not None and playing.side != view.side:
+            k, share = playing.at(self.motion.t)
+            points = [camera.hex_to_screen(h) for h in playing.hexes[: k + 1]]
+            if k + 1 < len(playing.nodes):
+                (xa, ya), (xb, yb) = points[-1], camera.hex_to_screen(playing.nodes[k + 1][0])
+                points.append((xa + (xb - xa) * share, ya + (yb - ya) * share))
+            _trail_lines(surface, [points], playing.side, camera.size)
 
     def _draw_name(
         self, surface: pygame.Surface, unit: Unit, size: int, centre: tuple[float, float]
