@@ -28,14 +28,14 @@ from game.dice import RollRecord
 from game.hexmath import DIRECTION_NAMES, Hex, ring
 from game.state import Event, PlayerView
 from game.state.model import hex_from
-from game.ui import theme
+from game.ui import labels, theme
 from game.ui import widgets as ui
 from game.ui.artillery_plot import (
     dash_line,
-    draw_badge,
     draw_disk_outline,
     heat,
     hex_points,
+    ring_labels,
 )
 from game.ui.context import UiContext
 
@@ -322,7 +322,10 @@ class ArrivalAnimation:
         pygame.draw.circle(surface, theme.INCOMING, (round(ax), round(ay)), round(ring), 3)
         if t < AIM_END or show.landing != show.aimed:
             # Below the hex: above it the damage floats up over a unit hit there.
-            draw_badge(surface, "AIMED HERE", (ax, ay + ring + 12), (60, 60, 70), 12)
+            spots = labels.around(ring + 4, "below")
+            labels.post_badge(
+                ctx, surface, "AIMED HERE", (ax, ay), (60, 60, 70), 12, labels.ARRIVAL, spots
+            )
         if t < AIM_END:
             fall = t / AIM_END
             sy = ay - (1 - fall) * size * 8
@@ -345,15 +348,22 @@ class ArrivalAnimation:
             pygame.draw.polygon(surface, (0, 0, 0), head, 2)
             mid = ((ax + tip[0]) / 2, (ay + tip[1]) / 2)
             label = f"2d6 {show.roll} vs {show.to_hit}: miss by {show.margin}, d6 {show.direction}"
-            draw_badge(surface, label, (mid[0], mid[1] - 18), (150, 96, 0), 13)
+            spots = labels.around(10, "above")
+            labels.post_badge(ctx, surface, label, mid, (150, 96, 0), 13, labels.ARRIVAL, spots)
             if grow < 1.0:
                 return
         elif t < SCATTER_END:
             label = f"HIT: 2d6 {show.roll} vs {show.to_hit}" if not show.automatic else "AUTO HIT"
-            draw_badge(surface, label, (ax, ay + size * 1.3), (30, 130, 60), 14)
+            spots = labels.around(size * 1.0, "below")
+            labels.post_badge(
+                ctx, surface, label, (ax, ay), (30, 130, 60), 14, labels.ARRIVAL, spots
+            )
         # 3. The blast: damage rings with their values (ART-25).
         if show.lost:
-            draw_badge(surface, "LOST off the map", (lx, ly + size * 1.2), (90, 90, 100), 14)
+            spots = labels.around(size * 0.9, "below")
+            labels.post_badge(
+                ctx, surface, "LOST off the map", (lx, ly), (90, 90, 100), 14, labels.ARRIVAL, spots
+            )
             return
         blast = min(1.0, (t - SCATTER_END) / (BLAST_END - SCATTER_END)) if t > SCATTER_END else 0
         if t >= SCATTER_END or not show.scattered:
@@ -370,9 +380,13 @@ class ArrivalAnimation:
                 y = uy - size * (0.3 + FLOAT_RISE * rise)
                 amount = entry.get("damage")
                 label = f"-{amount}" if amount is not None else "hit"
-                draw_badge(surface, label, (ux, y), (200, 20, 20), max(14, size // 2))
                 if entry.get("destroyed"):
-                    draw_badge(surface, "DESTROYED", (ux, y + 24), (20, 20, 20), 13)
+                    label += "\nDESTROYED"
+                spots = (labels.Spot(0, 0), *labels.around(size * 0.5, "above"))
+                px = max(14, size // 2) if "\n" not in label else 13
+                labels.post_badge(
+                    ctx, surface, label, (ux, y), (200, 20, 20), px, labels.ALERT, spots
+                )
 
     def _draw_rings(
         self, surface: pygame.Surface, ctx: UiContext, show: ShellShow, grow: float
@@ -393,8 +407,7 @@ class ArrivalAnimation:
             )
         for radius in range(shown + 1):
             draw_disk_outline(surface, ctx, show.landing, radius, (90, 0, 0), 2)
-            lx2 = lx + size * (1.5 * radius + 1.3)
-            draw_badge(surface, str(rings[radius]), (lx2, ly), (110, 8, 0), 12)
+        ring_labels(surface, ctx, show.landing, rings, 12, labels.ARRIVAL, shown)
         flash = max(0.0, 1.0 - grow * 2)
         if flash > 0:
             pygame.draw.circle(

@@ -48,7 +48,7 @@ from game.board.area import locate, sheet_hex
 from game.hexmath import DIRECTIONS, Hex, distance, hex_to_pixel, neighbor
 from game.state import PlayerView, PlotFire, Unit
 from game.state.view import SeenUnit
-from game.ui import dialogs, fonts, theme
+from game.ui import dialogs, fonts, labels, theme
 from game.ui import widgets as ui
 from game.ui.context import PLOT, SELECT, UiContext
 from game.ui.map_layer import edge_corners
@@ -414,6 +414,28 @@ def draw_badge(
     return box
 
 
+def ring_labels(
+    surface: pygame.Surface,
+    ctx: UiContext,
+    centre: Hex,
+    rings: tuple[int, ...] | list[int],
+    px: int,
+    priority: int,
+    shown: int | None = None,
+) -> None:
+    """The damage of each ring around ``centre`` (ART-25), just outside the ring: on
+    its east side, else around it (the first ``shown`` rings; all by default)."""
+    size = ctx.camera.size
+    x, y = ctx.camera.hex_to_screen(centre)
+    for radius, dmg in enumerate(rings[: None if shown is None else shown + 1]):
+        reach = size * (1.5 * radius + 1.3)
+        spots = labels.along(
+            (reach * math.cos(math.radians(a)), reach * math.sin(math.radians(a)))
+            for a in (0, -30, 30, -60, 60, 180, 150, 210, 120, 240)
+        )
+        labels.post_badge(ctx, surface, str(dmg), (x, y), (110, 8, 0), px, priority, spots)
+
+
 def _aimed_hex(surface: pygame.Surface, ctx: UiContext, target: Hex, label: str) -> None:
     """The aimed hex outlined white with its chance written in it."""
     pygame.draw.polygon(surface, (255, 255, 255), hex_points(ctx, target), 3)
@@ -702,6 +724,8 @@ class PlotLayer:
             self.overlay_paints += 1
         _, image, bbox, _ = self._overlay
         surface.blit(image, bbox.topleft, area=bbox)
+        if p.refusal is None and not p.counter_battery and p.forecast is not None:
+            ring_labels(surface, ctx, p.target, p.weapon.rings(), 11, labels.SHELL)
 
     @staticmethod
     def _overlay_box(ctx: UiContext, p: PlotPreview) -> pygame.Rect:
@@ -762,13 +786,10 @@ class PlotLayer:
                         "midtop",
                         halo=(255, 240, 200),
                     )
-        # Damage rings on a hit (ART-25), labelled on their east side.
+        # Damage rings on a hit (ART-25), labelled each frame (``_draw_preview``).
         rings = p.weapon.rings()
         for radius in range(len(rings)):
             draw_disk_outline(surface, ctx, p.target, radius, (110, 8, 0), 2)
-        for radius, dmg in enumerate(rings):
-            lx = x + size * (1.5 * radius + 1.3)
-            draw_badge(surface, str(dmg), (lx, y), (110, 8, 0), 11)
         # Landing probabilities: a dot per landing hex, area by probability (ART-12).
         diagram = set() if p.automatic else {neighbor(p.target, d) for d in DIRECTIONS}
         for h, prob in fc.landing.items():
@@ -832,12 +853,22 @@ class PlotLayer:
             ]
             colour = heat(max(0.1, row.chance / top)) if row.flight is not None else theme.MUTED
             pygame.draw.polygon(surface, colour, corners, 3)
-            # The labels along the top edge, clear of the aimed hex in the middle.
+            # The label along the top edge, clear of the aimed hex in the middle.
             cx = sum(x for x, _ in corners) / 4
             top_y = min(y for _, y in corners)
-            draw_badge(surface, f"gun? {ui.percent(row.belief)}", (cx, top_y + 16), colour, 12)
             reach = "out of range" if row.flight is None else f"hit {ui.percent(row.chance)}"
-            draw_badge(surface, reach, (cx, top_y + 38), colour, 12)
+            width = max(x for x, _ in corners) - min(x for x, _ in corners)
+            spots = labels.along((dx, 0) for dx in labels.spread(width / 6, 5))
+            labels.post_badge(
+                ctx,
+                surface,
+                f"gun? {ui.percent(row.belief)}\n{reach}",
+                (cx, top_y + 30),
+                colour,
+                12,
+                labels.SHELL,
+                spots,
+            )
 
     def _draw_incoming(self, surface: pygame.Surface, ctx: UiContext) -> None:
         """Own shells in flight: unmistakable markers on their target hexes."""
@@ -850,6 +881,7 @@ class PlotLayer:
         size = ctx.camera.size
         glow = pulse()
         own_hexes = {u.hex for u in view.own_units() if u.hex is not None and not u.destroyed}
+        danger: set[Hex] = set()  # own units within the reach of a shell landing now
         for target, plots in groups.items():
             first = min(p.arrival_turn for p in plots)
             now = first <= view.turn
@@ -873,13 +905,32 @@ class PlotLayer:
                 b = (x + c * (ring + base * 0.4), y + s * (ring + base * 0.4))
                 pygame.draw.line(surface, (0, 0, 0), a, b, 6)
                 pygame.draw.line(surface, colour, a, b, 4)
+            mark = pygame.Rect(0, 0, round(base * 2.4), round(base * 2.4))
+            mark.center = (round(x), round(y))
+            labels.keep_clear(ctx, mark)
             when = "LANDS THIS TURN" if now else f"LANDS TURN {first}"
             count = f" x{len(plots)}" if len(plots) > 1 else ""
-            draw_badge(surface, f"{when}{count}", (x, y - ring - 14), colour, max(12, size // 3))
+            # Placed around the widest ring of the pulse, so it stands still.
+            spots = labels.around(base * 1.3 + 4, "above")
+            labels.post_badge(
+                ctx,
+                surface,
+                f"{when}{count}",
+                (x, y),
+                colour,
+                max(12, size // 3),
+                labels.SHELL,
+                spots,
+            )
             for h in own_hexes:
                 if distance(h, target) <= reach and now:
-                    ux, uy = ctx.camera.hex_to_screen(h)
-                    draw_badge(surface, "DANGER CLOSE", (ux, uy + size * 0.9), (200, 120, 0), 11)
+                    danger.add(h)
+        for h in sorted(danger):
+            ux, uy = ctx.camera.hex_to_screen(h)
+            spots = labels.around(size * 0.7, "below")
+            labels.post_badge(
+                ctx, surface, "DANGER CLOSE", (ux, uy), (200, 120, 0), 11, labels.ALERT, spots
+            )
 
     # --- the panels ----------------------------------------------------------------------
 

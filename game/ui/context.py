@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     from game.ui.artillery_layers import ArtilleryLayers
     from game.ui.camera import Camera
+    from game.ui.labels import LabelPlacer
     from game.ui.map_layer import MapLayer
     from game.ui.session import GameSession
     from game.ui.setup_layer import SetupLayer
@@ -70,6 +71,8 @@ class UiContext:
     - ``artillery``: the artillery, intelligence and attack layers by name.
     - ``setup``: the set-up layer (deployment, pre-designated hexes).
     - ``sound``: the window's sound board (its mute and volume last from game to game).
+    - ``labels``: the placer of the map's labels for the frame being drawn
+      (``game.ui.labels``; None outside the game screen: labels are drawn as posted).
     """
 
     session: GameSession
@@ -95,6 +98,7 @@ class UiContext:
     artillery: ArtilleryLayers | None = None
     setup: SetupLayer | None = None
     sound: SoundBoard | None = None
+    labels: LabelPlacer | None = None
     # The pace of every animation (shell arrivals, moves), as Settings set it: a factor
     # on their speed (2.0 plays them in half the time).
     animation_speed: float = 1.0

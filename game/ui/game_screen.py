@@ -61,7 +61,8 @@ from game.state import (
     player_view,
 )
 from game.state.sealing import Passphrases
-from game.ui import artillery_layers, fonts, setup_layer, sound, theme
+from game.ui import artillery_layers, fonts, labels, setup_layer, sound, theme
+from game.ui import widgets as ui
 from game.ui.camera import DEFAULT_ZOOM, Camera
 from game.ui.context import Layer, MarksUnder, UiContext
 from game.ui.home import data_home
@@ -182,6 +183,8 @@ class GameScreen(Screen):
             ui_manager=self.ui_manager,
             sound=app.sound_board(),
         )
+        self.labels = labels.LabelPlacer()
+        self.ctx.labels = self.labels
         self.units = UnitsLayer(self.ctx)
         self.ctx.units_layer = self.units
         self.unit_panel = UnitPanel()
@@ -647,12 +650,21 @@ class GameScreen(Screen):
 
     def draw(self, surface: pygame.Surface) -> None:
         ctx = self.ctx
+        # The map's labels are placed together once every layer has drawn the map,
+        # clear of the panels of the last frame (game.ui.labels).
+        placer = self.labels
+        placer.begin(ui.map_rect(ctx), labels.frame_obstacles(ctx))
         self._draw_map(surface)
+        for label in self.map_layer.side_labels(self.camera):
+            placer.add(label)
+        for label in self.map_layer.sheet_labels(self.camera):
+            placer.add(label)
         for layer in self.layers:
             if isinstance(layer, MarksUnder):
                 layer.draw_under(surface, ctx)
         for layer in self.layers:
             layer.draw_world(surface, ctx)
+        placer.finish(surface)
         # The dialog host comes last, over the top bar's buttons and the banner, so the
         # veil of a modal dialog covers them; the messages are placed clear of it.
         host = ctx.dialogs

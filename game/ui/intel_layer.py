@@ -38,7 +38,7 @@ from game.state import Move, PlaceSheet, PlayerView
 from game.state.model import hex_from
 from game.state.queries import movement_reach
 from game.state.view import SeenPendingSheet
-from game.ui import dialogs, theme
+from game.ui import dialogs, labels, theme
 from game.ui import widgets as ui
 from game.ui.artillery_plot import draw_badge, on_map, own_batteries, pulse
 from game.ui.context import SELECT, UiContext
@@ -239,8 +239,21 @@ class IntelLayer:
             ]
             pygame.draw.polygon(surface, theme.INTEL, head)
             pygame.draw.polygon(surface, (0, 30, 60), head, 2)
-            label = f"T{b.turn}: guns {DIRECTION_NAMES[b.side]}"
-            draw_badge(surface, label, (tip[0] + 34 * c, tip[1] + 22 * s + 4), (0, 80, 130), 12)
+            # Beyond the arrow's tip, then farther out along it, then beside it.
+            first = (34 * c, 22 * s + 4)
+            line = [(first[0] + k * 24 * c, first[1] + k * 24 * s) for k in range(5)]
+            side = [(dx - 18 * s * sign, dy + 18 * c * sign) for dx, dy in line for sign in (1, -1)]
+            spots = labels.along(line[:1]) + labels.along([*line[1:], *side], leader=True)
+            labels.post_badge(
+                ctx,
+                surface,
+                f"T{b.turn}: guns {DIRECTION_NAMES[b.side]}",
+                tip,
+                (0, 80, 130),
+                12,
+                labels.INTEL,
+                spots,
+            )
 
     def _sector_surface(self, ctx: UiContext, found: list[Bearing]) -> pygame.Surface:
         """The translucent sectors, drawn once per camera position and announcement list."""
@@ -573,7 +586,17 @@ class MobileMapLayer:
             fade = 1.0 - (now - since) / FLASH_SECONDS
             pygame.draw.rect(surface, theme.ACCENT, r, max(2, round(6 * fade * (0.5 + pulse()))))
             name = ctx.view.area.sheet_at(pos).name
-            draw_badge(surface, f"New sheet: {name}", (r.centerx, r.y + 24), (150, 100, 0), 15)
+            spots = labels.along((0, dy) for dy in (0, r.h / 4, r.h / 2, 3 * r.h / 4))
+            labels.post_badge(
+                ctx,
+                surface,
+                f"New sheet: {name}",
+                (r.centerx, r.y + 24),
+                (150, 100, 0),
+                15,
+                labels.INTEL,
+                spots,
+            )
         exits = self.exits(ctx)
         if not exits:
             return
@@ -604,8 +627,16 @@ class MobileMapLayer:
             w, hgt = cam.viewport
             if not (0 <= cx <= w and 0 <= cy <= hgt):
                 continue
-            label = f"Exit: new sheet ({pos[0]},{pos[1]}), {picker_of(ctx.view, pos)}"
-            draw_badge(surface, label, (cx, cy + size * 1.2), (120, 84, 0), 12)
+            labels.post_badge(
+                ctx,
+                surface,
+                f"Exit: new sheet ({pos[0]},{pos[1]}), {picker_of(ctx.view, pos)}",
+                (cx, cy),
+                (120, 84, 0),
+                12,
+                labels.INTEL,
+                labels.around(size * 0.9, "below"),
+            )
 
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
         pending = ctx.view.pending_sheet

@@ -6,7 +6,8 @@ Public API (all drawing takes a target surface and a ``Camera``)::
     camera.set_bounds(layer.world_bounds())   # again whenever the area grows
     layer.draw(screen, camera)               # terrain: blits visible cached sheets
     layer.draw(screen, camera, render_budget=0.008)  # zooming: spread new renders over frames
-    layer.draw_sides(screen, camera)         # half-line and home-edge labels (MAP-3)
+    layer.draw_sides(screen, camera)         # half-line and home edges (MAP-3)
+    layer.side_labels(camera) / layer.sheet_labels(camera)  # their labels, for the placer
     layer.draw_highlight(screen, camera, hexes, colour, alpha=96, outline=None)
     layer.set_building_cf({hex: cf})         # damaged buildings: re-renders their sheets only
     layer.invalidate_sheet(pos) / layer.invalidate_hex(h)
@@ -36,7 +37,9 @@ at far zooms); rough as stones; water shaded by depth with waves and a shore
 line; roads as continuous lines through hex centres, bridges over water;
 buildings as blocks with a shadow growing with height, CF and height numbers
 at near zooms; a subtle hex grid; thick sheet borders; ``XXYY`` names at the
-two nearest zooms; sheet position and name at far zooms.
+two nearest zooms. Sheet positions and names at far zooms, the home edges' and
+the half-line's names are labels (``game.ui.labels``), placed each frame clear
+of the panels and of each other, not painted into the caches.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ import math
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 import numpy as np
@@ -62,8 +65,9 @@ from game.board.terrain import (
     WATER,
 )
 from game.hexmath import DIRECTIONS, SQRT3, Hex, from_offset, hex_to_pixel, neighbor
-from game.ui import fonts, theme
+from game.ui import fonts, labels, theme
 from game.ui.camera import ZOOM_SIZES, Camera, WorldRect
+from game.ui.labels import Label
 
 # Columns (rows) of the half-line worked out and cached together.
 _HALF_LINE_CHUNK = 48
@@ -318,8 +322,6 @@ def paint_sheet(
                 a, b = edge_corners(d)
                 pts = corners(k)
                 pygame.draw.line(target, theme.SHEET_BORDER, pts[a], pts[b], style.border)
-    if size <= SHEET_LABEL_MAX_SIZE:
-        _paint_sheet_label(target, sheet, geometry, s, origin)
 
 
 def _fill_colour(code: int, level: int, depth: int, near: bool) -> theme.Colour:
@@ -689,34 +691,6 @@ def _paint_labels(
             target.blit(surf, surf.get_rect(midtop=(round(x), round(y - half + 1))))
 
 
-def _paint_sheet_label(
-    target: pygame.Surface,
-    sheet: Sheet,
-    geometry: SheetGeometry,
-    s: float,
-    origin: tuple[int, int],
-) -> None:
-    x0, y0, x1, y1 = geometry.bounds
-    cx = (x0 + x1) / 2 * s - origin[0]
-    cy = (y0 + y1) / 2 * s - origin[1]
-    i, j = geometry.pos
-    # At the farthest zoom a sheet is too small for its name: the position only.
-    px = max(10, round(s * 1.05))
-    title = fonts.text(f"({i},{j})", px + 1, theme.SHEET_LABEL_TEXT, bold=True)
-    lines = [title]
-    if s >= 8:
-        lines.append(fonts.text(sheet.name, px - 1, theme.SHEET_LABEL_TEXT))
-    w = max(line.get_width() for line in lines) + 10
-    h = sum(line.get_height() for line in lines) + 6
-    box = pygame.Surface((w, h), pygame.SRCALPHA)
-    pygame.draw.rect(box, (*theme.SHEET_LABEL_BOX, 150), box.get_rect(), border_radius=5)
-    y = 3
-    for line in lines:
-        box.blit(line, line.get_rect(midtop=(w // 2, y)))
-        y += line.get_height()
-    target.blit(box, box.get_rect(center=(round(cx), round(cy))))
-
-
 # --- the layer --------------------------------------------------------------------------
 
 
@@ -940,22 +914,18 @@ class MapLayer:
                 surface.blit(stamp, (round(x - half_w), round(y - half_h)))
 
     def draw_sides(self, surface: pygame.Surface, camera: Camera) -> None:
-        """MAP-3: the half-line across the whole view and each side's home edge, labelled
-        ("North home edge")."""
+        """MAP-3: the half-line across the whole view and each side's home edge (their
+        names are labels: ``side_labels``)."""
         size = camera.size
         offset = np.array(camera.offset, dtype=float)
         w, h = camera.viewport
         line_w = max(2, round(size / 9))
         for edge in self.area.sides:
             colour = theme.SIDE_COLOURS[edge]
-            shown = []
             for chain in self._home_edge_chains(edge):
                 pts = chain * size - offset
                 if _on_screen(pts, w, h):
                     pygame.draw.lines(surface, colour, False, pts.tolist(), line_w + 2)
-                    shown.append(pts)
-            if shown:
-                self._edge_label(surface, edge, np.concatenate(shown), w, h)
         shown = []
         for chain in self._half_line_chains(camera):
             pts = chain * size - offset
@@ -965,8 +935,6 @@ class MapLayer:
             pygame.draw.lines(surface, theme.HALF_LINE_CASING, False, pts, line_w + 3)
         for pts in shown:
             pygame.draw.lines(surface, theme.HALF_LINE, False, pts, max(1, line_w - 1))
-        if shown:
-            self._half_line_label(surface, [p for pts in shown for p in pts], w, h)
 
     # --- internals --------------------------------------------------------------------
 
@@ -1103,64 +1071,113 @@ class MapLayer:
                     segs.append((corners[a], corners[b]))
         return segs
 
-    def _edge_label(
-        self, surface: pygame.Surface, edge: str, pts: np.ndarray, w: int, h: int
-    ) -> None:
-        """The side's name beside its home edge, centred on the part of the edge in view."""
-        key = ("label", edge)
-        box = self._stamps.get(key)
-        if box is None:
-            label = fonts.text(f"{edge.capitalize()} home edge", 14, (255, 255, 255), bold=True)
-            box = pygame.Surface((label.get_width() + 14, label.get_height() + 4), pygame.SRCALPHA)
-            pygame.draw.rect(box, (*theme.SIDE_COLOURS[edge], 230), box.get_rect(), border_radius=8)
-            box.blit(label, (7, 2))
-            if edge in ("west", "east"):
-                box = pygame.transform.rotate(box, 90 if edge == "west" else -90)
-            self._stamps[key] = box
-        xs, ys = pts[:, 0], pts[:, 1]
-        gap = 6
-        bw, bh = box.get_size()
-        if edge in ("west", "east"):
-            cy = (max(float(ys.min()), 0) + min(float(ys.max()), h)) / 2
-            x = float(xs.min()) - gap - bw / 2 if edge == "west" else float(xs.max()) + gap + bw / 2
-            centre = (x, cy)
-        else:
-            cx = (max(float(xs.min()), 0) + min(float(xs.max()), w)) / 2
-            y = (
-                float(ys.min()) - gap - bh / 2
-                if edge == "north"
-                else float(ys.max()) + gap + bh / 2
+    def side_labels(self, camera: Camera) -> list[Label]:
+        """MAP-3: each home edge's name ("North home edge") beside the part of it in
+        view, and "half-line" beside the half-line, as labels for the placer: along
+        their line, outside the area first (inside when a panel or the top bar
+        covers that side)."""
+        size = camera.size
+        offset = np.array(camera.offset, dtype=float)
+        w, h = camera.viewport
+        out = []
+        for edge in self.area.sides:
+            shown = [
+                pts
+                for chain in self._home_edge_chains(edge)
+                if _on_screen(pts := chain * size - offset, w, h)
+            ]
+            if shown:
+                label = labels.Label(
+                    f"{edge.capitalize()} home edge",
+                    (0.0, 0.0),
+                    (),
+                    labels.SIDES,
+                    14,
+                    fill=theme.SIDE_COLOURS[edge],
+                )
+                out.append(_beside_line(label, edge, np.concatenate(shown), w, h))
+        shown = [
+            pts
+            for chain in self._half_line_chains(camera)
+            if _on_screen(pts := chain * size - offset, w, h)
+        ]
+        if shown:
+            label = labels.Label(
+                "half-line",
+                (0.0, 0.0),
+                (),
+                labels.HALF_LINE,
+                13,
+                theme.HALF_LINE_CASING,
+                halo=theme.HALF_LINE,
             )
-            centre = (cx, y)
-        rect = box.get_rect(center=(round(centre[0]), round(centre[1])))
-        rect.clamp_ip(pygame.Rect(0, 0, w, h))
-        surface.blit(box, rect)
+            edge = "north" if self.area.home_edges == "north-south" else "west"
+            out.append(_beside_line(label, edge, np.concatenate(shown), w, h, lead=60))
+        return out
 
-    def _half_line_label(
-        self, surface: pygame.Surface, pts: list[list[float]], w: int, h: int
-    ) -> None:
-        """ "half-line" written beside the line near the left (top) of the view."""
-        label = fonts.text("half-line", 13, theme.HALF_LINE_CASING, bold=True, halo=theme.HALF_LINE)
-        if self.area.home_edges == "north-south":
-            inside = [p for p in pts if 0 <= p[0] <= w]
-            if not inside:
-                return
-            x, y = min(inside)
-            rect = label.get_rect(midbottom=(round(max(x, 0) + 60), round(y - 6)))
-        else:
-            inside = [p for p in pts if 0 <= p[1] <= h]
-            if not inside:
-                return
-            x, y = min(inside, key=lambda p: p[1])
-            key = ("label", "half-line-rotated")
-            rotated = self._stamps.get(key)
-            if rotated is None:
-                rotated = pygame.transform.rotate(label, 90)
-                self._stamps[key] = rotated
-            label = rotated
-            rect = label.get_rect(midright=(round(x - 6), round(max(y, 0) + 60)))
-        if rect.colliderect(pygame.Rect(0, 0, w, h)):
-            surface.blit(label, rect)
+    def sheet_labels(self, camera: Camera) -> list[Label]:
+        """At far zooms, each visible sheet's position and name at its middle (the
+        position alone where a sheet is too small for its name)."""
+        s = camera.size
+        if s > SHEET_LABEL_MAX_SIZE:
+            return []
+        ox, oy = camera.offset
+        px = max(10, round(s * 1.05))
+        out = []
+        for pos in self.visible_positions(camera):
+            x0, y0, x1, y1 = sheet_geometry(pos).bounds
+            text = f"({pos[0]},{pos[1]})"
+            if s >= 8:
+                text += "\n" + self.area.sheet_at(pos).name
+            step = (y1 - y0) * s / 6
+            out.append(
+                labels.Label(
+                    text,
+                    ((x0 + x1) / 2 * s - ox, (y0 + y1) / 2 * s - oy),
+                    labels.along((0, dy) for dy in labels.spread(step, 5)),
+                    labels.SHEET,
+                    px,
+                    theme.SHEET_LABEL_TEXT,
+                    fill=theme.SHEET_LABEL_BOX,
+                    edge=None,
+                )
+            )
+        return out
+
+
+def _beside_line(
+    label: Label, edge: str, pts: np.ndarray, w: int, h: int, lead: float | None = None
+) -> Label:
+    """``label`` with its spots beside a line of screen points: on the ``edge`` side
+    of it (above a north edge, left of a west one), then on the other, at places
+    along the part of the line in view, from the middle of that part outward (from
+    ``lead`` pixels past its start when given)."""
+    lw, lh = label.size()
+    gap = 6
+    across = edge in ("north", "south")  # the line runs across the screen
+    coords, other = (pts[:, 0], pts[:, 1]) if across else (pts[:, 1], pts[:, 0])
+    length = w if across else h
+    lo, hi = max(float(coords.min()), 0.0), min(float(coords.max()), float(length))
+    half = (lw if across else lh) / 2 + 4
+    if lead is not None:
+        places = list(np.arange(lo + lead, hi - half, 2 * half + 12))
+    else:
+        middle = (lo + hi) / 2
+        places = [middle + d for d in labels.spread(2 * half + 12, 9)]
+    places = [p for p in places if lo <= p <= hi] or [(lo + hi) / 2]
+    outward = -1 if edge in ("north", "west") else 1
+    spots = []
+    for sign in (outward, -outward):
+        for p in places:
+            near = other[np.abs(coords - p) <= half + 8]
+            if not len(near):
+                continue
+            line = float(near.min()) if sign < 0 else float(near.max())
+            beyond = line + sign * (gap + (lh if across else lw) / 2)
+            spots.append((p, beyond) if across else (beyond, p))
+    anchor = (float(pts[0, 0]), float(pts[0, 1])) if not spots else spots[0]
+    offsets = [(x - anchor[0], y - anchor[1]) for x, y in spots]
+    return replace(label, at=anchor, spots=labels.along(offsets))
 
 
 def _world_corners(h: Hex) -> list[tuple[float, float]]:

@@ -26,7 +26,7 @@ import pygame_gui
 
 from game.scenario import ScenarioError, load_scenario
 from game.state import DEFAULT_SCENARIO, SaveError, SealedSaveError
-from game.ui import fonts, theme
+from game.ui import fonts, labels, theme
 from game.ui.camera import Camera
 from game.ui.home import autosave_dir
 from game.ui.map_layer import MapLayer
@@ -120,6 +120,8 @@ def render_thumbnail(entry: ScenarioEntry, size: tuple[int, int] = THUMB_SIZE) -
     picture.fill(theme.BACKGROUND)
     layer.draw(picture, big)
     layer.draw_sides(picture, big)
+    names = [*layer.side_labels(big), *layer.sheet_labels(big)]
+    labels.draw_placement(picture, labels.place(names, picture.get_rect()))
     radius = max(3, big.size // 2)
     for u in scenario.units:
         h = area.hex_at(u.sheet, u.hex)

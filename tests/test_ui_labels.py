@@ -1,0 +1,270 @@
+"""The map's label placer (game/ui/labels.py): properties of the placement on made-up
+labels, and the real game window in crowded scenes (shells plotted on neighbouring
+hexes, several announced directions, the home edge and the half-line under the top
+bar) at 1024x700 and 1280x800: no two map labels overlap and none lies under a panel.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pygame
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from game.artillery.detection import announced_side
+from game.artillery.plots import Plot
+from game.hexmath import Hex, neighbor
+from game.state import DEFAULT_SCENARIO, GameState, new_game
+from game.state.model import Announcement
+from game.ui import labels
+from game.ui.labels import Label, LabelPlacer, Spot, around, frame_obstacles, place
+from game.ui.session import GameSession
+from tests.engine_fixtures import end_setup
+
+BOUNDS = pygame.Rect(0, 0, 400, 300)
+TEXTS = ("LANDS TURN 3", "T2: guns south-west", "North home edge", "half-line", "7", "+")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def fonts_ready():
+    pygame.init()
+    yield
+    pygame.quit()
+
+
+def _labels(draw) -> list[Label]:
+    count = draw(st.integers(1, 24))
+    out = []
+    for _ in range(count):
+        at = (draw(st.integers(0, 400)), draw(st.integers(0, 300)))
+        gap = draw(st.integers(4, 30))
+        first = draw(st.sampled_from(list(labels.COMPASS)))
+        out.append(
+            Label(
+                draw(st.sampled_from(TEXTS)),
+                (float(at[0]), float(at[1])),
+                around(gap, first),
+                draw(st.integers(0, 3)),
+                fill=(90, 40, 10) if draw(st.booleans()) else None,
+            )
+        )
+    return out
+
+
+@st.composite
+def scenes(draw) -> tuple[list[Label], list[pygame.Rect]]:
+    obstacles = [
+        pygame.Rect(
+            draw(st.integers(-20, 380)),
+            draw(st.integers(-20, 280)),
+            draw(st.integers(10, 160)),
+            draw(st.integers(10, 120)),
+        )
+        for _ in range(draw(st.integers(0, 3)))
+    ]
+    return _labels(draw), obstacles
+
+
+@given(scenes())
+def test_placed_labels_never_overlap_each_other_nor_an_obstacle_and_stay_in_bounds(scene):
+    found, obstacles = scene
+    placement = place(found, BOUNDS, obstacles)
+    rects = [p.box for p in placement.shown()]
+    for n, rect in enumerate(rects):
+        assert BOUNDS.contains(rect)
+        assert rect.collidelist(obstacles) < 0
+        assert rect.collidelist(rects[n + 1 :]) < 0
+    # Every label is placed or dropped, once.
+    assert len(placement.placed) + len(placement.dropped) == len(set(found))
+
+
+@given(scenes(), st.randoms())
+def test_the_same_labels_in_any_order_are_placed_the_same_way(scene, rnd):
+    """No flicker: the layers may post their labels in any order."""
+    found, obstacles = scene
+    shuffled = list(found)
+    rnd.shuffle(shuffled)
+    assert place(found, BOUNDS, obstacles) == place(shuffled, BOUNDS, obstacles)
+
+
+@given(scenes(), st.integers(0, 3))
+def test_a_label_never_gives_way_to_a_less_important_one(scene, cut):
+    """Taking away every label below a priority changes nothing of the others."""
+    found, obstacles = scene
+    whole = place(found, BOUNDS, obstacles)
+    kept = place([lb for lb in found if lb.priority >= cut], BOUNDS, obstacles)
+    assert [p for p in whole.placed if p.label.priority >= cut] == kept.placed
+    assert [lb for lb in whole.dropped if lb.priority >= cut] == kept.dropped
+
+
+def test_priorities_go_first_then_top_to_bottom():
+    spots = (Spot(0, 0),)
+    low = Label("half-line", (100.0, 100.0), spots, labels.HALF_LINE)
+    high = Label("LANDS TURN 3", (100.0, 100.0), spots, labels.SHELL)
+    placement = place([low, high], BOUNDS)
+    assert [p.label for p in placement.placed] == [high]
+    assert placement.dropped == [low]
+
+
+def test_a_displaced_label_takes_its_next_spot_with_a_leader_line():
+    first = Label("LANDS TURN 2", (200.0, 150.0), around(10, "above"), labels.SHELL)
+    second = Label("LANDS TURN 3", (200.0, 150.0), around(10, "above"), labels.SHELL - 1)
+    placement = place([first, second], BOUNDS)
+    a, b = placement.placed
+    assert a.label == first and not a.leader and a.box.midbottom == (200, 140)
+    assert b.label == second and b.leader and not a.box.colliderect(b.box)
+
+
+def test_soft_obstacles_are_avoided_while_another_spot_is_free():
+    label = Label("DANGER CLOSE", (200.0, 150.0), around(12, "below"), labels.ALERT)
+    counter = label.rect_at(label.spots[0])
+    placed = place([label], BOUNDS, soft=[counter]).placed[0]
+    assert not placed.box.colliderect(counter)
+    # Nowhere else to go: the label stands over the soft obstacle rather than vanish.
+    everywhere = pygame.Rect(BOUNDS)
+    placed = place([label], BOUNDS, soft=[everywhere]).placed[0]
+    assert placed.box == counter
+
+
+def test_labels_with_no_room_fold_into_one_badge_per_neighbourhood():
+    spots = (Spot(0, 0),)
+    here = [Label(f"T{k}: guns west", (100.0, 100.0 + k), spots, 60) for k in range(4)]
+    there = Label("T9: guns west", (330.0, 240.0), spots, 60)
+    placement = place([*here, there], BOUNDS, [pygame.Rect(320, 230, 30, 30)])
+    assert len(placement.placed) == 1
+    assert sorted(p.label.text for p in placement.folds) == ["+1", "+3"]
+
+
+def test_the_placer_places_once_for_the_same_frame_and_draws_every_label():
+    surface = pygame.Surface(BOUNDS.size)
+    placer = LabelPlacer()
+    for frame in range(2):
+        surface.fill((0, 0, 0))
+        placer.begin(BOUNDS, [pygame.Rect(0, 0, 400, 40)])
+        placer.add(
+            Label("North home edge", (200.0, 30.0), around(6, "above"), 30, fill=(0, 0, 200))
+        )
+        placement = placer.finish(surface)
+        if frame == 0:
+            first = placement
+    assert placement is first  # the same labels over the same panels: placed once
+    (placed,) = placement.placed
+    assert placed.box.top >= 40  # pushed below the bar
+    assert surface.get_at(placed.box.center)[:3] != (0, 0, 0)
+
+
+# --- the game window ------------------------------------------------------------------------
+
+
+def crowded(seed: int = 3) -> tuple[GameState, Hex]:
+    """Long Tom Hunt with four north shells in flight to neighbouring hexes just under
+    the north home edge, and four announced directions of the south guns there."""
+    state = new_game(DEFAULT_SCENARIO, seed)
+    end_setup(state)
+    aimed = state.area.hex_at((0, 0), "0804")
+    for k, target in enumerate([aimed, neighbor(aimed, 2), neighbor(aimed, 3), neighbor(aimed, 4)]):
+        shell = Plot(0, "north", "n-long-tom", 1, 1, target, "standard", 2 + k % 2)
+        state.queue.add(shell)
+    guns = state.units["s-long-tom"].battery.offboard.position  # type: ignore[union-attr]
+    known = state.intel["north"].announcements
+    for turn, name in enumerate(["0805", "0905", "0705", "0806"], start=1):
+        h = state.area.hex_at((0, 0), name)
+        known.append(Announcement(turn, h, announced_side(state.area, h, guns)))
+    return state, aimed
+
+
+def assert_placed_apart(screen) -> list[str]:
+    """The labels of the last frame: inside the map, clear of each other and of the
+    panels and the top bar; their texts."""
+    ctx = screen.ctx
+    shown = screen.labels.last.shown()
+    panels = frame_obstacles(ctx)
+    rects = [p.box for p in shown]
+    for n, (placed, rect) in enumerate(zip(shown, rects, strict=True)):
+        assert ctx.map_rect.contains(rect), placed.label.text
+        assert rect.collidelist(panels) < 0, (placed.label.text, rect, panels)
+        clash = rect.collidelist(rects[n + 1 :])
+        assert clash < 0, (placed.label.text, shown[n + 1 + clash].label.text)
+    return [p.label.text for p in shown]
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1280, 800)])
+def test_crowded_map_labels_do_not_pile_up_nor_hide_under_panels(
+    size, tmp_path, monkeypatch, shots
+):
+    from game.ui.app import App
+    from game.ui.game_screen import GameScreen, StandingController
+    from game.ui.seats import Seats
+
+    monkeypatch.setenv("BARRAGE_HOME", str(tmp_path / "home"))
+    app = App(size, ai_delay=0.0, autosave=False)
+    pygame.event.clear()
+    try:
+        state, aimed = crowded()
+        session = GameSession(
+            state, {"north": "human", "south": StandingController()}, shown="north"
+        )
+        screen = app.replace_all(GameScreen(app, session, Seats(mode="solo", human="north")))
+        app.run_frames(2)
+        screen.set_zoom(3)
+        screen.camera.centre_on(aimed)
+        pygame.event.post(
+            pygame.event.Event(pygame.KEYDOWN, key=pygame.K_i, mod=0, unicode="", scancode=0)
+        )
+        app.run_frames(3)
+        texts = assert_placed_apart(screen)
+        app.screenshot(shots / f"labels_crowded_{size[0]}.png")
+        assert sum(t.startswith("LANDS TURN") for t in texts) == 4
+        folded = sum(int(t[1:]) for t in texts if t.startswith("+"))
+        assert sum(t.startswith("T") and "guns" in t for t in texts) + folded >= 4
+        # The home edge right under the top bar: its name goes below the edge.
+        bar = screen.ctx.hud["phase_bar"]
+        edge_y = screen.camera.hex_to_screen(state.area.hex_at((0, 0), "0801"))[1]
+        screen.camera.pan(0, edge_y - bar.bottom - screen.camera.size)
+        app.run_frames(3)
+        texts = assert_placed_apart(screen)
+        app.screenshot(shots / f"labels_top_edge_{size[0]}.png")
+        assert "North home edge" in texts
+        # The half-line under the top bar.
+        line_y = screen.camera.hex_to_screen(state.area.hex_at((0, 1), "0801"))[1]
+        screen.camera.pan(0, line_y - bar.bottom - screen.camera.size * 2)
+        app.run_frames(3)
+        texts = assert_placed_apart(screen)
+        app.screenshot(shots / f"labels_half_line_{size[0]}.png")
+        assert "half-line" in texts
+    finally:
+        app.shutdown()
+
+
+def test_random_crowds_of_labels_in_the_window_keep_apart(tmp_path, monkeypatch):
+    """Many shells on a random cluster of hexes, panned about: every frame's labels
+    stay apart and off the panels."""
+    from game.ui.app import App
+    from game.ui.game_screen import GameScreen, StandingController
+    from game.ui.seats import Seats
+
+    monkeypatch.setenv("BARRAGE_HOME", str(tmp_path / "home"))
+    app = App((1024, 700), ai_delay=0.0, autosave=False)
+    pygame.event.clear()
+    rnd = random.Random(7)
+    try:
+        state, aimed = crowded()
+        hexes = [aimed]
+        for _ in range(8):
+            hexes.append(neighbor(rnd.choice(hexes), rnd.randint(1, 6)))
+        for k, h in enumerate(hexes):
+            state.queue.add(Plot(0, "north", "n-long-tom", 1, 1, h, "standard", 2 + k % 3))
+        session = GameSession(
+            state, {"north": "human", "south": StandingController()}, shown="north"
+        )
+        screen = app.replace_all(GameScreen(app, session, Seats(mode="solo", human="north")))
+        screen.set_zoom(3)
+        for _ in range(6):
+            screen.camera.centre_on(aimed)
+            screen.camera.pan(rnd.randint(-300, 300), rnd.randint(-250, 250))
+            app.run_frames(2)
+            assert_placed_apart(screen)
+    finally:
+        app.shutdown()
