@@ -6,7 +6,10 @@ every other game (each level plays both sides), a draw counting as not a win:
 hard against normal (target 65%), normal against easy and easy against random
 (target 80% each); then normal against normal, counting the games won by a
 scenario objective (destroy, hold, survive), not drawn and not settled on
-victory points at the turn limit (target 60%). Usage:
+victory points at the turn limit (target 60%). The tutorial's battle
+(``maps/tutorial.toml``) is left out: it is built for the tutorial's scripted
+picket, which holds still and fires every turn so that each lesson comes up,
+not for one AI against another. Usage:
 
     python scripts/strength.py [--games 200] [--workers 2] [--seed 7] [--out DIR]
         [--scenario maps/long_tom_hunt.toml ...] [--match hard-normal ...]
@@ -33,6 +36,15 @@ def _sides(scenario: str) -> tuple[str, str]:
     return tuple(s.name for s in load_scenario(scenario).sides)  # type: ignore[return-value]
 
 
+def scenarios(root: Path) -> list[str]:
+    """The scenarios of ``root/maps`` the table covers: all but the tutorial's battle,
+    which is played against the tutorial's picket (``game.ui.lessons``), not an AI."""
+    from game.ui.lessons import SCENARIO as TUTORIAL
+
+    maps = sorted((root / "maps").glob("*.toml"))
+    return [str(p) for p in maps if p.resolve() != TUTORIAL.resolve()]
+
+
 def won_by_objective(record: dict) -> bool:
     """A game won by a scenario objective: a winner, and not on points at the limit."""
     return record["winner"] is not None and "on victory points" not in record["reason"]
@@ -49,7 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7, help="run seed (default 7)")
     parser.add_argument("--out", default=None, help="keep the runs' files in this folder")
     parser.add_argument(
-        "--scenario", action="append", default=None, help="a scenario (default: maps/*.toml)"
+        "--scenario",
+        action="append",
+        default=None,
+        help="a scenario (default: maps/*.toml but the tutorial's)",
     )
     parser.add_argument(
         "--match",
@@ -64,13 +79,13 @@ def main(argv: list[str] | None = None) -> int:
     from game.sim.stats import wilson_interval
 
     root = Path(__file__).resolve().parents[1]
-    scenarios = args.scenario or sorted(str(p) for p in (root / "maps").glob("*.toml"))
+    chosen = args.scenario or scenarios(root)
     wanted = args.match or [f"{a}-{b}" for a, b, _ in MATCHES] + ["normal-normal"]
     out_root = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="barrage-strength-"))
     print(f"{args.games} games per match, seed {args.seed}, sides swapped; files in {out_root}")
     print("| scenario | match | stronger wins (95% CI) | weaker wins | draws | target |")
     print("| --- | --- | --- | --- | --- | --- |")
-    for scenario in scenarios:
+    for scenario in chosen:
         first, second = _sides(scenario)
         name = Path(scenario).stem
         for strong, weak, target in (*MATCHES, ("normal", "normal", OBJECTIVE_TARGET)):
