@@ -26,6 +26,7 @@ from game.ai.aircraft import flight_candidates
 from game.ai.candidates import Board, Candidate
 from game.ai.hunt import beliefs, goal_position, search_hexes
 from game.artillery.flight import sheet_distance
+from game.artillery.weapons import weapon
 from game.board.area import PlayArea
 from game.board.los import in_sight
 from game.hexmath import Hex, distance, distances, line
@@ -127,6 +128,7 @@ def _fighter_moves(
     exposed = board.enemy_sight(unit.height)
     ideal = 3 if unit.system == "battletech" else 1
     enemies = [e.hex for e in board.enemies.values() if e.battery is None and e.hex is not None]
+    dodge = flight_danger(board) if board.level.dodges_shells else None
     if enemies:
         target = min(enemies, key=lambda e: (distance(e, here), e))
         why = f"close with the enemy at {area.label(target)}"
@@ -144,6 +146,7 @@ def _fighter_moves(
         else:
             score -= 0.1 * board.personality.exposure_weight * float(exposed[i])
         score -= _common_penalty(board, uid, h, danger)
+        score -= _dodge_penalty(board, uid, h, dodge)
         out.append(Candidate(c, score, why))
     return out
 
@@ -170,6 +173,60 @@ def _common_penalty(board: Board, uid: str, h: Hex, danger: np.ndarray) -> float
         if other != uid and u.battery is None and u.hex is not None and distance(h, u.hex) <= 1:
             penalty += 1.5
     return penalty
+
+
+# Ring damage (ART-25) from which a shell still does real harm: a light mech's
+# location, half a rifle platoon.
+HARMFUL_RING = 15
+# Flight time (turns, ART-6) and harmful radius assumed for the enemy's guns
+# before one of their shells has landed.
+ASSUMED_FLIGHT = 2
+ASSUMED_RADIUS = 2
+
+
+def flight_danger(board: Board) -> tuple[np.ndarray, int]:
+    """Where the enemy's shells in flight may land (hard), and the harmful radius of
+    its guns' rings: 1 within that radius of where an own unit stood after each
+    movement phase whose shells may still be in flight (ART-7: a shell plotted at
+    what the enemy saw then lands flight turns later), else 0. The enemy's guns
+    are hidden (ART-4): their weapons and flight times are read from the shells
+    that have landed (public, ART-9), assumed until then."""
+    view = board.view
+    shells = board.memory.enemy_shells
+    weapons = {s.weapon for s in shells} | {
+        u.battery.weapon for u in view.enemy_units() if u.battery is not None and not u.destroyed
+    }
+    radius = ASSUMED_RADIUS
+    if weapons:
+        radius = max(
+            max((d for d, dmg in enumerate(weapon(w).rings()) if dmg >= HARMFUL_RING), default=0)
+            for w in sorted(weapons)
+        )
+    flight = max((s.arrival_turn - s.fired_turn for s in shells), default=ASSUMED_FLIGHT)
+    area = board.area
+    danger = np.zeros(len(area), dtype=np.float64)
+    for turn in range(view.turn - flight, view.turn):
+        for h, _ in board.memory.own_after_movement.get(turn, {}).values():
+            near = distances(h, area.q, area.r) <= radius
+            danger = np.maximum(danger, near.astype(np.float64))
+    return danger, radius
+
+
+def _dodge_penalty(board: Board, uid: str, h: Hex, dodge: tuple[np.ndarray, int] | None) -> float:
+    """Hard: out of contact, keep clear of where shells in flight may land and out of
+    the harmful rings of the other own units (one shell, several units lost)."""
+    if dodge is None or not board.level.dodges_shells:
+        return 0.0
+    if any(e.hex is not None and distance(h, e.hex) <= 1 for e in board.enemies.values()):
+        return 0.0
+    danger, radius = dodge
+    i = board.area.index_of(h)
+    penalty = 3.0 * float(danger[i]) if i >= 0 else 0.0
+    for other, u in board.own.items():
+        near = u.hex is not None and 1 < distance(h, u.hex) <= radius
+        if other != uid and u.battery is None and near:
+            penalty += 1.0  # within 1 the common penalty counts it already
+    return penalty * board.personality.exposure_weight
 
 
 def hunt_goal(board: Board, uid: str) -> tuple[Hex | None, list[Hex], str]:
@@ -400,6 +457,7 @@ def _spotter_moves(board: Board, uid: str, options: list[Command]) -> list[Candi
     for e in board.enemies.values():
         d = distances(e.hex, area.q, area.r)
         near = np.maximum(near, np.clip(10 - d, 0, 10) / 10.0)
+    dodge = flight_danger(board) if board.level.dodges_shells else None
     out: list[Candidate] = []
     for c in options:
         h = _destination(c, here)
@@ -412,5 +470,6 @@ def _spotter_moves(board: Board, uid: str, options: list[Command]) -> list[Candi
         if not board.enemies:
             score -= 0.05 * distance(h, here)
         score -= _common_penalty(board, uid, h, danger)
+        score -= _dodge_penalty(board, uid, h, dodge)
         out.append(Candidate(c, score, "watch where the enemy will be, out of its sight"))
     return out

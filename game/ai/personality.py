@@ -68,6 +68,14 @@ class Level:
     # Weigh the break test after a round of close combat (WHC-1): the loser falls
     # back off its ground, or is cut down with nowhere to go.
     weighs_break_tests: bool = True
+    # Where the enemy cannot hunt the guns (no mobile maps, MAP-6), stand them at
+    # the distance whose shells fly least long to the area (ART-6), if the level's
+    # own distance flies longer.
+    quickest_unhunted: bool = False
+    # Step out of where the enemy's shells in flight can be aimed: units out of
+    # contact leave the rings around where they stood while those shells were
+    # plotted, and keep out of one another's (hard).
+    dodges_shells: bool = False
 
 
 @dataclass(frozen=True)
@@ -123,6 +131,7 @@ LEVELS: dict[str, Level] = {
         blunder_per_mille=0,
         lowest_hit_chance=0.0,
         weighs_detection=True,
+        quickest_unhunted=True,
     ),
 }
 # Hard: normal with look-ahead where it pays. Its guns stand where normal's do:
@@ -135,6 +144,7 @@ LEVELS["hard"] = replace(
     forecast_checks=8,
     posterior_hunt=True,
     spots_both_ends=True,
+    dodges_shells=True,
 )
 PERSONALITIES: dict[str, Personality] = {
     "steady": Personality(

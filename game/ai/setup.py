@@ -19,12 +19,14 @@ from __future__ import annotations
 import numpy as np
 
 from game.ai.candidates import Board, Candidate
+from game.artillery.deployment import off_board_position
+from game.artillery.weapons import weapon
 from game.board.area import PlayArea
 from game.board.terrain import WATER
 from game.dice import DiceBase
 from game.hexmath import DIRECTIONS, distances
 from game.state.commands import Command, Deploy, EndPhase, Predesignate
-from game.state.queries import fastest_move
+from game.state.queries import fastest_move, flights_to_area
 
 
 def setup_candidates(board: Board, legal: list[Command], dice: DiceBase) -> list[Candidate]:
@@ -54,6 +56,8 @@ def _deployment(board: Board, deploys: list[Deploy], dice: DiceBase) -> Candidat
         unit = view.units[battery]
         off = unit.battery.offboard if unit.battery is not None else None
         home = [c for c in deploys if c.battery == battery and c.direction == view.side]
+        if board.level.quickest_unhunted and not view.options.get("mobile_maps"):
+            distance = _quickest(board, unit.battery.weapon, home, distance)
         wanted = [c for c in home if c.distance == distance]
         if not wanted:
             # Already there, or the edge is too short for that distance: keep it.
@@ -76,6 +80,28 @@ def _deployment(board: Board, deploys: list[Deploy], dice: DiceBase) -> Candidat
             pick, 1.0, f"guns {distance} sheets behind the {view.side} edge (ART-1, ART-2)"
         )
     return None
+
+
+def _quickest(board: Board, weapon_id: str, home: list[Deploy], distance: int) -> int:
+    """The distance behind the home edge whose shells reach the farthest sheet of the
+    area soonest (ART-5, ART-6): the level's own if it is among them, else the
+    farthest of them. Without mobile maps (MAP-6) no hunter reaches the guns, so
+    standing deep gains nothing and a cruise missile (one turn more per five
+    sheets) loses turns of flight."""
+    w = weapon(weapon_id)
+    area = board.view.area
+    worst: dict[int, int] = {}
+    for c in home:
+        position = off_board_position(area, c.direction, c.distance, c.along)
+        distances, flights = flights_to_area(w, position, area)
+        if len(flights) == len(distances):  # every sheet within reach (ART-3)
+            worst[c.distance] = max(worst.get(c.distance, 0), *flights)
+    if not worst:
+        return distance
+    soonest = min(worst.values())
+    if worst.get(distance) == soonest:
+        return distance
+    return max(d for d, f in worst.items() if f == soonest)
 
 
 def approach_scores(board: Board) -> np.ndarray:
