@@ -24,6 +24,7 @@ from game.state.queries import (
     movement_class,
     movement_reach,
     reach_for,
+    route_taken,
     strength,
 )
 from game.state.systems import damage_state, store_damage
@@ -74,6 +75,35 @@ def test_MOV_1_MAP_6_ART_4_reach_over_a_view_is_the_engines_legal_moves(hidden_b
     if hidden_blocker:
         lurker = state.units["s-lurker"].hex
         assert lurker in movement_reach(view, view.units["n-scout"])
+
+
+@pytest.mark.parametrize("hidden_blocker", [False, True])
+def test_MOV_3_ART_4_the_route_a_watching_side_reads_is_the_one_the_engine_played(
+    hidden_blocker,
+):
+    """MOV-3: south, watching the scout move, reads its route over south's own view
+    after the move (the scout as it stood before): the route the engine checked the
+    Move with. ART-4: when the scout blunders into a hidden south unit and stops
+    short, the route read ends where it stopped, short of the found unit."""
+    state = north_to_move(hidden_blocker)
+    before = player_view(state, "south").units["n-scout"]
+    reach = movement_reach(state, state.units["n-scout"])
+    assert reach is not None
+    target = max(
+        (h for h in reach if state.area.contains(h) and h.q == before.hex.q),
+        key=lambda h: len(reach[h].path),
+    )
+    played = reach.route(target, reach[target].facing)
+    assert played is not None and len(played.path) >= 3
+    apply(state, Move("north", "n-scout", target, played.facing))
+    scout = state.units["n-scout"]
+    read = route_taken(player_view(state, "south"), before, scout.hex, scout.facing)
+    assert read is not None and read.path[0] == before.hex and read.path[-1] == scout.hex
+    if hidden_blocker:
+        lurker = state.units["s-lurker"].hex
+        assert scout.hex != target and lurker in played.path and lurker not in read.path
+    else:
+        assert read.path == played.path
 
 
 def test_MOV_1_an_enemy_unit_is_asked_about_as_its_side_would_move_it():

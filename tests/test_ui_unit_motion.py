@@ -305,6 +305,8 @@ def test_hot_seat_seats_see_only_trails_from_their_own_screens(app, shots):
     never what was recorded from the other seat's screen."""
     state = started(HUNT, 5)
     game = app.open_game(state, Seats(HOTSEAT))
+    game.set_zoom(2)
+    game.camera.centre_on(state.area.hex_at((0, 1), "0801"))
     app.run_frames(2)
     assert game.ctx.view.table
     while state.phase == "movement":
@@ -314,8 +316,20 @@ def test_hot_seat_seats_see_only_trails_from_their_own_screens(app, shots):
         command = moves[len(moves) // 2] if moves else legal_commands(state, side)[0]
         game.ctx.submit(command)
         app.run_frames(3)
+        if state.phase == "movement" and app.top is game:
+            run_until(app, lambda: not game.units.busy)
+            app.run_frames(1)
+            at_table = set(game.units.trails_drawn)
+            assert at_table == set(game.units.motion.trails["table"]), "both see every trail"
+            if state.pending_sheet is None:
+                app.screenshot(shots / "hotseat_table_trails.png")
     table_trails = dict(game.units.motion.trails.get("table", {}))
-    assert table_trails, "the table saw both sides move"
+    sides = {state.units[u].side for u in table_trails}
+    assert sides == {"north", "south"}, "the table saw both sides move"
+    assert {state.units[u].side for u in at_table} == {"north", "south"}
+    mover = next(u for u in table_trails if state.units[u].side == "north")
+    end = state.units[mover].hex
+    far = line(end, Hex(end.q + 3, end.r))
     for seat in ("north", "south"):
 
         def seated(seat: str = seat) -> bool:
@@ -336,6 +350,25 @@ def test_hot_seat_seats_see_only_trails_from_their_own_screens(app, shots):
         assert drawn <= own_log_moves, "only moves in its own log"
         memory = game.units.motion.trails[seat]
         assert all(memory[u].hexes == table_trails[u].hexes for u in drawn)
+        if seat == "north":
+            # Something only north's screen recorded of a north unit (its secret).
+            secret = MoveShow(mover, "north", tuple((h, 1) for h in far), 1, "targeting")
+            memory[mover] = secret
+        else:
+            assert mover in drawn, "south sees the north unit's last move"
+            assert memory[mover].hexes == table_trails[mover].hexes != secret.hexes
         app.screenshot(shots / f"hotseat_{seat}_trails.png")
         game.ctx.submit(EndPhase(seat))
         app.run_frames(3)
+
+
+def test_a_stretch_the_side_did_not_see_is_neither_drawn_nor_slid_across():
+    """Hexes the side did not see split a trail in two and the counter crosses them
+    at once: the line never runs over them."""
+    a, b, c, d, e = (Hex(q, 0) for q in range(5))
+    show = MoveShow("u", "south", ((a, 2), (b, 2), (d, 2), (e, 3)), 1, "movement")
+    assert show.runs() == [[a, b], [d, e]]
+    assert show.seconds == pytest.approx(2 * HEX_SECONDS)
+    assert show.at(HEX_SECONDS * 0.5) == (0, pytest.approx(0.5))
+    assert show.at(HEX_SECONDS * 1.5)[0] == 2, "over the unseen stretch in no time"
+    assert c not in show.hexes

@@ -18,7 +18,8 @@ speed 0 ("Off") shows them at once. Moves watched as they happened play; moves
 a reader catches up on (after a hand-over, in a loaded game, a jump in a replay)
 only leave their trails.
 
-A trail fades over about one turn: whole in the phase of the move, gone
+At the open table every unit's last move shows (both players look); a side's
+own view shows its enemies'. A trail fades over about one turn: whole in the phase of the move, gone
 ``TRAIL_PHASES`` phases later (movement, targeting and attack are a turn's
 three); the unit's next move replaces it, and it goes when the unit is no longer
 in the side's view.
@@ -292,8 +293,9 @@ class UnitMotion:
         return None
 
     def trails_for(self, view: PlayerView) -> list[MoveShow]:
-        """The trails the view's reader may see: its enemies' last moves (for the
-        table, the units of the side not acting), not those on show or waiting."""
+        """The trails the view's reader may see, but for the moves on show or waiting:
+        a side sees its enemies' last moves; the open table, where both players look,
+        every unit's."""
         trails = self.trails.get(reader_of(view), {})
         waiting = {s.unit for s in self.queue}
         if self.playing is not None:
@@ -301,5 +303,5 @@ class UnitMotion:
         return [
             s
             for uid, s in trails.items()
-            if s.side != view.side and uid not in waiting and len(s.nodes) > 1
+            if (view.table or s.side != view.side) and uid not in waiting and len(s.nodes) > 1
         ]

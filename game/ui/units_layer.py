@@ -406,6 +406,7 @@ class UnitsLayer:
             ("H", "hold: the selected unit stays where it is"),
             ("Tab / Shift+Tab", "next / previous own unit"),
             ("C", "centre the map on the selected unit"),
+            ("Click / any key (units moving)", "end the moves on show at once"),
         ]
 
     # --- what the view holds ---------------------------------------------------------
@@ -869,7 +870,7 @@ class UnitsLayer:
         for key in [k for k in self._trail_images if k not in shown]:
             del self._trail_images[key]
         playing = self.motion.playing
-        if playing is not None and playing.side != view.side:
+        if playing is not None and (view.table or playing.side != view.side):
             k, share = playing.at(self.motion.t)
             points = [camera.hex_to_screen(h) for h in playing.hexes[: k + 1]]
             if k + 1 < len(playing.nodes):
