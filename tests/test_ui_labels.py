@@ -234,6 +234,9 @@ def test_crowded_map_labels_do_not_pile_up_nor_hide_under_panels(
         texts = assert_placed_apart(screen)
         app.screenshot(shots / f"labels_half_line_{size[0]}.png")
         assert "half-line" in texts
+        # The four shells are now off the top of the view: one arrow at the edge, under
+        # the bar, with their arrival turns and count.
+        assert "T2 T3 x4" in texts
     finally:
         app.shutdown()
 

@@ -20,8 +20,9 @@ from game.hexmath import Hex
 from game.state import Fly, Unit
 from game.state.aircraft import altitude_map, is_aircraft
 from game.state.model import hex_from
+from game.ui import labels
 from game.ui import widgets as ui
-from game.ui.artillery_plot import dash_line, draw_badge
+from game.ui.artillery_plot import dash_line
 from game.ui.context import SELECT, UiContext
 
 PLANE = (120, 200, 255)
@@ -127,7 +128,11 @@ class AircraftLayer:
             word = "ROW" if altitude_map(unit) == "high" else "ALT"
             planned = self.planned.get(unit.id)
             label = f"{word} {altitude}" + (f" -> {planned}" if planned is not None else "")
-            draw_badge(surface, label, (x, y - lift - s - 12), (30, 80, 140), max(11, size // 3))
+            spots = labels.around(4, "above")
+            px = max(11, size // 3)
+            labels.post_badge(
+                ctx, surface, label, (x, y - lift - s), (30, 80, 140), px, labels.HINT, spots
+            )
 
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
         return None

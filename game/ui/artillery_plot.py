@@ -404,13 +404,14 @@ def draw_badge(
     px: int = 13,
     colour: tuple[int, int, int] = (255, 255, 255),
 ) -> pygame.Rect:
-    """A rounded pill with bold text (turn badges, warnings)."""
+    """A rounded pill with bold text (banners over the map; the map's own labels are
+    placed by ``game.ui.labels``)."""
     image = fonts.text(label, px, colour, bold=True)
     rect = image.get_rect(center=(round(centre[0]), round(centre[1])))
-    box = rect.inflate(14, 6)
+    box = rect.inflate(*labels.BADGE_PAD)
     pygame.draw.rect(surface, fill, box, border_radius=box.h // 2)
     pygame.draw.rect(surface, (255, 255, 255), box, 1, border_radius=box.h // 2)
-    surface.blit(image, rect)
+    ui.text(surface, label, rect.topleft, px, colour, True)
     return box
 
 
@@ -451,33 +452,43 @@ def _aimed_hex(surface: pygame.Surface, ctx: UiContext, target: Hex, label: str)
     )
 
 
+def edge_point(ctx: UiContext, h: Hex) -> tuple[float, float, float] | None:
+    """Where an arrow at the edge of the map's open part (under the top bar) points to
+    an off-screen hex: its base and its angle; None for the middle of the view."""
+    frame = ui.map_rect(ctx).copy()
+    top = ui.top_of_map(ctx) - 10
+    frame.h -= top - frame.y
+    frame.y = top
+    x, y = ctx.camera.hex_to_screen(h)
+    cx, cy = frame.center
+    dx, dy = x - cx, y - cy
+    if dx == 0 and dy == 0:
+        return None
+    margin = 26
+    scale = min(
+        (frame.w / 2 - margin) / abs(dx) if dx else math.inf,
+        (frame.h / 2 - margin) / abs(dy) if dy else math.inf,
+    )
+    return cx + dx * scale, cy + dy * scale, math.atan2(dy, dx)
+
+
 def edge_arrow(
     surface: pygame.Surface,
     ctx: UiContext,
-    h: Hex,
+    at: tuple[float, float, float],
     colour: tuple[int, int, int],
     label: str,
 ) -> None:
-    """An arrow at the map's edge pointing to an off-screen hex, with a label."""
-    w, hgt = ctx.camera.viewport
-    x, y = ctx.camera.hex_to_screen(h)
-    cx, cy = w / 2, hgt / 2
-    dx, dy = x - cx, y - cy
-    if dx == 0 and dy == 0:
-        return
-    margin = 26
-    scale = min(
-        (cx - margin) / abs(dx) if dx else math.inf, (cy - margin) / abs(dy) if dy else math.inf
-    )
-    px, py = cx + dx * scale, cy + dy * scale
-    angle = math.atan2(dy, dx)
+    """An arrow at an ``edge_point``, with a label behind its tip."""
+    px, py, angle = at
     tip = (px + 14 * math.cos(angle), py + 14 * math.sin(angle))
     left = (px + 12 * math.cos(angle + 2.4), py + 12 * math.sin(angle + 2.4))
     right = (px + 12 * math.cos(angle - 2.4), py + 12 * math.sin(angle - 2.4))
     pygame.draw.polygon(surface, colour, [tip, left, right])
     pygame.draw.polygon(surface, (255, 255, 255), [tip, left, right], 2)
-    back = (px - 22 * math.cos(angle), py - 22 * math.sin(angle))
-    draw_badge(surface, label, back, colour, 12)
+    # Behind the tip, into the map, else around the arrow.
+    spots = labels.around(14, labels.facing(angle + math.pi), rings=3)
+    labels.post_badge(ctx, surface, label, (px, py), colour, 12, labels.SHELL, spots)
 
 
 # --- the layer ----------------------------------------------------------------------------------
@@ -669,6 +680,7 @@ class PlotLayer:
             if preview is not None:
                 self._draw_preview(surface, ctx, preview)
         self._draw_incoming(surface, ctx)
+        self._draw_edge_arrows(surface, ctx)
 
     def draw_under(self, surface: pygame.Surface, ctx: UiContext) -> None:
         """In plot mode: pre-designated (ART-20) and the chosen battery's auto-hit hexes
@@ -974,7 +986,6 @@ class PlotLayer:
         else:
             registry.pop("fire_queue", None)
         self._draw_banner(surface, ctx, rect)
-        self._draw_edge_arrows(surface, ctx, rect)
         preview = self.preview(ctx) if ctx.mode == PLOT else None
         if preview is not None:
             self._draw_card(surface, ctx, preview, rect)
@@ -1131,17 +1142,28 @@ class PlotLayer:
         else:
             ctx.panels.pop("incoming_banner", None)
 
-    def _draw_edge_arrows(self, surface: pygame.Surface, ctx: UiContext, rect: pygame.Rect) -> None:
-        seen: set[Hex] = set()
-        for p in sorted(ctx.view.plots, key=lambda p: p.arrival_turn):
-            target = p.target
-            if target in seen or on_map(ctx, target):
+    def _draw_edge_arrows(self, surface: pygame.Surface, ctx: UiContext) -> None:
+        """Own shells due off the screen: an arrow at the edge toward their targets, one
+        for the shells whose arrows would meet, with their arrival turns."""
+        arrows: list[tuple[tuple[float, float, float], list[Plot]]] = []
+        for p in sorted(ctx.view.plots, key=lambda p: (p.arrival_turn, p.id)):
+            if on_map(ctx, p.target):
                 continue
-            seen.add(target)
-            turn = p.arrival_turn
-            colour = theme.INCOMING if turn <= ctx.view.turn else (230, 110, 30)
-            sub = surface.subsurface(rect)
-            edge_arrow(sub, ctx, target, colour, "NOW" if turn <= ctx.view.turn else f"T{turn}")
+            at = edge_point(ctx, p.target)
+            if at is None:
+                continue
+            near = next((a for a in arrows if math.dist(a[0][:2], at[:2]) < 28), None)
+            if near is None:
+                arrows.append((at, [p]))
+            else:
+                near[1].append(p)
+        for at, plots in arrows:
+            turns = sorted({p.arrival_turn for p in plots})
+            now = turns[0] <= ctx.view.turn
+            colour = theme.INCOMING if now else (230, 110, 30)
+            words = " ".join("NOW" if t <= ctx.view.turn else f"T{t}" for t in turns)
+            count = f" x{len(plots)}" if len(plots) > 1 else ""
+            edge_arrow(surface, ctx, at, colour, words + count)
 
     def _draw_card(
         self, surface: pygame.Surface, ctx: UiContext, p: PlotPreview, rect: pygame.Rect

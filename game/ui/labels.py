@@ -29,6 +29,7 @@ runs: ``post`` draws the label at once at its first spot.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -194,6 +195,12 @@ def around(gap: float, first: str = "above", rings: int = 2) -> tuple[Spot, ...]
             ux, uy, anchor = COMPASS[_CLOCKWISE[(start + k) % 8]]
             spots.append(Spot(ux * reach, uy * reach, anchor, bool(spots)))
     return tuple(spots)
+
+
+def facing(angle: float) -> str:
+    """The ``COMPASS`` name nearest to a direction (radians, screen y down)."""
+    turns = (math.degrees(angle) + 90) / 45
+    return _CLOCKWISE[round(turns) % 8]
 
 
 def along(

@@ -19,9 +19,9 @@ import pygame
 from game.board.los import DEFAULT_TARGET_HEIGHT, Sight, line_of_sight
 from game.hexmath import Hex
 from game.state.model import Unit
-from game.ui import theme
+from game.ui import labels, theme
 from game.ui import widgets as ui
-from game.ui.artillery_plot import draw_badge, hex_points
+from game.ui.artillery_plot import hex_points
 from game.ui.context import LOS, SELECT, UiContext
 
 CLEAR = (70, 220, 110)
@@ -125,7 +125,9 @@ class LosTool:
             pygame.draw.circle(surface, (30, 80, 30), (round(x), round(y)), max(5, size // 5))
             pygame.draw.circle(surface, (200, 240, 200), (round(x), round(y)), max(5, size // 5), 1)
             if size >= 26:
-                draw_badge(surface, f"woods {n}", (x, y + size * 0.55), (40, 90, 40), 10)
+                spots = labels.around(size * 0.4, "below")
+                text = f"woods {n}"
+                labels.post_badge(ctx, surface, text, (x, y), (40, 90, 40), 10, labels.HINT, spots)
         if sight.visible:
             pygame.draw.line(surface, (0, 0, 0), a, b, 7)
             pygame.draw.line(surface, CLEAR, a, b, 4)

@@ -36,9 +36,9 @@ from game.hexmath import Hex
 from game.state import Command, Event, IllegalCommand, PlayerView, player_view
 from game.state.timeline import ReplayTimeline
 from game.state.view import SeenUnit, umpire_view
-from game.ui import fonts, theme
+from game.ui import fonts, labels, theme
 from game.ui import widgets as ui
-from game.ui.artillery_plot import draw_badge, draw_disk_outline, hex_points
+from game.ui.artillery_plot import draw_disk_outline, hex_points
 from game.ui.context import UiContext
 from game.ui.game_screen import GameScreen
 from game.ui.panels import PHASE_NAMES, side_label
@@ -347,15 +347,18 @@ class ReplayOverlay:
             count = f" x{len(plots)}" if len(plots) > 1 else ""
             x, y = camera.hex_to_screen(target)
             # Both sides aiming at one hex: the second side's badge below the hex.
-            dy = size * 1.25 if target in marked else -size * 1.25
+            first_spot = "below" if target in marked else "above"
             marked.add(target)
-            draw_badge(surface, f"{side} shell{count}: lands {when}", (x, y + dy), colour, 12)
+            spots = labels.around(size * 0.9, first_spot)
+            text = f"{side} shell{count}: lands {when}"
+            labels.post_badge(ctx, surface, text, (x, y), colour, 12, labels.SHELL, spots)
         for u in view.units.values():
             if u.hex is None or not u.hidden or u.destroyed:
                 continue
             x, y = camera.hex_to_screen(u.hex)
             colour = theme.mix(theme.SIDE_COLOURS.get(u.side, UMPIRE_COLOUR), (0, 0, 0), 0.3)
-            draw_badge(surface, "HIDDEN", (x, y + size * 0.95), colour, 11)
+            spots = labels.around(size * 0.7, "below")
+            labels.post_badge(ctx, surface, "HIDDEN", (x, y), colour, 11, labels.HINT, spots)
 
     # --- the panels -----------------------------------------------------------------------
 

@@ -58,9 +58,9 @@ from game.state import Deploy, PlayerView, Predesignate
 from game.state.engine import deployment_refusal
 from game.state.queries import flights_to_area
 from game.state.view import SeenUnit
-from game.ui import dialogs, theme
+from game.ui import dialogs, labels, theme
 from game.ui import widgets as ui
-from game.ui.artillery_plot import dash_line, draw_badge, hex_points, on_map, own_batteries
+from game.ui.artillery_plot import dash_line, hex_points, on_map, own_batteries
 from game.ui.context import SELECT, Layer, UiContext
 from game.ui.intel_layer import CATEGORY_COLOURS
 from game.ui.map_layer import SHEET_LABEL_MAX_SIZE, paint_sheet, sheet_geometry
@@ -1227,25 +1227,26 @@ class SetupLayer:
             else:
                 fill = (88, 84, 70)
             label = f"Sheet ({pos[0]},{pos[1]}): {n} of {PER_SHEET_CAP} pre-designated"
-            draw_badge(surface, label, (sx, sy + 20), fill, 13)
+            spots = labels.along((0, 20 + 26 * k) for k in range(4))
+            labels.post_badge(ctx, surface, label, (sx, sy), fill, 13, labels.SETUP, spots)
         h = ctx.hovered
         if h is None or not view.area.contains(h) or not on_map(ctx, h, size):
             return
         x, y = ctx.camera.hex_to_screen(h)
+        spots = labels.around(size * 0.9, "above")
         if h in found.chosen:
             pygame.draw.polygon(surface, (255, 255, 255), hex_points(ctx, h), 3)
-            draw_badge(surface, "click: remove", (x, y - size * 1.3), (110, 90, 20), 12)
+            hint = ("click: remove", (110, 90, 20))
         elif predesignation_check(view, h) is None:
             pygame.draw.polygon(surface, theme.GOOD, hex_points(ctx, h), 3)
-            draw_badge(
-                surface, f"click: PD {found.used + 1}", (x, y - size * 1.3), (30, 110, 50), 12
-            )
+            hint = (f"click: PD {found.used + 1}", (30, 110, 50))
         else:
             pygame.draw.polygon(surface, theme.BAD, hex_points(ctx, h), 3)
             r = size * 0.4
             pygame.draw.line(surface, theme.BAD, (x - r, y - r), (x + r, y + r), 3)
             pygame.draw.line(surface, theme.BAD, (x - r, y + r), (x + r, y - r), 3)
-            draw_badge(surface, "over the limit (ART-22)", (x, y - size * 1.3), (150, 40, 30), 12)
+            hint = ("over the limit (ART-22)", (150, 40, 30))
+        labels.post_badge(ctx, surface, hint[0], (x, y), hint[1], 12, labels.HINT, spots)
 
     # --- the panel ----------------------------------------------------------------------
 
