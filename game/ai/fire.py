@@ -33,7 +33,8 @@ from game.ai.shell_damage import KERNEL_RADIUS, damage_kernel
 from game.artillery.forecast import forecast
 from game.hexmath import Hex, distance
 from game.rules.core import probability_at_least
-from game.state.commands import Command, EndPhase, PlotFire
+from game.state.commands import EndPhase, PlotFire
+from game.state.legal import LegalCommands
 from game.state.model import Unit
 from game.state.queries import on_auto_hit_hex, on_predesignated_hex, shot_now
 
@@ -58,14 +59,14 @@ def _expected(
     return np.cumsum(w * np.where(ok, vals, 0.0), axis=0)[-1]
 
 
-def targeting_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
+def targeting_candidates(board: Board, legal: LegalCommands) -> list[Candidate]:
     view = board.view
-    plots = [c for c in legal if isinstance(c, PlotFire)]
     end = Candidate(EndPhase(view.side), board.personality.fire_threshold, "hold fire")
-    if not plots:
+    # The first piece to aim; the others are aimed in the decisions after this one.
+    piece_plots = [c for c in legal.first_plots() if isinstance(c, PlotFire)]
+    if not piece_plots:
         return [end]
-    first = plots[0]
-    piece_plots = [c for c in plots if c.battery == first.battery and c.piece == first.piece]
+    first = piece_plots[0]
     ammo = "standard" if any(c.ammunition == "standard" for c in piece_plots) else first.ammunition
     targets = {c.target: c for c in piece_plots if c.ammunition == ammo}
     battery = view.units[first.battery]

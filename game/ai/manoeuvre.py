@@ -30,16 +30,14 @@ from game.artillery.weapons import weapon
 from game.board.area import PlayArea
 from game.board.los import in_sight
 from game.hexmath import Hex, distance, distances, line
-from game.state.commands import Command, Fly, Hold, Move
+from game.state.commands import Command, Hold, Move
+from game.state.legal import LegalCommands
 from game.state.model import Unit
 from game.state.queries import fastest_move, ground_reach
 
 
-def movement_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
-    by_unit: dict[str, list[Command]] = {}
-    for c in legal:
-        if isinstance(c, Move | Hold | Fly):
-            by_unit.setdefault(c.unit, []).append(c)
+def movement_candidates(board: Board, legal: LegalCommands) -> list[Candidate]:
+    by_unit = legal.by_unit()  # a unit's moves are worked out when it is the one to move
     if not by_unit:
         return [Candidate(c, 0.0, "the only choice") for c in legal]
     goals = objectives.read(board.view, board.level.reads_turn_limit)

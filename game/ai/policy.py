@@ -11,6 +11,8 @@ instead. Its ``Memory`` holds what it has noted from earlier views.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from game.ai.attacks import answer_candidates, attack_candidates
 from game.ai.candidates import Board, Candidate, best
 from game.ai.fire import targeting_candidates
@@ -28,10 +30,11 @@ from game.ai.setup import setup_candidates
 from game.ai.sheets import sheet_candidates
 from game.dice import DiceBase
 from game.state.commands import Command
+from game.state.legal import LegalCommands
 from game.state.view import PlayerView
 
 
-def _check(view: PlayerView, legal: list[Command]) -> None:
+def _check(view: PlayerView, legal: Sequence[Command]) -> None:
     if not legal:
         raise ValueError(
             f"{view.side} has no legal command to choose from (phase {view.phase}, "
@@ -44,7 +47,7 @@ class RandomPolicy:
 
     name = "random"
 
-    def choose(self, view: PlayerView, legal: list[Command], dice: DiceBase) -> Command:
+    def choose(self, view: PlayerView, legal: Sequence[Command], dice: DiceBase) -> Command:
         _check(view, legal)
         if len(legal) == 1:
             return legal[0]
@@ -72,9 +75,13 @@ class Policy:
     def name(self) -> str:
         return f"{self.level.name}/{self.personality.name}"
 
-    def candidates(self, view: PlayerView, legal: list[Command], dice: DiceBase) -> list[Candidate]:
+    def candidates(
+        self, view: PlayerView, legal: Sequence[Command], dice: DiceBase
+    ) -> list[Candidate]:
         """Every scored candidate for this decision (after taking in the view)."""
         _check(view, legal)
+        if not isinstance(legal, LegalCommands):
+            legal = LegalCommands.of(legal)
         self.memory.observe(view)
         board = Board.read(view, self.memory, self.level, self.personality)
         if view.pending_sheet is not None:
@@ -91,11 +98,10 @@ class Policy:
             found = attack_candidates(board, legal)
         else:
             found = []
-        allowed = set(legal)
-        found = [c for c in found if c.command in allowed]
+        found = [c for c in found if c.command in legal]
         return found or [Candidate(legal[0], 0.0, "nothing better known")]
 
-    def choose(self, view: PlayerView, legal: list[Command], dice: DiceBase) -> Command:
+    def choose(self, view: PlayerView, legal: Sequence[Command], dice: DiceBase) -> Command:
         found = self.candidates(view, legal, dice)
         pick = best(found)
         blunder = self.level.blunder_per_mille

@@ -23,7 +23,7 @@ from game.scenario import scenario_from_dict
 from game.state import (
     acting_side,
     apply,
-    legal_commands,
+    legal_options,
     new_game,
     player_view,
     state_hash,
@@ -136,7 +136,7 @@ def play_game(spec: GameSpec) -> GameOutcome:
     while state.result is None:
         side = acting_side(state)
         assert side is not None
-        legal = legal_commands(state, side)
+        legal = legal_options(state, side)
         view = player_view(state, side)
         t0 = time.perf_counter()
         command = policies[side].choose(view, legal, dice[side])

@@ -22,7 +22,7 @@ from game.state.commands import (
     command_from_dict,
 )
 from game.state.engine import acting_side, apply
-from game.state.legal import legal_commands
+from game.state.legal import LegalCommands, legal_commands, legal_options
 from game.state.model import Event, GameState, Unit, state_hash
 from game.state.saves import (
     SaveError,
@@ -52,6 +52,7 @@ __all__ = [
     "GunAction",
     "Hold",
     "IllegalCommand",
+    "LegalCommands",
     "Move",
     "PlaceSheet",
     "PlayerView",
@@ -67,6 +68,7 @@ __all__ = [
     "command_from_dict",
     "game_log",
     "legal_commands",
+    "legal_options",
     "load_game",
     "load_log",
     "new_game",

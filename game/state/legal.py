@@ -7,12 +7,19 @@ best final facing of each reachable hex, plus every facing in place.
 Counter-battery fire (ART-37) is listed at hex 0909 of every off-board position
 the side's announced directions allow (ART-24); any other hex of any position
 beyond the play area is legal too and checked by ``apply``.
+
+``legal_options(state, side)`` is the same list worked out a group at a time
+(``LegalCommands``): a unit's moves, a piece's plots. The AI asks only for the
+groups it weighs (the one unit it moves, the first piece it aims), so a
+decision no longer pays for every reach and every plot of the side.
 """
 
 from __future__ import annotations
 
 import weakref
-from functools import lru_cache
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from functools import cached_property, lru_cache, partial
+from typing import overload
 
 import game.state.aircraft as aircraft
 import game.state.combat as combat
@@ -53,22 +60,142 @@ from game.state.setup import lattice_hex
 
 def legal_commands(state: GameState, side: str) -> list[Command]:
     """Every command ``side`` may give now; empty when it is not its turn or the game is over."""
+    return list(legal_options(state, side))
+
+
+def legal_options(state: GameState, side: str) -> LegalCommands:
+    """``legal_commands(state, side)``, each group of it worked out only when read.
+
+    Read it before the state changes: the groups not yet read are worked out
+    from the state as it is when they are read."""
     check_side(state, side)
     if acting_side(state) != side:
-        return []
+        return LegalCommands.of([])
     if state.pending_sheet is not None:
-        return [PlaceSheet(side, s) for s in allowed_sheets(state)]
+        return LegalCommands.of([PlaceSheet(side, s) for s in allowed_sheets(state)])
     if state.questions:
-        return [Answer(side, c) for c in state.questions[0]["choices"]]
+        return LegalCommands.of([Answer(side, c) for c in state.questions[0]["choices"]])
     if state.phase == SETUP:
-        return _setup(state, side)
+        return LegalCommands.of(_setup(state, side))
     if state.phase == MOVEMENT:
-        return _movement(state, side)
+        # Every unit listed may at least hold.
+        return LegalCommands(_movement(state, side), none_empty=True)
     if state.phase == TARGETING:
-        return _targeting(state, side)
+        return LegalCommands(_targeting(state, side))
     if state.phase == ATTACK:
-        return _attacks(state, side)
-    return []
+        return LegalCommands.of(_attacks(state, side))
+    return LegalCommands.of([])
+
+
+def group_of(command: Command) -> Hashable:
+    """The group a legal command is listed in: a unit's moves, a piece's plots, or
+    every other command of its kind."""
+    if isinstance(command, Move | Hold | Fly):
+        return ("unit", command.unit)
+    if isinstance(command, PlotFire):
+        return ("piece", command.battery, command.piece)
+    return ("kind", command.kind)
+
+
+class LegalCommands(Sequence[Command]):
+    """The legal commands of one decision, in ``legal_commands`` order, made of
+    groups (``group_of``) each worked out at its first reading."""
+
+    def __init__(
+        self,
+        groups: Iterable[tuple[Hashable, Callable[[], list[Command]]]],
+        none_empty: bool = False,
+    ) -> None:
+        """``none_empty``: every group holds a command (so the list is empty only
+        when it has no group, known without working any out)."""
+        self._makers = dict(groups)
+        self._none_empty = none_empty
+        self._groups: dict[Hashable, tuple[list[Command], set[Command]]] = {}
+        self._all: list[Command] | None = None
+
+    @classmethod
+    def of(cls, commands: list[Command]) -> LegalCommands:
+        """A list already worked out, grouped."""
+        groups: dict[Hashable, list[Command]] = {}
+        for c in commands:
+            groups.setdefault(group_of(c), []).append(c)
+        made = cls(((key, group.copy) for key, group in groups.items()), none_empty=True)
+        made._all = list(commands)
+        return made
+
+    def group(self, key: Hashable) -> list[Command]:
+        """The commands of one group (empty for a group that has none)."""
+        if key not in self._makers:
+            return []
+        if key not in self._groups:
+            commands = self._makers[key]()
+            self._groups[key] = (commands, set(commands))
+        return self._groups[key][0]
+
+    def by_unit(self) -> Mapping[str, list[Command]]:
+        """Each unit's moves (``Move``, ``Hold``, ``Fly``), by unit id in list order;
+        a unit's are worked out when read."""
+        return _UnitMoves(self)
+
+    def first_plots(self) -> list[Command]:
+        """The plots of the first piece that has any (the list's first ``PlotFire``
+        and every other plot of that piece), or none."""
+        for key in self._makers:
+            if key[0] == "piece" and (plots := self.group(key)):  # type: ignore[index]
+                return plots
+        return []
+
+    def _every(self) -> list[Command]:
+        if self._all is None:
+            self._all = [c for key in self._makers for c in self.group(key)]
+        return self._all
+
+    def __contains__(self, command: object) -> bool:
+        if not isinstance(command, Command):
+            return False
+        key = group_of(command)
+        if key not in self._makers:
+            return False
+        self.group(key)
+        return command in self._groups[key][1]
+
+    def __bool__(self) -> bool:
+        if self._none_empty:
+            return bool(self._makers)
+        return any(self.group(key) for key in self._makers)
+
+    def __iter__(self) -> Iterator[Command]:
+        return iter(self._every())
+
+    def __len__(self) -> int:
+        return len(self._every())
+
+    @overload
+    def __getitem__(self, index: int) -> Command: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Command]: ...
+    def __getitem__(self, index: int | slice) -> Command | list[Command]:
+        return self._every()[index]
+
+
+class _UnitMoves(Mapping[str, list[Command]]):
+    def __init__(self, legal: LegalCommands) -> None:
+        self._legal = legal
+        self._units = [k[1] for k in legal._makers if k[0] == "unit"]  # type: ignore[index]
+
+    def __getitem__(self, unit: str) -> list[Command]:
+        if unit not in self._units:
+            raise KeyError(unit)
+        return self._legal.group(("unit", unit))
+
+    def __contains__(self, unit: object) -> bool:
+        return unit in self._units  # without working out its moves
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._units)
+
+    def __len__(self) -> int:
+        return len(self._units)
 
 
 def _setup(state: GameState, side: str) -> list[Command]:
@@ -103,21 +230,24 @@ def _setup(state: GameState, side: str) -> list[Command]:
     return out
 
 
-def _movement(state: GameState, side: str) -> list[Command]:
-    out: list[Command] = []
-    for unit in state.living(side):
-        if unit.moved or not moving.can_move(unit):
-            continue
-        out.append(Hold(side, unit.id))
-        if aircraft.is_aircraft(unit):
-            out += _flights(state, side, unit)
-            continue
-        reach = moving.reach(state, unit)
-        for h, facing in reach.end_facings().items():
-            out.append(Move(side, unit.id, h, facing))
-        for facing in range(1, 7):
-            if facing != unit.facing and reach.route(unit.hex, facing) is not None:  # type: ignore[arg-type]
-                out.append(Move(side, unit.id, unit.hex, facing))  # type: ignore[arg-type]
+def _movement(state: GameState, side: str) -> list[tuple[Hashable, Callable[[], list[Command]]]]:
+    return [
+        (("unit", unit.id), partial(_moves, state, side, unit))
+        for unit in state.living(side)
+        if not unit.moved and moving.can_move(unit)
+    ]
+
+
+def _moves(state: GameState, side: str, unit: Unit) -> list[Command]:
+    out: list[Command] = [Hold(side, unit.id)]
+    if aircraft.is_aircraft(unit):
+        return out + _flights(state, side, unit)
+    reach = moving.reach(state, unit)
+    for h, facing in reach.end_facings().items():
+        out.append(Move(side, unit.id, h, facing))
+    for facing in range(1, 7):
+        if facing != unit.facing and reach.route(unit.hex, facing) is not None:  # type: ignore[arg-type]
+            out.append(Move(side, unit.id, unit.hex, facing))  # type: ignore[arg-type]
     return out
 
 
@@ -146,36 +276,64 @@ def _air_plots(
     return [PlotFire(side, unit.id, 1, h, a) for h in under for a in ammo]
 
 
-def _targeting(state: GameState, side: str) -> list[Command]:
-    out: list[Command] = [EndPhase(side)]
-    by_position = state.area.sheet_hexes()
+def _targeting(state: GameState, side: str) -> list[tuple[Hashable, Callable[[], list[Command]]]]:
+    groups: list[tuple[Hashable, Callable[[], list[Command]]]] = [
+        (group_of(EndPhase(side)), lambda: [EndPhase(side)])
+    ]
     for unit in state.living(side):
-        battery = unit.battery
-        if battery is None:
+        if unit.battery is None:
             continue
         busy = {
             p.piece
             for p in state.queue.plots
             if p.battery == unit.id and p.fired_turn == state.turn
         }
-        ammo = [
-            a for a in battery.ammunition if (n := rounds_left(state, unit, a)) is None or n > 0
-        ]
+        guns = _BatteryPlots(state, side, unit)
         if aircraft.is_aircraft(unit):
-            out += _air_plots(state, side, unit, busy, ammo)
+            groups.append((("piece", unit.id, 1), partial(guns.from_the_air, busy)))
             continue
-        origin = battery_sheet(state, unit)
-        far = _counter_battery_hexes(state, side, unit) if ammo else []
-        for piece in range(1, battery.pieces + 1):
-            if piece in busy:
-                continue
-            for pos, group in by_position.items():
-                if range_refusal(battery.weapon, origin, pos) is not None:
-                    continue
-                out += _sheet_plots(side, unit.id, piece, pos, tuple(ammo), tuple(group))
-            for h in far:
-                out += [PlotFire(side, unit.id, piece, h, a) for a in ammo]
-    return out
+        for piece in range(1, unit.battery.pieces + 1):
+            if piece not in busy:
+                groups.append((("piece", unit.id, piece), partial(guns.piece, piece)))
+    return groups
+
+
+class _BatteryPlots:
+    """The plots of one battery's pieces; what they share is worked out once."""
+
+    def __init__(self, state: GameState, side: str, unit: Unit) -> None:
+        assert unit.battery is not None
+        self.state, self.side, self.unit, self.battery = state, side, unit, unit.battery
+
+    @cached_property
+    def ammunition(self) -> list[str]:
+        """The types with rounds left (ART-10)."""
+        return [
+            a
+            for a in self.battery.ammunition
+            if (n := rounds_left(self.state, self.unit, a)) is None or n > 0
+        ]
+
+    @cached_property
+    def far(self) -> list[Hex]:
+        if not self.ammunition:
+            return []
+        return _counter_battery_hexes(self.state, self.side, self.unit)
+
+    def from_the_air(self, busy: set[int]) -> list[Command]:
+        return _air_plots(self.state, self.side, self.unit, busy, self.ammunition)
+
+    def piece(self, piece: int) -> list[Command]:
+        """Every hex of every sheet in range, then the counter-battery hexes."""
+        out: list[Command] = []
+        ammo = tuple(self.ammunition)
+        origin = battery_sheet(self.state, self.unit)
+        for pos, group in self.state.area.sheet_hexes().items():
+            if range_refusal(self.battery.weapon, origin, pos) is None:
+                out += _sheet_plots(self.side, self.unit.id, piece, pos, ammo, tuple(group))
+        for h in self.far:
+            out += [PlotFire(self.side, self.unit.id, piece, h, a) for a in ammo]
+        return out
 
 
 @lru_cache(maxsize=512)
