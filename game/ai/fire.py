@@ -21,7 +21,7 @@ unsearched hexes share the guns' value.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -33,7 +33,7 @@ from game.ai.shell_damage import KERNEL_RADIUS, damage_kernel
 from game.artillery.forecast import forecast
 from game.hexmath import Hex, distance
 from game.rules.core import probability_at_least
-from game.state.commands import EndPhase, PlotFire
+from game.state.commands import Command, EndPhase, PlotFire
 from game.state.legal import LegalCommands
 from game.state.model import Unit
 from game.state.queries import on_auto_hit_hex, on_predesignated_hex, shot_now
@@ -59,11 +59,11 @@ def _expected(
     return np.cumsum(w * np.where(ok, vals, 0.0), axis=0)[-1]
 
 
-def targeting_candidates(board: Board, legal: LegalCommands) -> list[Candidate]:
+def targeting_candidates(board: Board, legal: Sequence[Command]) -> list[Candidate]:
     view = board.view
     end = Candidate(EndPhase(view.side), board.personality.fire_threshold, "hold fire")
     # The first piece to aim; the others are aimed in the decisions after this one.
-    piece_plots = [c for c in legal.first_plots() if isinstance(c, PlotFire)]
+    piece_plots = [c for c in LegalCommands.read(legal).first_plots() if isinstance(c, PlotFire)]
     if not piece_plots:
         return [end]
     first = piece_plots[0]

@@ -17,7 +17,7 @@ the spotters, moving later, see where the enemy has gone.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -36,8 +36,9 @@ from game.state.model import Unit
 from game.state.queries import fastest_move, ground_reach
 
 
-def movement_candidates(board: Board, legal: LegalCommands) -> list[Candidate]:
-    by_unit = legal.by_unit()  # a unit's moves are worked out when it is the one to move
+def movement_candidates(board: Board, legal: Sequence[Command]) -> list[Candidate]:
+    # A unit's moves are worked out when it is the one to move.
+    by_unit = LegalCommands.read(legal).by_unit()
     if not by_unit:
         return [Candidate(c, 0.0, "the only choice") for c in legal]
     goals = objectives.read(board.view, board.level.reads_turn_limit)

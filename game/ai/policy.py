@@ -80,8 +80,7 @@ class Policy:
     ) -> list[Candidate]:
         """Every scored candidate for this decision (after taking in the view)."""
         _check(view, legal)
-        if not isinstance(legal, LegalCommands):
-            legal = LegalCommands.of(legal)
+        legal = LegalCommands.read(legal)
         self.memory.observe(view)
         board = Board.read(view, self.memory, self.level, self.personality)
         if view.pending_sheet is not None:

@@ -123,6 +123,11 @@ class LegalCommands(Sequence[Command]):
         made._all = list(commands)
         return made
 
+    @classmethod
+    def read(cls, legal: Sequence[Command]) -> LegalCommands:
+        """``legal`` itself when it is a ``LegalCommands``; a list, grouped."""
+        return legal if isinstance(legal, LegalCommands) else cls.of(list(legal))
+
     def group(self, key: Hashable) -> list[Command]:
         """The commands of one group (empty for a group that has none)."""
         if key not in self._makers:
