@@ -47,7 +47,7 @@ PINNED = {
     "fort_pewter": "a1539a382e468b33b5ec17af85fda18ca3db7211ff88ae599956482706362cb2",
     "hold_the_ford": "27262cace2f76447f17694c70d1d7ef87386270e48319d52cf95ac72c9a54edd",
     "long_tom_hunt": "2d6b953c55e0aaf14677125bcef0679f90ef7234d09b551bf3bae49730b7b73f",
-    "strike_on_market_town": "bb4baaefccdb458ba19950a143986b242ebbad92efdf60728d34f7321f5ac62f",
+    "strike_on_market_town": "bc106cd3ede1d45e47955eca527efe8874ef274844e2d4450c8461710e769e13",
 }
 
 
