@@ -21,12 +21,12 @@ from game.ui.screens import HandOverScreen
 from game.ui.seats import HOTSEAT, SOLO, Seats
 from game.ui.session import GameSession
 from game.ui.unit_motion import HEX_SECONDS, MoveShow, reader_of, trail_fade
+from tests.test_aircraft import AIR, until_north_flies
 from tests.test_ui_app import click, post, press, run_until
 
 ROOT = Path(__file__).resolve().parents[1]
 HUNT = ROOT / "maps" / "long_tom_hunt.toml"
 AIR_STRIKE = ROOT / "maps" / "air_strike.toml"
-AIR = "n-sparrowhawk"
 
 
 def started(path: Path = HUNT, seed: int = 12) -> GameState:
@@ -257,13 +257,7 @@ def test_a_flight_off_the_map_leaves_a_trail_of_the_hexes_seen_only(app, shots):
     the hexes of the map and is gone at the edge; the trail holds the hexes of the map
     it was seen on, never the part of the flight beyond the edge."""
     state = started(AIR_STRIKE, 4)
-    while True:  # everyone else holds until the aircraft is north's to move
-        side = acting_side(state)
-        assert side is not None
-        holds = [c for c in legal_commands(state, side) if isinstance(c, Hold) and c.unit != AIR]
-        if side == "north" and not holds:
-            break
-        apply(state, holds[0])
+    until_north_flies(state)
     air = state.units[AIR]
     start = air.hex
     assert start is not None
@@ -372,3 +366,31 @@ def test_a_stretch_the_side_did_not_see_is_neither_drawn_nor_slid_across():
     assert show.at(HEX_SECONDS * 0.5) == (0, pytest.approx(0.5))
     assert show.at(HEX_SECONDS * 1.5)[0] == 2, "over the unseen stretch in no time"
     assert c not in show.hexes
+
+
+def test_animations_off_land_the_shells_at_once_too(app):
+    """Settings' "Off" is for every animation: the arrival of a shell is counted as
+    seen in the frame it lands, and the game goes on (the AI does not wait)."""
+    from game.state import PlotFire
+
+    state = started(HUNT, 5)
+    while state.turn < 2 or state.phase != "targeting" or acting_side(state) != "north":
+        side = acting_side(state)
+        if state.phase == "movement":
+            apply(state, next(c for c in legal_commands(state, side) if isinstance(c, Hold)))
+            continue
+        if state.phase == "targeting" and state.turn == 1 and side == "north":
+            target = state.units["s-spotter"].hex
+            apply(state, PlotFire("north", "n-long-tom", 1, target, "standard"))
+        apply(state, EndPhase(side))
+    app.settings.animation_speed = 0.0
+    game = app.open_game(state, Seats(SOLO, "north", "easy"))
+    app.run_frames(3)
+    for phase in ("targeting", "attack"):  # the shells land after the attacks
+        run_until(app, lambda p=phase: state.phase == p and acting_side(state) == "north", 120)
+        press(app, pygame.K_RETURN, mod=pygame.KMOD_CTRL, frames=3)  # north ends it
+    run_until(app, lambda: any(e.kind == "arrival" for e in state.log), 60)
+    app.run_frames(2)
+    animation = game.ctx.artillery.animation
+    assert not animation.busy and len(animation.played) == 1
+    run_until(app, lambda: state.turn == 3 and acting_side(state) == "north", 240)

@@ -2,7 +2,8 @@
 and the path of its last flight, and flown by the player.
 
 An aircraft is drawn as a plane above its hex, raised by its altitude, on a
-thin line down to the hex it flies over, with a badge "ALT 3" (or "ROW 2" on
+thin line down to the hex it flies over (while a flight is shown, over its
+sliding counter: game/ui/unit_motion.py), with a badge "ALT 3" (or "ROW 2" on
 the high-altitude map); its last flight (from the log's ``fly`` events) is a
 dashed line with an arrow. With an own aircraft selected in the movement
 phase, a click on another hex flies it there (a hex beyond the map's edge takes
@@ -109,9 +110,15 @@ class AircraftLayer:
                     tip[1] - wing * math.sin(angle + 0.5),
                 )
                 pygame.draw.polygon(surface, PLANE, [tip, left, right])
-            if unit.hex is None:
+            # While its flight is shown the plane rides over its sliding counter.
+            units = ctx.units_layer
+            sliding = units.drawn_at.get(unit.id) if units is not None else None
+            if sliding is not None and units is not None and units.motion.showing(unit.id):
+                x, y = sliding
+            elif unit.hex is not None:
+                x, y = ctx.camera.hex_to_screen(unit.hex)
+            else:
                 continue
-            x, y = ctx.camera.hex_to_screen(unit.hex)
             altitude = int(unit.altitude or 0)
             lift = max(size * 0.6, 10) + altitude * max(3.0, size * 0.12)
             pygame.draw.line(surface, (20, 30, 40), (x, y), (x, y - lift), 3)

@@ -124,7 +124,8 @@ class SettingsPage:
             silent = f"No sound on this computer ({board.problem}): the game runs silently."
             notes.append((silent, MUTED))
         notes.append(("Ctrl+M mutes and unmutes the sound during a game.", MUTED))
-        notes.append(("Animations: the pace of the map's animations, the shells landing.", MUTED))
+        pace = "Animations: the pace of moves and shells landing; Off shows them at once."
+        notes.append((pace, MUTED))
         notes.append((f"Kept in {shown_path(settings_path())} for the next time.", MUTED))
         if self.message:
             notes.append((self.message, ERROR))

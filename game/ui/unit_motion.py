@@ -169,7 +169,7 @@ def moves_seen(
         if event.kind not in ("move", "fly"):
             broken, fell = data.get("broken"), hex_from(data.get("fell_back"))
             if isinstance(broken, str) and fell is not None and broken in where:
-                where[broken] = (fell, where[broken][1])  # WH-7: broken and fallen back
+                where[broken] = (fell, where[broken][1])  # WHC-1: it broke and fell back
             continue
         uid = str(data.get("unit"))
         to = hex_from(data.get("to"))
