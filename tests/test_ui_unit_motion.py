@@ -394,3 +394,42 @@ def test_animations_off_land_the_shells_at_once_too(app):
     animation = game.ctx.artillery.animation
     assert not animation.busy and len(animation.played) == 1
     run_until(app, lambda: state.turn == 3 and acting_side(state) == "north", 240)
+
+
+def test_a_move_after_falling_back_starts_where_the_unit_fell_back_to():
+    """WHC-1: a unit that broke fell back a hex in the attack event (its data names
+    the hex); its next move is read from there, not from where the side's last view
+    showed it."""
+    from game.hexmath import neighbors
+    from game.state import Event, player_view
+    from game.ui.unit_motion import moves_seen
+
+    state = started()
+    view = player_view(state, "north")
+    unit = view.units["s-hunter-1"]
+    taken = {u.hex for u in view.units.values()}
+    free = [h for h in neighbors(unit.hex) if state.area.contains(h) and h not in taken]
+    fell = free[0]
+    on = next(
+        h for h in neighbors(fell) if state.area.contains(h) and h not in taken and h != unit.hex
+    )
+    events = [
+        Event(
+            1,
+            "attack",
+            "attack",
+            "it breaks and falls back",
+            None,
+            {"broken": unit.id, "fell_back": [fell.q, fell.r]},
+        ),
+        Event(
+            2,
+            "movement",
+            "move",
+            "it moves",
+            None,
+            {"unit": unit.id, "to": [on.q, on.r], "facing": unit.facing},
+        ),
+    ]
+    (show,) = moves_seen(view, view, events)
+    assert show.hexes[0] == fell and show.hexes[-1] == on
