@@ -3,7 +3,8 @@
 The main path: the menu, a new solo game against the AI, selecting a unit,
 moving it by clicks, ending the phases until the next turn; then the map
 controls, help, pause, save and load, the end screen, resizing and the
-``--screenshot`` command line. Screenshots go to ``tests/screenshots``.
+``--screenshot`` command line. Screenshots go to the test's own game home
+(``BARRAGE_HOME``, a tmp folder), under ``screenshots``.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from game.ui.seats import HOTSEAT, SOLO, Seats
 from game.ui.widgets import ConfirmDialog
 
 ROOT = Path(__file__).resolve().parents[1]
-SHOTS = ROOT / "tests" / "screenshots"
 SCENARIO = ROOT / "maps" / "long_tom_hunt.toml"
 
 
@@ -94,8 +94,14 @@ def run_until(app: App, condition, limit: int = 600) -> None:
     raise AssertionError("the game did not get there in time")
 
 
+def shots_dir() -> Path:
+    """The screenshots of a test: in its game home (``BARRAGE_HOME``, set by the
+    ``home`` fixture to a tmp folder), never in the repository."""
+    return Path(os.environ["BARRAGE_HOME"]) / "screenshots"
+
+
 def shot(app: App, name: str) -> Path:
-    return app.screenshot(SHOTS / name)
+    return app.screenshot(shots_dir() / name)
 
 
 def played_game(turns: int, seed: int = 3):

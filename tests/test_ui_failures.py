@@ -15,7 +15,7 @@ from game.ui.app import App
 from game.ui.home import autosave_dir, saves_dir
 from game.ui.screens import LoadDialog
 from game.ui.seats import Seats
-from tests.test_ui_app import SHOTS, button_named, click, press, run_until
+from tests.test_ui_app import button_named, click, press, run_until, shot
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "maps" / "long_tom_hunt.toml"
@@ -41,7 +41,7 @@ def test_ctrl_l_on_a_damaged_save_keeps_the_game_in_progress(app, home) -> None:
     assert app.running and app.top is dialog and app.game is game
     assert dialog.message.startswith(f"{bad}: the save is damaged")
     assert "nest more than 32 levels deep" in dialog.message
-    app.screenshot(SHOTS / "load_damaged_save.png")
+    shot(app, "load_damaged_save.png")
     assert state_hash(game.session.state) == state_hash(state)
 
 
@@ -57,7 +57,7 @@ def test_an_autosave_that_cannot_be_written_is_reported_and_the_game_goes_on(app
     run_until(app, lambda: state.turn >= 2, limit=3000)
     assert app.running and app.game is game
     assert any(t.text.startswith("Autosave failed in") for t in game.ctx.toasts)
-    app.screenshot(SHOTS / "autosave_failed.png")
+    shot(app, "autosave_failed.png")
     assert autosave_dir().read_text(encoding="utf-8") == "not a folder"
 
 

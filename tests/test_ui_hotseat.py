@@ -37,9 +37,9 @@ from game.ui.game_screen import SEAT_GUARD, GameScreen
 from game.ui.screens import HandOverScreen
 from game.ui.seats import HOTSEAT, Seats
 from game.ui.session import TABLE
+from tests.test_ui_app import shot
 
 ROOT = Path(__file__).resolve().parents[1]
-SHOTS = ROOT / "tests" / "screenshots"
 HIDDEN = "s-hunter-2"  # the south unit hidden on the board in these tests
 
 
@@ -69,7 +69,7 @@ def click(app: App, pos: tuple[int, int], frames: int = 3, times: int = 1) -> No
 def doc_shot(app: App, name: str) -> None:
     """A screenshot for the tests' folder, and for ``BARRAGE_SCREENSHOTS`` when set
     (``BARRAGE_SCREENSHOTS=docs/screenshots`` renews the README's pictures)."""
-    app.screenshot(SHOTS / name)
+    shot(app, name)
     folder = os.environ.get("BARRAGE_SCREENSHOTS")
     if folder:
         app.screenshot(Path(folder) / name)
@@ -163,7 +163,7 @@ def test_hand_over_screen_comes_when_a_side_must_see_its_secrets(app):
     assert isinstance(top, HandOverScreen) and top.side == "north", (
         "the first player takes the seat"
     )
-    app.screenshot(SHOTS / "handover_north.png")
+    shot(app, "handover_north.png")
     take_seat(app)
     assert app.top is game and game.session.viewer() == "north"
     # North accepts its deployment: south is to act, so the hand-over comes at once.
@@ -222,7 +222,7 @@ def test_the_table_is_the_same_whatever_south_keeps_secret(app):
     game_b, screen_b = table_screen(app, "b")
     assert sorted(drawn_a) == sorted(game_b.units.drawn)
     assert screen_a == screen_b, "south's secrets changed the table"
-    app.screenshot(SHOTS / "hotseat_table_identity.png")
+    shot(app, "hotseat_table_identity.png")
 
 
 def test_north_screen_is_the_same_whatever_south_keeps_secret(app):
@@ -236,7 +236,7 @@ def test_north_screen_is_the_same_whatever_south_keeps_secret(app):
     assert HIDDEN not in game_b.units.drawn
     assert sorted(drawn_a) == sorted(game_b.units.drawn)
     assert screen_a == screen_b, "south's secrets changed north's screen"
-    app.screenshot(SHOTS / "hotseat_north_view.png")
+    shot(app, "hotseat_north_view.png")
 
 
 def test_revealing_the_hidden_unit_changes_the_pixels_at_its_hex(app):

@@ -12,7 +12,7 @@ from game.ui.app import App
 from game.ui.home import autosave_dir
 from game.ui.screens import PassphraseDialog, UnsealDialog
 from game.ui.seats import HOTSEAT, Seats
-from tests.test_ui_app import SHOTS, button_named, click, type_text
+from tests.test_ui_app import button_named, click, shot, type_text
 from tests.test_ui_hotseat import take_seat
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,7 +33,7 @@ def test_each_side_seals_at_its_first_hand_over_and_continue_asks_both(app) -> N
     game = app.open_game(state, Seats(HOTSEAT, sealed=True))
     app.run_frames(2)
     take_seat(app)
-    app.screenshot(SHOTS / "passphrase_dialog.png")
+    shot(app, "passphrase_dialog.png")
     give_passphrase(app, "north", "north words")
     assert game.session.seal is None  # south has not given its passphrase yet
     game.ctx.submit(EndPhase("north"))
@@ -56,7 +56,7 @@ def test_each_side_seals_at_its_first_hand_over_and_continue_asks_both(app) -> N
         type_text(app, words)
     click(app, button_named(dialog.manager, "Open").rect.center, frames=3)
     assert app.top is dialog and "a passphrase is wrong" in dialog.message
-    app.screenshot(SHOTS / "unseal_dialog.png")
+    shot(app, "unseal_dialog.png")
     dialog.entries["south"].set_text("south words")
     click(app, button_named(dialog.manager, "Open").rect.center, frames=3)
     loaded = app.game

@@ -731,11 +731,12 @@ class PlotLayer:
                 image = pygame.Surface(cam.viewport, pygame.SRCALPHA)
             else:
                 image.fill((0, 0, 0, 0), self._overlay[2])  # type: ignore[index]
+                fonts.forget(image)
             self._paint_preview(image, ctx, p)
             self._overlay = (key, image, self._overlay_box(ctx, p), p)
             self.overlay_paints += 1
         _, image, bbox, _ = self._overlay
-        surface.blit(image, bbox.topleft, area=bbox)
+        fonts.place(surface, image, bbox.topleft, area=bbox)
         if p.refusal is None and not p.counter_battery and p.forecast is not None:
             ring_labels(surface, ctx, p.target, p.weapon.rings(), 11, labels.SHELL)
 
@@ -1011,12 +1012,12 @@ class PlotLayer:
             box = draw(scratch, ctx, (0, 0))
             rows = self.battery_rows if name == "batteries" else self.queue_rows
             box = box.clip(scratch.get_rect())
-            cached = (key, scratch.subsurface(box).copy(), list(rows))
+            cached = (key, fonts.copy_area(scratch, box), list(rows))
             self._panels[name] = cached
             self.panel_paints += 1
         _, image, rows = cached
         box = image.get_rect(topleft=at)
-        surface.blit(image, box)
+        fonts.place(surface, image, box, name)
         return box, [(r.move(at), v) for r, v in rows]
 
     def _draw_batteries(
@@ -1181,7 +1182,7 @@ class PlotLayer:
         ]
         avoid = [(x + rect.x, y + rect.y) for x, y in avoid]
         box = ui.place_box(ctx, image.get_size(), "plot_card", ("bottom", "top"), avoid)
-        surface.blit(image, box)
+        fonts.place(surface, image, box, "plot_card")
         ctx.cards["plot_card"] = box
 
     def _paint_card(self, ctx: UiContext, p: PlotPreview, why: str | None) -> pygame.Surface:

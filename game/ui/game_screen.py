@@ -83,7 +83,7 @@ from game.ui.seats import HOTSEAT, WATCH, Seats
 from game.ui.session import HUMAN, TABLE, GameSession
 from game.ui.theme import BAR_HEIGHT, ERROR, TEXT
 from game.ui.units_layer import UnitsLayer
-from game.ui.widgets import Dialog, panel_surface, wrap
+from game.ui.widgets import Dialog, draw_gui, panel_surface, wrap
 
 if TYPE_CHECKING:
     from game.ui.app import App
@@ -654,17 +654,19 @@ class GameScreen(Screen):
         # clear of the panels of the last frame (game.ui.labels).
         placer = self.labels
         placer.begin(ui.map_rect(ctx), labels.frame_obstacles(ctx))
-        self._draw_map(surface)
-        for label in self.map_layer.side_labels(self.camera):
-            placer.add(label)
-        for label in self.map_layer.sheet_labels(self.camera):
-            placer.add(label)
-        for layer in self.layers:
-            if isinstance(layer, MarksUnder):
-                layer.draw_under(surface, ctx)
-        for layer in self.layers:
-            layer.draw_world(surface, ctx)
-        placer.finish(surface)
+        # Labels on the map belong to its view: cut at its edge as the camera pans.
+        with fonts.panel_scope("map", ui.map_rect(ctx), clips=True):
+            self._draw_map(surface)
+            for label in self.map_layer.side_labels(self.camera):
+                placer.add(label)
+            for label in self.map_layer.sheet_labels(self.camera):
+                placer.add(label)
+            for layer in self.layers:
+                if isinstance(layer, MarksUnder):
+                    layer.draw_under(surface, ctx)
+            for layer in self.layers:
+                layer.draw_world(surface, ctx)
+            placer.finish(surface)
         # The dialog host comes last, over the top bar's buttons and the banner, so the
         # veil of a modal dialog covers them; the messages are placed clear of it.
         host = ctx.dialogs
@@ -672,7 +674,7 @@ class GameScreen(Screen):
             if layer is not host:
                 layer.draw_hud(surface, ctx)
         self.tooltip.draw_hud(surface, ctx)
-        self.ui_manager.draw_ui(surface)
+        draw_gui(self.ui_manager, surface)
         self._draw_banner(surface)
         if host is not None:
             host.draw_hud(surface, ctx)
@@ -692,10 +694,14 @@ class GameScreen(Screen):
         box = panel_surface(
             (w, title.get_height() + note.get_height() + 22), 10, accent=colour, edge=3
         )
-        box.blit(title, title.get_rect(midtop=(w // 2, 8)))
-        box.blit(note, note.get_rect(midtop=(w // 2, 12 + title.get_height())))
+        fonts.blit(box, title, title.get_rect(midtop=(w // 2, 8)))
+        fonts.blit(box, note, note.get_rect(midtop=(w // 2, 12 + title.get_height())))
         self._banner_rect = box.get_rect(midtop=(surface.get_width() // 2, BAR_HEIGHT + 8))
-        surface.blit(box, self._banner_rect)
+        fonts.place(surface, box, self._banner_rect, "hot-seat banner")
+
+    def redraw_map(self) -> None:
+        """The next frame draws the terrain whole and the sides straight onto it."""
+        self._map_key = None
 
     def _draw_map(self, surface: pygame.Surface) -> None:
         """Terrain and sides, composed once while the camera stands still.
@@ -723,9 +729,10 @@ class GameScreen(Screen):
             if self._composed_offset != offset:
                 # The camera has come to rest: compose terrain and sides once.
                 image.blit(self._terrain_image, (0, 0))
+                fonts.forget(image)
                 self.map_layer.draw_sides(image, camera)
                 self._composed_offset = offset
-            surface.blit(image, (0, 0))
+            fonts.place(surface, image, (0, 0), "map", clips=True)
             return
         terrain = self._terrain_image
         if terrain is None or terrain.get_size() != camera.viewport:
@@ -756,7 +763,7 @@ class GameScreen(Screen):
         self._terrain_offset = offset
         # While moving, the sides go straight onto the frame.
         self._composed_offset = None
-        surface.blit(terrain, (0, 0))
+        fonts.place(surface, terrain, (0, 0), "map", clips=True)
         self.map_layer.draw_sides(surface, camera)
 
     @staticmethod
@@ -783,7 +790,7 @@ class GameScreen(Screen):
             box = panel_surface((w, h), accent=theme.BAD if toast.error else theme.PANEL_EDGE)
             y = 6
             for line in lines:
-                box.blit(line, (14, y))
+                fonts.blit(box, line, (14, y))
                 y += line.get_height()
             images.append(box)
         self._toast_key, self._toast_cache = key, images
@@ -819,7 +826,7 @@ class GameScreen(Screen):
         placed = self.toast_layout(surface.get_rect())
         self.toasts_held = bool(ctx.toasts) and not placed
         for image, rect in placed:
-            surface.blit(image, rect)
+            fonts.place(surface, image, rect, "message")
         self.shown_toasts = [rect for _, rect in placed]
         if placed:
             ctx.cards["messages"] = self.shown_toasts[0].unionall(self.shown_toasts)

@@ -38,7 +38,7 @@ from game.state import Move, PlaceSheet, PlayerView
 from game.state.model import hex_from
 from game.state.queries import movement_reach
 from game.state.view import SeenPendingSheet
-from game.ui import dialogs, labels, theme
+from game.ui import dialogs, fonts, labels, theme
 from game.ui import widgets as ui
 from game.ui.artillery_plot import draw_badge, on_map, own_batteries, pulse
 from game.ui.context import SELECT, UiContext
@@ -362,7 +362,7 @@ class IntelLayer:
             self._paint_minimap(image, ctx, image.get_rect(), bounds)
             self._mini = (key, image)
             self.minimap_paints += 1
-        surface.blit(self._mini[1], box)
+        fonts.place(surface, self._mini[1], box, "minimap")
         inner = pygame.Rect(box.x + 10, box.y + 34, box.w - 20, box.h - 42)
         self.minimap.fit(inner, bounds)
         clip = surface.get_clip()

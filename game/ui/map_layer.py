@@ -650,9 +650,9 @@ def _paint_building(
     if s >= NEAR_SIZE:
         px = max(8, round(s * 0.3))
         top = fonts.text(f"CF {cf}", px, theme.BUILDING_TEXT, bold=True, halo=theme.WALL)
-        target.blit(top, top.get_rect(center=(round(x), round(y - s * 0.1))))
+        fonts.blit(target, top, top.get_rect(center=(round(x), round(y - s * 0.1))))
         low = fonts.text(f"H {height}", px, theme.BUILDING_TEXT, bold=True, halo=theme.WALL)
-        target.blit(low, low.get_rect(center=(round(x), round(y + s * 0.2))))
+        fonts.blit(target, low, low.get_rect(center=(round(x), round(y + s * 0.2))))
 
 
 def _paint_labels(
@@ -682,13 +682,13 @@ def _paint_labels(
             colour = theme.LEVEL_TEXT
         if label:
             surf = fonts.text(label, level_px, colour, bold=True, halo=theme.LABEL_HALO)
-            target.blit(surf, surf.get_rect(midbottom=(round(x), round(y + half - 1))))
+            fonts.blit(target, surf, surf.get_rect(midbottom=(round(x), round(y + half - 1))))
         if s >= NEAR_SIZE:
             col, row = k % SHEET_COLS, k // SHEET_COLS
             surf = fonts.text(
                 format_xxyy(col, row), name_px, theme.HEX_LABEL, halo=theme.LABEL_HALO
             )
-            target.blit(surf, surf.get_rect(midtop=(round(x), round(y - half + 1))))
+            fonts.blit(target, surf, surf.get_rect(midtop=(round(x), round(y - half + 1))))
 
 
 # --- the layer --------------------------------------------------------------------------
@@ -855,7 +855,8 @@ class MapLayer:
             rendered = rendered or key not in self._cache
             entry = self._surface(pos, zoom)
             keep.add(key)
-            surface.blit(entry.surface, (entry.origin[0] - ox, entry.origin[1] - oy))
+            origin = (entry.origin[0] - ox, entry.origin[1] - oy)
+            fonts.place(surface, entry.surface, origin, "terrain", clips=True)
         self._evict(keep)
         return stand_ins
 

@@ -37,7 +37,7 @@ from game.ui.seats import HOTSEAT, LEVELS, MODE_NAMES, MODES, SOLO, WATCH, Seats
 from game.ui.settings_page import SettingsPage
 from game.ui.theme import ACCENT, ERROR, MUTED, PANEL_EDGE, TEXT
 from game.ui.tutorial import open_tutorial
-from game.ui.widgets import backdrop, choice_row, gui_button, panel_surface, wrap
+from game.ui.widgets import backdrop, choice_row, draw_gui, gui_button, panel_surface, wrap
 
 if TYPE_CHECKING:
     from game.ui.app import App
@@ -439,23 +439,29 @@ class MainMenu(Screen):
         surface.blit(self._backdrop, (0, 0))
         x, y = self.left.x, self.left.y + 4
         title = 58 if self.left.width >= 290 else 50
-        surface.blit(fonts.text("BARRAGE", title, ACCENT, bold=True), (x - 3, y))
-        surface.blit(fonts.text("Hex-map artillery simulator", 17, MUTED), (x, y + 78))
-        surface.blit(fonts.text("Plot. Wait. Adjust. Hunt the guns.", 14, MUTED), (x, y + 102))
-        surface.blit(panel_surface(self.panel.size, 12), self.panel)
+        fonts.blit(surface, fonts.text("BARRAGE", title, ACCENT, bold=True), (x - 3, y))
+        fonts.blit(surface, fonts.text("Hex-map artillery simulator", 17, MUTED), (x, y + 78))
+        fonts.blit(
+            surface, fonts.text("Plot. Wait. Adjust. Hunt the guns.", 14, MUTED), (x, y + 102)
+        )
+        fonts.place(surface, panel_surface(self.panel.size, 12), self.panel, "menu")
         if self.message:
             bottom = self.left.bottom
             for k, line in enumerate(wrap(self.message, self.left.width - 20, 13)):
                 if self.message_top + 17 * (k + 1) > bottom:
                     break
-                surface.blit(fonts.text(line, 13, ERROR), (self.left.x, self.message_top + 17 * k))
+                fonts.blit(
+                    surface, fonts.text(line, 13, ERROR), (self.left.x, self.message_top + 17 * k)
+                )
         inner = self.panel.inflate(-40, -40)
         if self.page_view is not None:
-            surface.blit(fonts.text(self.page_view.title, 22, ACCENT, bold=True), inner.topleft)
+            fonts.blit(
+                surface, fonts.text(self.page_view.title, 22, ACCENT, bold=True), inner.topleft
+            )
             self.page_view.draw(surface)
-            self.manager.draw_ui(surface)
+            draw_gui(self.manager, surface)
             return
-        surface.blit(fonts.text("New game", 22, ACCENT, bold=True), (inner.x, inner.y))
+        fonts.blit(surface, fonts.text("New game", 22, ACCENT, bold=True), (inner.x, inner.y))
         # Thumbnail.
         pygame.draw.rect(surface, (14, 16, 18), self.thumb_rect, 0, 6)
         entry = self.entry
@@ -464,7 +470,7 @@ class MainMenu(Screen):
             surface.blit(image, image.get_rect(center=self.thumb_rect.center))
         elif entry is not None and not entry.problem:
             label = fonts.text("drawing the map...", 14, MUTED)
-            surface.blit(label, label.get_rect(center=self.thumb_rect.center))
+            fonts.blit(surface, label, label.get_rect(center=self.thumb_rect.center))
         pygame.draw.rect(surface, PANEL_EDGE, self.thumb_rect, 1, 6)
         titles = {
             "mode": "Mode",
@@ -474,11 +480,11 @@ class MainMenu(Screen):
             "saves": "Saves",
         }
         for row, ry in self.row_titles:
-            surface.blit(fonts.text(titles[row], 15, TEXT, bold=True), (inner.x, ry + 8))
-        surface.blit(fonts.text("Seed", 15, TEXT, bold=True), self.seed_label_pos)
+            fonts.blit(surface, fonts.text(titles[row], 15, TEXT, bold=True), (inner.x, ry + 8))
+        fonts.blit(surface, fonts.text("Seed", 15, TEXT, bold=True), self.seed_label_pos)
         hint = fonts.text("empty: a new one", 12, MUTED)
-        surface.blit(hint, (self.seed_entry.rect.right + 10, self.seed_label_pos[1] + 2))
-        self.manager.draw_ui(surface)
+        fonts.blit(surface, hint, (self.seed_entry.rect.right + 10, self.seed_label_pos[1] + 2))
+        draw_gui(self.manager, surface)
 
     def resize(self, size: tuple[int, int]) -> None:
         self.manager.set_window_resolution(size)

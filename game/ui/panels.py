@@ -307,7 +307,7 @@ class PhaseBar:
             self._image_view = view
             self._image = self._render(ctx)
         if self._image is not None:
-            surface.blit(self._image, (0, 0))
+            fonts.place(surface, self._image, (0, 0), "phase_bar")
 
     def _render(self, ctx: UiContext) -> pygame.Surface:
         view = ctx.view
@@ -321,7 +321,7 @@ class PhaseBar:
         x = 16
         name = view.scenario_name or "Barrage"
         title = fonts.text(name, 17, ACCENT, bold=True)
-        surf.blit(title, (x, 4))
+        fonts.blit(surf, title, (x, 4))
         limit = f" of {view.turn_limit}" if view.turn_limit else ""
         arrivals = self.arrivals(ctx)
         if arrivals is not None:
@@ -332,14 +332,16 @@ class PhaseBar:
             phase = PHASE_NAMES.get(view.phase, view.phase.capitalize())
             self.phase_text = f"{turn}  ·  {phase}"
         sub = fonts.text(self.phase_text, 13, MUTED)
-        surf.blit(sub, (x, 26))
+        fonts.blit(surf, sub, (x, 26))
         x += max(title.get_width(), sub.get_width()) + 26
         you = f"You: {side_label(session, view.side)} ({view.side})"
         if view.table:
             you = "The table: what both sides know"
         elif not session.humans:
             you = f"Watching: {view.side}'s view"
-        surf.blit(fonts.text(you, 14, theme.mix(colour, (255, 255, 255), 0.45), bold=True), (x, 4))
+        fonts.blit(
+            surf, fonts.text(you, 14, theme.mix(colour, (255, 255, 255), 0.45), bold=True), (x, 4)
+        )
         if arrivals is not None:
             status = "Shells landing"
         elif view.result is not None:
@@ -360,7 +362,7 @@ class PhaseBar:
             kind = "" if session.controllers.get(view.acting) == "human" else " (AI)"
             status = f"{who}{kind} is acting"
         status_image = fonts.text(status, 13, TEXT)
-        surf.blit(status_image, (x, 26))
+        fonts.blit(surf, status_image, (x, 26))
         # Where the bar's words end (the buttons start right of it).
         self.text_end = x + max(status_image.get_width(), fonts.font(14, True).size(you)[0])
         initiative = view.initiative
@@ -373,7 +375,7 @@ class PhaseBar:
             image = fonts.text(text, 13, MUTED)
             right = getattr(self, "text_right", width) - 12
             if x + 260 + image.get_width() < right:
-                surf.blit(image, (right - image.get_width(), 15))
+                fonts.blit(surf, image, (right - image.get_width(), 15))
         return surf
 
 
@@ -692,7 +694,7 @@ class UnitPanel:
 
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
         if self._image is not None:
-            surface.blit(self._image, self.rect)
+            fonts.place(surface, self._image, self.rect, "unit_panel")
 
     def _render(self, ctx: UiContext, unit: Unit) -> pygame.Surface:
         own = unit.side == ctx.side
@@ -718,10 +720,10 @@ class UnitPanel:
         colour = theme.SIDE_COLOURS.get(unit.side, (150, 150, 150))
         pygame.draw.rect(surf, colour, pygame.Rect(0, 0, 6, height), 0, 4)
         y = pad - 2
-        surf.blit(fonts.text(unit.name, 17, TEXT, bold=True), (pad + 4, y))
+        fonts.blit(surf, fonts.text(unit.name, 17, TEXT, bold=True), (pad + 4, y))
         tag = "yours" if own else unit.side
         tag_img = fonts.text(tag, 13, theme.mix(colour, (255, 255, 255), 0.45), bold=True)
-        surf.blit(tag_img, (width - pad - tag_img.get_width(), y + 3))
+        fonts.blit(surf, tag_img, (width - pad - tag_img.get_width(), y + 3))
         y += 26
         # Strength bar.
         bar = pygame.Rect(pad + 4, y + 4, width - 2 * pad - 4, 8)
@@ -732,27 +734,29 @@ class UnitPanel:
         y += 20
         for label, value in lines:
             if label:
-                surf.blit(fonts.text(label, 13, MUTED), (pad + 4, y))
-            surf.blit(fonts.text(value, 13, TEXT), (pad + 4 + label_w, y))
+                fonts.blit(surf, fonts.text(label, 13, MUTED), (pad + 4, y))
+            fonts.blit(surf, fonts.text(value, 13, TEXT), (pad + 4 + label_w, y))
             y += 18
         if rows:
             y += 6
-            surf.blit(
-                fonts.text("Armour/structure by location", 13, ACCENT, bold=True), (pad + 4, y)
+            fonts.blit(
+                surf,
+                fonts.text("Armour/structure by location", 13, ACCENT, bold=True),
+                (pad + 4, y),
             )
             y += 20
             col_w = (width - 2 * pad) // 2
             for k, (loc, text) in enumerate(rows):
                 cx = pad + 4 + (k % 2) * col_w
                 cy = y + (k // 2) * 17
-                surf.blit(fonts.text(loc, 12, MUTED), (cx, cy))
+                fonts.blit(surf, fonts.text(loc, 12, MUTED), (cx, cy))
                 value = fonts.text(text, 12, TEXT, bold=True)
-                surf.blit(value, (cx + col_w - 12 - value.get_width(), cy))
+                fonts.blit(surf, value, (cx + col_w - 12 - value.get_width(), cy))
             y += ((len(rows) + 1) // 2) * 17
         if own and units is not None and units.can_move_now(ctx, unit.id):
             y += 4
             hint = "Click a tinted hex to plan a move; H holds"
-            surf.blit(fonts.text(hint, 12, ACCENT), (pad + 4, y))
+            fonts.blit(surf, fonts.text(hint, 12, ACCENT), (pad + 4, y))
         return surf
 
 
@@ -860,12 +864,12 @@ class LogPanel:
             self._image_key = key
             self._image = self._render()
         if self._image is not None:
-            surface.blit(self._image, self.rect)
+            fonts.place(surface, self._image, self.rect, "log")
 
     def _render(self) -> pygame.Surface:
         surf = panel_surface(self.rect.size)
         title = "Log (F2 hides)" if self.open else "Log (F2 or click to show)"
-        surf.blit(fonts.text(title, 13, ACCENT, bold=True), (12, 4))
+        fonts.blit(surf, fonts.text(title, 13, ACCENT, bold=True), (12, 4))
         if not self.open:
             return surf
         line_h = 17
@@ -874,10 +878,12 @@ class LogPanel:
         shown = self._lines[max(0, end - room) : end]
         y = 26
         for text, colour in shown:
-            surf.blit(fonts.text(text, 13 if not text.startswith("   ") else 12, colour), (12, y))
+            fonts.blit(
+                surf, fonts.text(text, 13 if not text.startswith("   ") else 12, colour), (12, y)
+            )
             y += line_h
         if not self._lines:
-            surf.blit(fonts.text("Nothing has happened yet.", 13, MUTED), (12, y))
+            fonts.blit(surf, fonts.text("Nothing has happened yet.", 13, MUTED), (12, y))
         return surf
 
 
@@ -950,7 +956,7 @@ class Tooltip:
         if rect.bottom > screen.bottom:
             rect.bottom = my - 12
         rect.clamp_ip(screen)
-        surface.blit(self._image, rect)
+        fonts.place(surface, self._image, rect, "tooltip")
 
     @staticmethod
     def _render(lines: list[str]) -> pygame.Surface:
@@ -963,6 +969,6 @@ class Tooltip:
         surf = panel_surface((w, h), 6)
         y = 7
         for image in images:
-            surf.blit(image, (10, y))
+            fonts.blit(surf, image, (10, y))
             y += image.get_height()
         return surf

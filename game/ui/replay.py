@@ -236,7 +236,7 @@ class ReplayBar:
             self._image_view = ctx.view
             self._image = self._render(ctx)
         if self._image is not None:
-            surface.blit(self._image, (0, 0))
+            fonts.place(surface, self._image, (0, 0), "replay_bar")
 
     def _render(self, ctx: UiContext) -> pygame.Surface:
         view = ctx.view
@@ -251,23 +251,27 @@ class ReplayBar:
         x = 16
         name = view.scenario_name or "Barrage"
         title = fonts.text(_fit(name, 17, max(40, right - x), True), 17, ACCENT, bold=True)
-        surf.blit(title, (x, 4))
+        fonts.blit(surf, title, (x, 4))
         sub = fonts.text(_fit(where_text(view), 13, max(40, right - x)), 13, MUTED)
-        surf.blit(sub, (x, 26))
+        fonts.blit(surf, sub, (x, 26))
         x += max(title.get_width(), sub.get_width()) + 22
         if right - x < 120:
             return surf
         tag = fonts.text("REPLAY", 12, (20, 20, 20), bold=True)
         badge = tag.get_rect(topleft=(x + 6, 7)).inflate(12, 4)
         pygame.draw.rect(surf, ACCENT, badge, 0, 4)
-        surf.blit(tag, tag.get_rect(center=badge.center))
+        fonts.blit(surf, tag, tag.get_rect(center=badge.center))
         head = f"command {screen.position} of {screen.timeline.last}"
         head_x = badge.right + 8
         if fonts.font(14, True).size(head)[0] > right - head_x:
             head = f"{screen.position}/{screen.timeline.last}"
-        surf.blit(fonts.text(_fit(head, 14, right - head_x, True), 14, TEXT, True), (head_x, 4))
+        fonts.blit(
+            surf, fonts.text(_fit(head, 14, right - head_x, True), 14, TEXT, True), (head_x, 4)
+        )
         seen = _fit(view_name(view.side).capitalize(), 13, right - x, True)
-        surf.blit(fonts.text(seen, 13, theme.mix(colour, (255, 255, 255), 0.45), True), (x, 26))
+        fonts.blit(
+            surf, fonts.text(seen, 13, theme.mix(colour, (255, 255, 255), 0.45), True), (x, 26)
+        )
         return surf
 
 
@@ -370,7 +374,7 @@ class ReplayOverlay:
             image = self._panel[1]
             rect = ui.map_rect(ctx)
             box = image.get_rect(topright=(rect.right - 10, ui.top_of_map(ctx)))
-            surface.blit(image, box)
+            fonts.place(surface, image, box, "umpire")
             registry["umpire"] = box
         else:
             self._panel = None
@@ -389,7 +393,7 @@ class ReplayOverlay:
             self._step = (key, self._paint_step(ctx))
         image = self._step[1]
         box = ui.place_box(ctx, image.get_size(), "replay_step", rows=("bottom",))
-        surface.blit(image, box)
+        fonts.place(surface, image, box, "replay_step")
         registry["replay_step"] = box
 
     def _paint_step(self, ctx: UiContext) -> pygame.Surface:
@@ -416,7 +420,7 @@ class ReplayOverlay:
             self._end = (ctx.view, self._paint_end(ctx))
         image = self._end[1]
         box = ui.place_box(ctx, image.get_size(), "replay_end", rows=("top",))
-        surface.blit(image, box)
+        fonts.place(surface, image, box, "replay_end")
         return box
 
     def _paint_end(self, ctx: UiContext) -> pygame.Surface:
@@ -437,9 +441,9 @@ class ReplayOverlay:
         w = max(title.get_width(), line.get_width(), hint.get_width()) + 48
         card = ui.panel_surface((w, 96), 10, accent=colour, edge=2)
         pygame.draw.rect(card, colour, pygame.Rect(0, 0, w, 6), 0, 4)
-        card.blit(title, title.get_rect(midtop=(w // 2, 12)))
-        card.blit(line, line.get_rect(midtop=(w // 2, 50)))
-        card.blit(hint, hint.get_rect(midtop=(w // 2, 74)))
+        fonts.blit(card, title, title.get_rect(midtop=(w // 2, 12)))
+        fonts.blit(card, line, line.get_rect(midtop=(w // 2, 50)))
+        fonts.blit(card, hint, hint.get_rect(midtop=(w // 2, 74)))
         return card
 
     def _paint_panel(self, ctx: UiContext) -> pygame.Surface:

@@ -107,7 +107,7 @@ class ReplaysPage:
         rect = self.rect
         folder = f"Every game played to its end is kept in {shown_path(logs_dir())}, newest first."
         for k, line in enumerate(wrap(folder, rect.width, 13)[:2]):
-            surface.blit(fonts.text(line, 13, MUTED), (rect.x, rect.y + 32 + 16 * k))
+            fonts.blit(surface, fonts.text(line, 13, MUTED), (rect.x, rect.y + 32 + 16 * k))
         y = self.details_top
         entry = self.chosen
         if entry is None:
@@ -125,10 +125,10 @@ class ReplaysPage:
             lines = [(f"{entry.scenario}, {entry.date}. {entry.result}{why}", TEXT)]
         for text, colour in lines:
             for line in wrap(text, rect.width, 13)[:4]:
-                surface.blit(fonts.text(line, 13, colour), (rect.x, y))
+                fonts.blit(surface, fonts.text(line, 13, colour), (rect.x, y))
                 y += 17
         label = fonts.text("View", 15, TEXT, bold=True)
-        surface.blit(label, (rect.x, rect.bottom - 33))
+        fonts.blit(surface, label, (rect.x, rect.bottom - 33))
 
 
 def _unique(rows: list[str]) -> list[str]:

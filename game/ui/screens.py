@@ -26,7 +26,7 @@ from game.ui.screen import INPUT_EVENTS, Screen, drop_queued_input
 from game.ui.seats import write_seats
 from game.ui.settings_page import SettingsPage
 from game.ui.theme import ACCENT, ERROR, MUTED, TEXT
-from game.ui.widgets import backdrop, dim, gui_button, panel_surface, wrap
+from game.ui.widgets import backdrop, dim, draw_gui, gui_button, panel_surface, wrap
 
 if TYPE_CHECKING:
     from game.ui.app import App
@@ -79,9 +79,9 @@ class _Overlay(Screen):
 
     def draw(self, surface: pygame.Surface) -> None:
         dim(surface)
-        surface.blit(panel_surface(self.box.size, 12), self.box)
+        fonts.place(surface, panel_surface(self.box.size, 12), self.box, type(self).__name__)
         self.draw_content(surface)
-        self.manager.draw_ui(surface)
+        draw_gui(self.manager, surface)
 
     def draw_content(self, surface: pygame.Surface) -> None:
         """Text of the overlay, under its widgets."""
@@ -180,25 +180,25 @@ class HandOverScreen(Screen):
         session = self.game.session
         card = pygame.Rect(0, 0, min(760, w - 80), 300)
         card.center = (w // 2, h // 2)
-        surface.blit(panel_surface(card.size, 14), card)
+        fonts.place(surface, panel_surface(card.size, 14), card, "hand-over")
         pygame.draw.rect(surface, colour, pygame.Rect(card.x, card.y, card.width, 8), 0, 4)
         name = self.side.capitalize()
         title = fonts.text(f"{name} to play", 52, TEXT, bold=True)
-        surface.blit(title, title.get_rect(center=(card.centerx, card.y + 72)))
+        fonts.blit(surface, title, title.get_rect(center=(card.centerx, card.y + 72)))
         label = fonts.text(side_label(session, self.side), 22, theme.mix(colour, TEXT, 0.3), True)
-        surface.blit(label, label.get_rect(center=(card.centerx, card.y + 128)))
+        fonts.blit(surface, label, label.get_rect(center=(card.centerx, card.y + 128)))
         state = session.state
         phase = PHASE_NAMES.get(state.phase, state.phase)
         where = f"Turn {state.turn}, {phase.lower()}" if state.turn else "Set-up"
         if state.pending_sheet is not None:
             where += ": a new sheet must be placed"
         info = fonts.text(where, 18, MUTED)
-        surface.blit(info, info.get_rect(center=(card.centerx, card.y + 166)))
+        fonts.blit(surface, info, info.get_rect(center=(card.centerx, card.y + 166)))
         prompt = fonts.text("Press Space to take the seat", 22, ACCENT, bold=True)
-        surface.blit(prompt, prompt.get_rect(center=(card.centerx, card.y + 220)))
+        fonts.blit(surface, prompt, prompt.get_rect(center=(card.centerx, card.y + 220)))
         note = fonts.text(f"Only {name}'s player should see the next screen", 15, MUTED)
-        surface.blit(note, note.get_rect(center=(card.centerx, card.y + 258)))
-        self.manager.draw_ui(surface)
+        fonts.blit(surface, note, note.get_rect(center=(card.centerx, card.y + 258)))
+        draw_gui(self.manager, surface)
 
 
 # --- pause, help ----------------------------------------------------------------------------
@@ -230,7 +230,7 @@ class PauseMenu(_Overlay):
 
     def draw_content(self, surface: pygame.Surface) -> None:
         title = fonts.text("Paused", 26, ACCENT, bold=True)
-        surface.blit(title, title.get_rect(midtop=(self.box.centerx, self.box.top + 18)))
+        fonts.blit(surface, title, title.get_rect(midtop=(self.box.centerx, self.box.top + 18)))
 
     def pressed(self, element: Any) -> None:
         ident = self.buttons.get(element)
@@ -280,7 +280,7 @@ class SettingsOverlay(_Overlay):
 
     def draw_content(self, surface: pygame.Surface) -> None:
         inner = self.box.inflate(-40, -40)
-        surface.blit(fonts.text(self.page.title, 22, ACCENT, bold=True), inner.topleft)
+        fonts.blit(surface, fonts.text(self.page.title, 22, ACCENT, bold=True), inner.topleft)
         self.page.draw(surface)
 
 
@@ -341,10 +341,12 @@ class HelpOverlay(Screen):
         shown = self.view_height()
         w = body.get_width()
         frame = panel_surface((w, self.HEAD + shown + self.FOOT), 12)
-        frame.blit(fonts.text("Keys and mouse", 24, ACCENT, bold=True), (24, 16))
+        fonts.blit(frame, fonts.text("Keys and mouse", 24, ACCENT, bold=True), (24, 16))
         hint = fonts.text("F1, Esc or a click closes this", 13, MUTED)
-        frame.blit(hint, (w - 24 - hint.get_width(), 24))
-        frame.blit(body, (0, self.HEAD), pygame.Rect(0, self.offset, w, shown))
+        fonts.blit(frame, hint, (w - 24 - hint.get_width(), 24))
+        # The key list scrolls: a line half in sight at its top or bottom is meant.
+        shown_part = pygame.Rect(0, self.offset, w, shown)
+        fonts.place(frame, body, (0, self.HEAD), "keys", clips=True, area=shown_part)
         if self.max_offset():
             below = (self.max_offset() - self.offset + self.LINE - 1) // self.LINE
             note = (
@@ -352,9 +354,9 @@ class HelpOverlay(Screen):
                 if below
                 else "The end of the list: wheel, arrows or Home scroll back"
             )
-            frame.blit(fonts.text(note, 13, MUTED), (24, self.HEAD + shown + 8))
+            fonts.blit(frame, fonts.text(note, 13, MUTED), (24, self.HEAD + shown + 8))
         dim(surface, 170)
-        surface.blit(frame, frame.get_rect(center=(size[0] // 2, size[1] // 2)))
+        fonts.place(surface, frame, frame.get_rect(center=(size[0] // 2, size[1] // 2)), "help")
 
     def _body_for(self, size: tuple[int, int]) -> pygame.Surface:
         columns = 2 if size[0] >= 1100 else 1
@@ -390,12 +392,12 @@ class HelpOverlay(Screen):
             for row, (key, what, heading) in enumerate(col):
                 y = row * self.LINE
                 if heading:
-                    body.blit(fonts.text(key, 16, ACCENT, bold=True), (x, y))
+                    fonts.blit(body, fonts.text(key, 16, ACCENT, bold=True), (x, y))
                 else:
                     if key:
-                        body.blit(fonts.text(key, 14, TEXT, bold=True), (x, y))
+                        fonts.blit(body, fonts.text(key, 14, TEXT, bold=True), (x, y))
                     if what:
-                        body.blit(fonts.text(what, 14, MUTED), (x + key_w, y))
+                        fonts.blit(body, fonts.text(what, 14, MUTED), (x + key_w, y))
         return body
 
 
@@ -498,7 +500,9 @@ class EndScreen(_Overlay):
         if self.message:
             for k, line in enumerate(wrap(self.message, box.width - 60, 13)[:2]):
                 image = fonts.text(line, 13, ERROR)
-                surface.blit(image, image.get_rect(midtop=(box.centerx, box.bottom - 100 + 16 * k)))
+                fonts.blit(
+                    surface, image, image.get_rect(midtop=(box.centerx, box.bottom - 100 + 16 * k))
+                )
         winner = self.result.winner
         game = self.game
         if winner is None:
@@ -511,11 +515,11 @@ class EndScreen(_Overlay):
                 headline = f"{winner.capitalize()} wins"
             colour = theme.SIDE_COLOURS.get(winner, ACCENT)
         title = fonts.text(headline, 40, theme.mix(colour, (255, 255, 255), 0.3), bold=True)
-        surface.blit(title, title.get_rect(midtop=(box.centerx, box.top + 18)))
+        fonts.blit(surface, title, title.get_rect(midtop=(box.centerx, box.top + 18)))
         y = box.top + 80
         for line in wrap(f"{self.result.reason} (turn {self.result.turn})", box.width - 60, 16):
             image = fonts.text(line, 16, TEXT)
-            surface.blit(image, image.get_rect(midtop=(box.centerx, y)))
+            fonts.blit(surface, image, image.get_rect(midtop=(box.centerx, y)))
             y += 22
         y += 16
         rows = [
@@ -533,17 +537,17 @@ class EndScreen(_Overlay):
         for k, s in enumerate(self.stats):
             colour = theme.SIDE_COLOURS.get(s.side, TEXT)
             image = fonts.text(s.label, 15, theme.mix(colour, (255, 255, 255), 0.4), bold=True)
-            surface.blit(image, image.get_rect(midtop=(col_x[k] + 40, y)))
+            fonts.blit(surface, image, image.get_rect(midtop=(col_x[k] + 40, y)))
         y += 28
         for label, attr in rows:
-            surface.blit(fonts.text(label, 15, MUTED), (label_x, y))
+            fonts.blit(surface, fonts.text(label, 15, MUTED), (label_x, y))
             for k, s in enumerate(self.stats):
                 value = fonts.text(str(getattr(s, attr)), 15, TEXT, bold=True)
-                surface.blit(value, value.get_rect(midtop=(col_x[k] + 40, y)))
+                fonts.blit(surface, value, value.get_rect(midtop=(col_x[k] + 40, y)))
             y += 24
         played = self.game.session.state.turn
         turns = fonts.text(f"{played} turn{'s' if played != 1 else ''} played", 14, MUTED)
-        surface.blit(turns, turns.get_rect(midtop=(box.centerx, y + 6)))
+        fonts.blit(surface, turns, turns.get_rect(midtop=(box.centerx, y + 6)))
 
 
 # --- saving and loading -----------------------------------------------------------------------
@@ -637,14 +641,14 @@ class SaveDialog(_Overlay):
 
     def draw_content(self, surface: pygame.Surface) -> None:
         title = fonts.text("Save game", 22, ACCENT, bold=True)
-        surface.blit(title, (self.box.left + 30, self.box.top + 20))
+        fonts.blit(surface, title, (self.box.left + 30, self.box.top + 20))
         where = fonts.text(f"into {saves_dir()}", 13, MUTED)
-        surface.blit(where, (self.box.left + 30, self.box.top + 52))
+        fonts.blit(surface, where, (self.box.left + 30, self.box.top + 52))
         if self.message:
             colour = ERROR if self.error else TEXT
             for k, line in enumerate(wrap(self.message, self.box.width - 60, 13)):
                 image = fonts.text(line, 13, colour)
-                surface.blit(image, (self.box.left + 30, self.box.top + 126 + 17 * k))
+                fonts.blit(surface, image, (self.box.left + 30, self.box.top + 126 + 17 * k))
 
 
 class PassphraseDialog(_Overlay):
@@ -697,13 +701,13 @@ class PassphraseDialog(_Overlay):
     def draw_content(self, surface: pygame.Surface) -> None:
         left, top = self.box.left + 30, self.box.top
         title = f"{self.side.capitalize()}: a passphrase for your secrets"
-        surface.blit(fonts.text(title, 20, ACCENT, bold=True), (left, top + 20))
+        fonts.blit(surface, fonts.text(title, 20, ACCENT, bold=True), (left, top + 20))
         text = (
             "Saves of this game are sealed with both players' passphrases, so neither "
             "can read the other's guns and plots in the files. Loading it needs both."
         )
         for k, line in enumerate(wrap(text, self.box.width - 60, 13)):
-            surface.blit(fonts.text(line, 13, TEXT), (left, top + 56 + 17 * k))
+            fonts.blit(surface, fonts.text(line, 13, TEXT), (left, top + 56 + 17 * k))
 
 
 class UnsealDialog(_Overlay):
@@ -749,13 +753,17 @@ class UnsealDialog(_Overlay):
 
     def draw_content(self, surface: pygame.Surface) -> None:
         left, top = self.box.left + 30, self.box.top
-        surface.blit(fonts.text("Sealed hot-seat game", 20, ACCENT, bold=True), (left, top + 20))
+        fonts.blit(
+            surface, fonts.text("Sealed hot-seat game", 20, ACCENT, bold=True), (left, top + 20)
+        )
         for k, side in enumerate(self.sides):
             label = fonts.text(f"{side.capitalize()}:", 15, TEXT)
-            surface.blit(label, (left, top + 90 + 56 * k))
+            fonts.blit(surface, label, (left, top + 90 + 56 * k))
         if self.message:
             for k, line in enumerate(wrap(self.message, self.box.width - 60, 13)[:3]):
-                surface.blit(fonts.text(line, 13, ERROR), (left, self.box.bottom - 118 + 17 * k))
+                fonts.blit(
+                    surface, fonts.text(line, 13, ERROR), (left, self.box.bottom - 118 + 17 * k)
+                )
 
 
 class LoadDialog(_Overlay):
@@ -812,12 +820,12 @@ class LoadDialog(_Overlay):
 
     def draw_content(self, surface: pygame.Surface) -> None:
         title = fonts.text("Load game", 22, ACCENT, bold=True)
-        surface.blit(title, (self.box.left + 30, self.box.top + 20))
+        fonts.blit(surface, title, (self.box.left + 30, self.box.top + 20))
         folder = fonts.text(f"from {saves_dir()} and the autosave", 13, MUTED)
-        surface.blit(folder, (self.box.left + 30, self.box.top + 48))
+        fonts.blit(surface, folder, (self.box.left + 30, self.box.top + 48))
         if self.message:
             colour = ERROR if self.saves else MUTED
             y = self.box.bottom - 112
             for line in wrap(self.message, self.box.width - 60, 13)[:3]:
-                surface.blit(fonts.text(line, 13, colour), (self.box.left + 30, y))
+                fonts.blit(surface, fonts.text(line, 13, colour), (self.box.left + 30, y))
                 y += 17

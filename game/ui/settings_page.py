@@ -114,10 +114,10 @@ class SettingsPage:
 
     def draw(self, surface: pygame.Surface) -> None:
         for label, y in self.rows:
-            surface.blit(fonts.text(label, 15, TEXT, bold=True), (self.rect.x, y + 8))
+            fonts.blit(surface, fonts.text(label, 15, TEXT, bold=True), (self.rect.x, y + 8))
         slider = self.volume.rect
         value = f"{round(self.app.settings.volume * 100)}%"
-        surface.blit(fonts.text(value, 15, TEXT), (slider.right + 14, slider.y + 6))
+        fonts.blit(surface, fonts.text(value, 15, TEXT), (slider.right + 14, slider.y + 6))
         notes: list[tuple[str, tuple[int, int, int]]] = []
         board = self.app.sound
         if board is not None and board.problem:
@@ -134,5 +134,5 @@ class SettingsPage:
             for line in wrap(text, self.rect.width, 13):
                 if y + 17 > self.rect.bottom:
                     return
-                surface.blit(fonts.text(line, 13, colour), (self.rect.x, y))
+                fonts.blit(surface, fonts.text(line, 13, colour), (self.rect.x, y))
                 y += 17

@@ -58,7 +58,7 @@ from game.state import Deploy, PlayerView, Predesignate
 from game.state.engine import deployment_refusal
 from game.state.queries import flights_to_area
 from game.state.view import SeenUnit
-from game.ui import dialogs, labels, theme
+from game.ui import dialogs, fonts, labels, theme
 from game.ui import widgets as ui
 from game.ui.artillery_plot import dash_line, hex_points, on_map, own_batteries
 from game.ui.context import SELECT, Layer, UiContext
@@ -1280,7 +1280,7 @@ class SetupLayer:
             self.panel_paints += 1
         _, image, controls = self._image
         self.rect = image.get_rect(topleft=at)
-        surface.blit(image, self.rect)
+        fonts.place(surface, image, self.rect, "setup")
         self.controls = [(r.move(at), action) for r, action in controls]
         registry["setup"] = self.rect
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from game.state import SaveError, load_game, new_game
-from game.ui import theme
+from game.ui import fonts, theme
 from game.ui.context import UiContext
 from game.ui.game_screen import GameScreen
 from game.ui.home import data_home
@@ -265,7 +265,7 @@ class TutorialCard:
         ctx.panels["tutorial"] = rect
         # Nearly opaque: the lesson is read over the map's lines and labels.
         card = panel_surface(rect.size, title_bar=True, accent=ACCENT, alpha=CARD_ALPHA)
-        surface.blit(card, rect)
+        fonts.place(surface, card, rect, "tutorial")
         fold = "+" if self.folded else "-"
         middle = rect.y + TITLE_HEIGHT // 2
         text(surface, head, (rect.x + PAD, middle), SMALL, MUTED, True, "midleft")

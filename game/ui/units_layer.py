@@ -764,7 +764,7 @@ class UnitsLayer:
                 x, y = camera.hex_to_screen(h)
                 if -20 <= x <= w + 20 and -20 <= y <= hgt + 20:
                     label = fonts.text(str(c), px, (255, 255, 255), bold=True, halo=(30, 30, 30))
-                    surface.blit(label, label.get_rect(center=(round(x), round(y))))
+                    fonts.blit(surface, label, label.get_rect(center=(round(x), round(y))))
 
     def _draw_counters(self, surface: pygame.Surface, ctx: UiContext) -> None:
         camera = ctx.camera
@@ -888,7 +888,7 @@ class UnitsLayer:
         label = fonts.text(name, px, colour, bold=True, halo=COUNTER_EDGE)
         side = max(16, round(size * 1.25))
         top = round(centre[1] + side / 2 + max(2, size * 0.12))
-        surface.blit(label, label.get_rect(midtop=(round(centre[0]), top)))
+        fonts.blit(surface, label, label.get_rect(midtop=(round(centre[0]), top)))
 
     def _draw_path(self, surface: pygame.Surface, ctx: UiContext, reach: Reach) -> None:
         camera = ctx.camera
@@ -926,7 +926,7 @@ class UnitsLayer:
         label = fonts.text(text, 14, (255, 255, 255), bold=True, halo=(20, 20, 20))
         rect = label.get_rect(midbottom=(round(end[0]), round(end[1] - s * 0.95)))
         rect.clamp_ip(surface.get_rect())
-        surface.blit(label, rect)
+        fonts.blit(surface, label, rect)
         self._label_rect = rect
 
     def _draw_handles(self, surface: pygame.Surface, ctx: UiContext, reach: Reach) -> None:

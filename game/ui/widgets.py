@@ -165,7 +165,7 @@ def text(
     """Draw one line of text; ``anchor`` names the point of its rectangle at ``pos``."""
     image = fonts.text(label, px, colour, bold=bold, halo=halo)
     rect = image.get_rect(**{anchor: (round(pos[0]), round(pos[1]))})
-    surface.blit(image, rect)
+    fonts.blit(surface, image, rect)
     return rect
 
 
@@ -232,6 +232,7 @@ def draw_panel(
 ) -> pygame.Rect:
     """A panel with an optional title bar at ``rect``; returns the content rectangle."""
     surface.blit(panel_surface(rect.size, PANEL_RADIUS, title is not None, accent, alpha), rect)
+    fonts.panel_region(surface, title or "panel", rect)
     if title is None:
         return pygame.Rect(rect.x + 10, rect.y + 8, rect.w - 20, rect.h - 16)
     text(surface, title, (rect.x + 14, rect.y + 14), HEAD, TEXT, bold=True, anchor="midleft")
@@ -244,6 +245,9 @@ def dim(surface: pygame.Surface, alpha: int = SHADE_ALPHA) -> None:
     veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
     veil.fill((*SHADE, alpha))
     surface.blit(veil, (0, 0))
+    recorder = fonts.recorder()
+    if recorder is not None:
+        recorder.veil(surface)
 
 
 def chance_bar(surface: pygame.Surface, rect: pygame.Rect, p: float, colour: Colour = GOOD) -> None:
@@ -322,6 +326,26 @@ def choice_row(
             button.select()
         row[button] = value
     return row
+
+
+def draw_gui(manager: pygame_gui.UIManager, surface: pygame.Surface) -> None:
+    """Draw a screen's pygame-gui elements; while text is recorded, each visible element
+    that shows words is noted (a button too narrow for its words is ``cut``)."""
+    manager.draw_ui(surface)
+    recorder = fonts.recorder()
+    if recorder is None:
+        return
+    for element in manager.get_sprite_group().sprites():
+        words = getattr(element, "text", None)
+        if not words or not isinstance(words, str) or not element.visible:
+            continue
+        font = getattr(element, "font", None)
+        cut = False
+        if font is not None and isinstance(
+            element, pygame_gui.elements.UIButton | pygame_gui.elements.UILabel
+        ):
+            cut = font.size(words)[0] > element.rect.w - 4
+        recorder.gui_text(words, element.rect, cut)
 
 
 # --- the modal host ---------------------------------------------------------------------------
