@@ -22,15 +22,57 @@ SIZES = [(1024, 700), (1280, 800), (1920, 1080)]
 # Anti-aliasing and halos reach a pixel or two past the letters: a touch is no overlap.
 SLACK = 2
 
-# Panels that overlap each other wholesale (a docked card over the log, the fire
-# queue under the minimap) are the panels' placement, not text inside one panel.
+# Where a panel covers another panel's text (a card over the minimap at 1024x700):
+# the panels' placement, not text inside one panel.
 DOCKING = (
     "panels dock clear of each other (panel placement, game_screen.py/panels.py): "
     "a panel's text under another panel"
 )
-# Labels on the map are placed clear of each other and of the panels by the label
-# placer of the map's layers.
+DOCKING_OPEN = {
+    "air_attack-1024x700",
+    "arrival_rings-1024x700",
+    "counter_battery_plot-1024x700",
+}
+# Labels on the map placed clear of each other and of the panels: the label placer of
+# the map's layers.
 MAP_LABELS = "map labels are placed clear of each other and of the panels (label placer)"
+MAP_LABELS_OPEN = {
+    "air_attack-1024x700",
+    "air_attack-1280x800",
+    "arrival_rings-1024x700",
+    "arrival_rings-1280x800",
+    "arrival_rings-1920x1080",
+    "attack-1920x1080",
+    "battle_far-1024x700",
+    "battle_far-1280x800",
+    "battle_near-1024x700",
+    "battle_near-1280x800",
+    "battle_near-1920x1080",
+    "counter_battery_plot-1024x700",
+    "counter_battery_plot-1280x800",
+    "counters_figures-1024x700",
+    "counters_figures-1280x800",
+    "counters_figures-1920x1080",
+    "exits-1024x700",
+    "exits-1280x800",
+    "exits-1920x1080",
+    "hotseat_table-1024x700",
+    "hotseat_table-1280x800",
+    "legend-1024x700",
+    "legend-1280x800",
+    "legend-1920x1080",
+    "los_tool-1024x700",
+    "los_tool-1280x800",
+    "plot_mode_forecast-1920x1080",
+    "setup_panel-1920x1080",
+    "setup_predesignate-1024x700",
+    "setup_predesignate-1280x800",
+    "setup_predesignate-1920x1080",
+    "targeting-1920x1080",
+    "tutorial-1024x700",
+    "tutorial-1280x800",
+    "tutorial-1920x1080",
+}
 
 
 @dataclass
@@ -148,6 +190,15 @@ CASES = [(name, size) for size in SIZES for name in tour.SCENES]
 IDS = [f"{name}-{size[0]}x{size[1]}" for name, size in CASES]
 
 
+def known(still_open: set[str], reason: str) -> list:
+    """The cases, those in ``still_open`` marked as expected to fail for ``reason``."""
+    mark = pytest.mark.xfail(strict=False, reason=reason)
+    return [
+        pytest.param(name, size, id=k, marks=[mark] if k in still_open else [])
+        for (name, size), k in zip(CASES, IDS, strict=True)
+    ]
+
+
 def report(frame: Frame, problems: list[str]) -> str:
     return f"{frame.where()}:\n  " + "\n  ".join(problems)
 
@@ -167,16 +218,14 @@ def test_no_text_of_a_panel_overlaps_other_text(frames, scene, size):
     assert not problems, report(frame, problems)
 
 
-@pytest.mark.xfail(strict=False, reason=DOCKING)
-@pytest.mark.parametrize(("scene", "size"), CASES, ids=IDS)
+@pytest.mark.parametrize(("scene", "size"), known(DOCKING_OPEN, DOCKING))
 def test_no_panel_covers_another_panels_text(frames, scene, size):
     frame = frames[(scene, size)]
     problems = covered(frame, map_text=False)
     assert not problems, report(frame, problems)
 
 
-@pytest.mark.xfail(strict=False, reason=MAP_LABELS)
-@pytest.mark.parametrize(("scene", "size"), CASES, ids=IDS)
+@pytest.mark.parametrize(("scene", "size"), known(MAP_LABELS_OPEN, MAP_LABELS))
 def test_map_labels_are_clear_of_each_other_and_of_the_panels(frames, scene, size):
     frame = frames[(scene, size)]
     problems = overlapping(frame, map_text=True) + covered(frame, map_text=True)
