@@ -38,14 +38,6 @@ DOCKING_OPEN = {
 MAP_LABELS = "map labels are placed clear of each other and of the panels (label placer)"
 MAP_LABELS_OPEN = {
     "air_attack-1024x700",
-    "battle_near-1024x700",
-    "battle_near-1280x800",
-    "battle_near-1920x1080",
-    "counters_figures-1024x700",
-    "counters_figures-1280x800",
-    "exits-1024x700",
-    "exits-1280x800",
-    "exits-1920x1080",
     "hotseat_table-1024x700",
     "hotseat_table-1280x800",
     "setup_predesignate-1024x700",
@@ -69,9 +61,15 @@ class Frame:
 
     def shown(self) -> list[fonts.PlacedText]:
         """The labels in sight: the top layer's, less the terrain's own marks (levels,
-        depths and hex names are the ground, drawn under everything)."""
+        depths and hex names are the ground, drawn under everything) and the marks on
+        hexes and counters (a move's cost, a unit's name), which go where their hex
+        goes."""
         return [
-            t for t in self.texts if t.layer == self.top and t.text.strip() and t.panel != "terrain"
+            t
+            for t in self.texts
+            if t.layer == self.top
+            and t.text.strip()
+            and t.panel not in ("terrain", fonts.HEX_MARKS)
         ]
 
     def where(self) -> str:

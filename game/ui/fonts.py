@@ -196,8 +196,13 @@ class TextRecorder:
         self.order += 1
         return self.order
 
-    def text(self, dest: pygame.Surface, label: str, rect: pygame.Rect) -> None:
+    def text(
+        self, dest: pygame.Surface, label: str, rect: pygame.Rect, belongs_to: str | None = None
+    ) -> None:
         scope = self.scopes[-1] if self.scopes else None
+        if belongs_to is not None:
+            where = scope[1] if scope is not None else dest.get_rect()
+            scope = (belongs_to, where, True)
         self.kept.append(dest)
         self.marks.setdefault(dest, []).append(_Mark(label, rect.copy(), self._next(), scope))
 
@@ -319,6 +324,9 @@ class TextRecorder:
 
 
 _recorder: TextRecorder | None = None
+# What the marks drawn on hexes and counters belong to (a move's cost, a unit's name,
+# a pre-designated hex's number): the map's grid, not its placed labels.
+HEX_MARKS = "hex marks"
 
 
 @contextmanager
@@ -342,16 +350,21 @@ def blit(
     image: pygame.Surface,
     where: tuple[float, float] | pygame.Rect,
     anchor: str = "topleft",
+    belongs_to: str | None = None,
 ) -> pygame.Rect:
     """Draw a rendered label (from ``text``) onto ``dest``; ``anchor`` names the point of
-    its rectangle at ``where`` (a Rect: its top-left). Returns where it went."""
+    its rectangle at ``where`` (a Rect: its top-left). Returns where it went.
+
+    ``belongs_to`` names what the label is part of when that is not the panel it is
+    drawn in: ``HEX_MARKS`` for the numbers and names drawn on every hex or counter
+    (they go where their hex goes, under any panel)."""
     if isinstance(where, pygame.Rect):
         rect = image.get_rect(topleft=where.topleft)
     else:
         rect = image.get_rect(**{anchor: (round(where[0]), round(where[1]))})
     dest.blit(image, rect)
     if _recorder is not None:
-        _recorder.text(dest, _labels.get(id(image), "?"), rect)
+        _recorder.text(dest, _labels.get(id(image), "?"), rect, belongs_to)
     return rect
 
 

@@ -764,7 +764,8 @@ class UnitsLayer:
                 x, y = camera.hex_to_screen(h)
                 if -20 <= x <= w + 20 and -20 <= y <= hgt + 20:
                     label = fonts.text(str(c), px, (255, 255, 255), bold=True, halo=(30, 30, 30))
-                    fonts.blit(surface, label, label.get_rect(center=(round(x), round(y))))
+                    at = label.get_rect(center=(round(x), round(y)))
+                    fonts.blit(surface, label, at, belongs_to=fonts.HEX_MARKS)
 
     def _draw_counters(self, surface: pygame.Surface, ctx: UiContext) -> None:
         camera = ctx.camera
@@ -888,7 +889,8 @@ class UnitsLayer:
         label = fonts.text(name, px, colour, bold=True, halo=COUNTER_EDGE)
         side = max(16, round(size * 1.25))
         top = round(centre[1] + side / 2 + max(2, size * 0.12))
-        fonts.blit(surface, label, label.get_rect(midtop=(round(centre[0]), top)))
+        at = label.get_rect(midtop=(round(centre[0]), top))
+        fonts.blit(surface, label, at, belongs_to=fonts.HEX_MARKS)
 
     def _draw_path(self, surface: pygame.Surface, ctx: UiContext, reach: Reach) -> None:
         camera = ctx.camera
