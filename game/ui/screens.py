@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
+from itertools import zip_longest
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -373,8 +374,11 @@ class HelpOverlay(Screen):
         for title, keys in self.sections:
             block = [(title, "", True)]
             for key, what in keys:
-                for k, part in enumerate(wrap(what, col_w - key_w - 20, 14)):
-                    block.append((key if k == 0 else "", part, False))
+                # A long key wraps in its own column, as its words do in theirs.
+                key_lines = wrap(key, key_w - 12, 14, bold=True)
+                what_lines = wrap(what, col_w - key_w - 20, 14)
+                for k, part in zip_longest(key_lines, what_lines, fillvalue=""):
+                    block.append((k, part, False))
             blocks.append(block)
         # Fill the columns in order, each block whole.
         total = sum(len(b) + 1 for b in blocks)
