@@ -2,7 +2,8 @@
 hex by hex along its path over the frames, at once with animations off, to its end
 at a click; enemy moves play in the engine's order and leave fading trails of the
 hexes the side saw, and only those; a hot-seat seat sees no trail from the other
-seat's screen. Screenshots go to the test's folder (or ``BARRAGE_SCREENSHOTS``)."""
+seat's screen. Screenshots go to the test's folder; the trails of the enemy's moves
+(trails.png) to ``BARRAGE_SCREENSHOTS`` when it is set (docs/screenshots)."""
 
 from __future__ import annotations
 
@@ -84,7 +85,7 @@ def solo(app: App):
     return state, game
 
 
-def test_an_own_move_slides_hex_by_hex_along_the_planned_path(app, solo, shots):
+def test_an_own_move_slides_hex_by_hex_along_the_planned_path(app, solo):
     """The move is the engine's at once; the counter follows the path the player planned,
     hex after hex in order, taking HEX_SECONDS a hex at speed 1."""
     state, game = solo
@@ -103,7 +104,7 @@ def test_an_own_move_slides_hex_by_hex_along_the_planned_path(app, solo, shots):
     assert game.units.motion.showing(uid) is None and drawn_hex(game, uid) == target
 
 
-def test_the_counter_is_shown_mid_way_and_the_screenshot_shows_it(app, solo, shots):
+def test_the_counter_is_shown_mid_way_and_the_screenshot_shows_it(app, solo, tmp_path):
     _, game = solo
     uid = "n-hunter-1"
     target, path = plan_long_move(app, game, uid)
@@ -111,7 +112,7 @@ def test_the_counter_is_shown_mid_way_and_the_screenshot_shows_it(app, solo, sho
     app.run_frames(round(HEX_SECONDS * 60 * 1.5))
     here = drawn_hex(game, uid)
     assert here in path[1:-1], "between its start and its end, on its path"
-    app.screenshot(shots / "own_move_mid.png")
+    app.screenshot(tmp_path / "own_move_mid.png")
 
 
 def test_animations_off_show_the_move_at_once(app, solo):
@@ -144,7 +145,7 @@ def hold_north(state: GameState, game: GameScreen) -> None:
     game.ctx.submit(hold)
 
 
-def test_enemy_moves_play_in_the_engines_order_and_leave_fading_trails(app, solo, shots):
+def test_enemy_moves_play_in_the_engines_order_and_leave_fading_trails(app, solo, shots, tmp_path):
     """Each move of the AI plays in turn, from where north saw the unit to where it
     stands; its trail then shows the hexes passed, and fades out over about a turn."""
     state, game = solo
@@ -165,7 +166,7 @@ def test_enemy_moves_play_in_the_engines_order_and_leave_fading_trails(app, solo
         if show is not None and (not played or played[-1] is not show):
             played.append(show)
         if show is not None and show.side == "south" and not mid_shot and game.units.motion.t > 0.3:
-            app.screenshot(shots / "enemy_move_mid.png")
+            app.screenshot(tmp_path / "enemy_move_mid.png")
             mid_shot = True
     run_until(app, lambda: not game.units.busy)
     moved = [e.data["unit"] for e in game.ctx.view.log[logged:] if e.kind == "move"]
@@ -180,7 +181,7 @@ def test_enemy_moves_play_in_the_engines_order_and_leave_fading_trails(app, solo
         assert all(distance(a, b) == 1 for a, b in pairwise(hexes))
         assert all(state.area.contains(h) for h in hexes)
     app.run_frames(2)
-    app.screenshot(shots / "enemy_trails.png")
+    app.screenshot(shots / "trails.png")
     assert set(game.units.trails_drawn) == set(trails)
     # The phases go by: each trail fades as they pass, and is gone within a turn
     # (or replaced by the unit's next move).
@@ -252,7 +253,7 @@ class Pilot:
         return flight or next(c for c in legal if isinstance(c, Hold | EndPhase))
 
 
-def test_a_flight_off_the_map_leaves_a_trail_of_the_hexes_seen_only(app, shots):
+def test_a_flight_off_the_map_leaves_a_trail_of_the_hexes_seen_only(app, tmp_path):
     """ART-36: south watches north's aircraft fly off the map. Its counter slides over
     the hexes of the map and is gone at the edge; the trail holds the hexes of the map
     it was seen on, never the part of the flight beyond the edge."""
@@ -284,7 +285,7 @@ def test_a_flight_off_the_map_leaves_a_trail_of_the_hexes_seen_only(app, shots):
         app.run_frames(1)
         seen.append(drawn_hex(game, AIR))
         if len(seen) == 12:
-            app.screenshot(shots / "flight_off_the_map.png")
+            app.screenshot(tmp_path / "flight_off_the_map.png")
     shown = [h for h in seen if h is not None]
     assert shown and set(shown) <= set(inside), "drawn only over hexes of the map"
     assert seen[-1] is None, "gone once off the map"
@@ -293,7 +294,7 @@ def test_a_flight_off_the_map_leaves_a_trail_of_the_hexes_seen_only(app, shots):
     assert AIR in game.units.trails_drawn
 
 
-def test_hot_seat_seats_see_only_trails_from_their_own_screens(app, shots):
+def test_hot_seat_seats_see_only_trails_from_their_own_screens(app, tmp_path):
     """At the table both players see each side's last moves; behind a hand-over a seat
     sees the trails of the other side's units it saw itself, never its own units' and
     never what was recorded from the other seat's screen."""
@@ -316,7 +317,7 @@ def test_hot_seat_seats_see_only_trails_from_their_own_screens(app, shots):
             at_table = set(game.units.trails_drawn)
             assert at_table == set(game.units.motion.trails["table"]), "both see every trail"
             if state.pending_sheet is None:
-                app.screenshot(shots / "hotseat_table_trails.png")
+                app.screenshot(tmp_path / "hotseat_table_trails.png")
     table_trails = dict(game.units.motion.trails.get("table", {}))
     sides = {state.units[u].side for u in table_trails}
     assert sides == {"north", "south"}, "the table saw both sides move"
@@ -351,7 +352,7 @@ def test_hot_seat_seats_see_only_trails_from_their_own_screens(app, shots):
         else:
             assert mover in drawn, "south sees the north unit's last move"
             assert memory[mover].hexes == table_trails[mover].hexes != secret.hexes
-        app.screenshot(shots / f"hotseat_{seat}_trails.png")
+        app.screenshot(tmp_path / f"hotseat_{seat}_trails.png")
         game.ctx.submit(EndPhase(seat))
         app.run_frames(3)
 
