@@ -309,8 +309,12 @@ def test_hot_seat_seats_see_only_trails_from_their_own_screens(app, tmp_path):
         assert side is not None
         moves = [c for c in legal_commands(state, side) if type(c).__name__ == "Move"]
         command = moves[len(moves) // 2] if moves else legal_commands(state, side)[0]
+        moving = bool(moves) and state.units[command.unit].hex != command.to
         game.ctx.submit(command)
         app.run_frames(3)
+        if moving and state.phase == "movement" and state.pending_sheet is None:
+            # The move plays on at the table, now the other side's to act.
+            assert game.units.motion.showing(command.unit) is not None
         if state.phase == "movement" and app.top is game:
             run_until(app, lambda: not game.units.busy)
             app.run_frames(1)
