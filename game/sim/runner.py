@@ -140,7 +140,9 @@ def play_game(spec: GameSpec) -> GameOutcome:
         view = player_view(state, side)
         t0 = time.perf_counter()
         command = policies[side].choose(view, legal, dice[side])
-        spent = time.perf_counter() - t0
+        # The AI's own time: the legal commands it read are the engine's work, as
+        # they were when the whole list was made before the decision.
+        spent = time.perf_counter() - t0 - legal.seconds
         decisions[side].append(spent)
         per_turn[side][state.turn] = per_turn[side].get(state.turn, 0.0) + spent
         apply(state, command)

@@ -16,6 +16,7 @@ decision no longer pays for every reach and every plot of the side.
 
 from __future__ import annotations
 
+import time
 import weakref
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property, lru_cache, partial
@@ -110,6 +111,8 @@ class LegalCommands(Sequence[Command]):
         when it has no group, known without working any out)."""
         self._makers = dict(groups)
         self._none_empty = none_empty
+        # Wall clock spent working out groups: the engine's time, not the reader's.
+        self.seconds = 0.0
         self._groups: dict[Hashable, tuple[list[Command], set[Command]]] = {}
         self._all: list[Command] | None = None
 
@@ -133,8 +136,10 @@ class LegalCommands(Sequence[Command]):
         if key not in self._makers:
             return []
         if key not in self._groups:
+            started = time.perf_counter()
             commands = self._makers[key]()
             self._groups[key] = (commands, set(commands))
+            self.seconds += time.perf_counter() - started
         return self._groups[key][0]
 
     def by_unit(self) -> Mapping[str, list[Command]]:
