@@ -19,7 +19,7 @@ from game.hexmath import Hex, neighbor
 from game.state import DEFAULT_SCENARIO, GameState, new_game
 from game.state.model import Announcement
 from game.ui import labels
-from game.ui.labels import Label, LabelPlacer, Spot, around, frame_obstacles, place
+from game.ui.labels import Label, LabelPlacer, Spot, along, around, frame_obstacles, place
 from game.ui.session import GameSession
 from tests.engine_fixtures import end_setup
 
@@ -117,6 +117,16 @@ def test_a_displaced_label_takes_its_next_spot_with_a_leader_line():
     assert b.label == second and b.leader and not a.box.colliderect(b.box)
 
 
+def test_no_leader_line_runs_under_a_panel():
+    """The point named lies under a panel: only a spot without a leader may name it."""
+    panel = pygame.Rect(150, 100, 100, 100)
+    label = Label("LANDS TURN 2", (200.0, 150.0), around(60, "above"), labels.SHELL)
+    placed = place([label], BOUNDS, [panel]).placed[0]
+    assert not placed.leader and placed.box.midbottom == (200, 90)
+    moved = Label("LANDS TURN 2", (200.0, 150.0), (Spot(0, -100), Spot(0, 60, leader=True)), 1)
+    assert place([moved], BOUNDS, [panel, pygame.Rect(0, 0, 400, 60)]).placed == []
+
+
 def test_soft_obstacles_are_avoided_while_another_spot_is_free():
     label = Label("DANGER CLOSE", (200.0, 150.0), around(12, "below"), labels.ALERT)
     counter = label.rect_at(label.spots[0])
@@ -131,8 +141,8 @@ def test_soft_obstacles_are_avoided_while_another_spot_is_free():
 def test_labels_with_no_room_fold_into_one_badge_per_neighbourhood():
     spots = (Spot(0, 0),)
     here = [Label(f"T{k}: guns west", (100.0, 100.0 + k), spots, 60) for k in range(4)]
-    there = Label("T9: guns west", (330.0, 240.0), spots, 60)
-    placement = place([*here, there], BOUNDS, [pygame.Rect(320, 230, 30, 30)])
+    there = Label("T9: guns west", (330.0, 240.0), (Spot(0, -20),), 60)
+    placement = place([*here, there], BOUNDS, [pygame.Rect(280, 200, 120, 30)])
     assert len(placement.placed) == 1
     assert sorted(p.label.text for p in placement.folds) == ["+1", "+3"]
 
@@ -142,11 +152,14 @@ def test_the_placer_places_once_for_the_same_frame_and_draws_every_label():
     placer = LabelPlacer()
     for frame in range(2):
         surface.fill((0, 0, 0))
-        placer.begin(BOUNDS, [pygame.Rect(0, 0, 400, 40)])
+        placer.begin(BOUNDS)
         placer.add(
-            Label("North home edge", (200.0, 30.0), around(6, "above"), 30, fill=(0, 0, 200))
+            Label(
+                "North home edge", (200.0, 30.0), along([(0, -14), (0, 24)]), 30, fill=(0, 0, 200)
+            )
         )
-        placement = placer.finish(surface)
+        placer.hold()
+        placement = placer.finish(surface, [pygame.Rect(0, 0, 400, 40)])
         if frame == 0:
             first = placement
     assert placement is first  # the same labels over the same panels: placed once

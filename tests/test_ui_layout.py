@@ -36,14 +36,7 @@ DOCKING_OPEN = {
 # Labels on the map placed clear of each other and of the panels: the label placer of
 # the map's layers.
 MAP_LABELS = "map labels are placed clear of each other and of the panels (label placer)"
-MAP_LABELS_OPEN = {
-    "air_attack-1024x700",
-    "hotseat_table-1024x700",
-    "hotseat_table-1280x800",
-    "setup_predesignate-1024x700",
-    "setup_predesignate-1280x800",
-    "setup_predesignate-1920x1080",
-}
+MAP_LABELS_OPEN: set[str] = set()
 
 
 @dataclass

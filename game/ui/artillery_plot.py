@@ -693,32 +693,19 @@ class PlotLayer:
             if on_map(ctx, h, size):
                 pygame.draw.polygon(surface, (255, 220, 90), hex_points(ctx, h, 0.78), 2)
                 x, y = ctx.camera.hex_to_screen(h)
-                ui.text(
-                    surface,
-                    "PD",
-                    (x, y + size * 0.45),
-                    px,
-                    (255, 230, 120),
-                    True,
-                    "center",
-                    halo=(40, 30, 0),
-                )
+                image = fonts.text("PD", px, (255, 230, 120), True, (40, 30, 0))
+                mark = fonts.blit(surface, image, (x, y + size * 0.45), "center", fonts.HEX_MARKS)
+                labels.keep_clear(ctx, mark, soft=False)
         unit = ctx.view.units.get(ctx.plot_battery or "")
         if unit is not None and unit.battery is not None:
             for h in auto_hit_hexes(unit, ctx.view.turn):
                 if on_map(ctx, h, size):
                     pygame.draw.polygon(surface, theme.GOOD, hex_points(ctx, h, 0.7), 3)
                     x, y = ctx.camera.hex_to_screen(h)
-                    ui.text(
-                        surface,
-                        "AUTO",
-                        (x, y + size * 0.45),
-                        px,
-                        theme.GOOD,
-                        True,
-                        "center",
-                        halo=(0, 40, 0),
-                    )
+                    image = fonts.text("AUTO", px, theme.GOOD, True, (0, 40, 0))
+                    at = (x, y + size * 0.45)
+                    mark = fonts.blit(surface, image, at, "center", fonts.HEX_MARKS)
+                    labels.keep_clear(ctx, mark, soft=False)
 
     def _draw_preview(self, surface: pygame.Surface, ctx: UiContext, p: PlotPreview) -> None:
         """The preview's overlay, painted once per preview and camera position and then

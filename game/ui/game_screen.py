@@ -650,10 +650,11 @@ class GameScreen(Screen):
 
     def draw(self, surface: pygame.Surface) -> None:
         ctx = self.ctx
-        # The map's labels are placed together once every layer has drawn the map,
-        # clear of the panels of the last frame (game.ui.labels).
+        # The map's labels are gathered while the layers draw the map, and placed once
+        # the panels, the cards and the banner of this frame are down: clear of them
+        # all, so drawn after them they never lie under one (game.ui.labels).
         placer = self.labels
-        placer.begin(ui.map_rect(ctx), labels.frame_obstacles(ctx))
+        placer.begin(ui.map_rect(ctx))
         # Labels on the map belong to its view: cut at its edge as the camera pans.
         with fonts.panel_scope("map", ui.map_rect(ctx), clips=True):
             self._draw_map(surface)
@@ -666,16 +667,19 @@ class GameScreen(Screen):
                     layer.draw_under(surface, ctx)
             for layer in self.layers:
                 layer.draw_world(surface, ctx)
-            placer.finish(surface)
+        placer.hold()
         # The dialog host comes last, over the top bar's buttons and the banner, so the
         # veil of a modal dialog covers them; the messages are placed clear of it.
         host = ctx.dialogs
         for layer in self.layers:
             if layer is not host:
                 layer.draw_hud(surface, ctx)
+        self._draw_banner(surface)
+        banner = [self._banner_rect] if self._banner_rect is not None else []
+        with fonts.panel_scope("map", ui.map_rect(ctx), clips=True):
+            placer.finish(surface, [*labels.frame_obstacles(ctx), *banner])
         self.tooltip.draw_hud(surface, ctx)
         draw_gui(self.ui_manager, surface)
-        self._draw_banner(surface)
         if host is not None:
             host.draw_hud(surface, ctx)
         self._draw_toasts(surface)

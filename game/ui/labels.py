@@ -4,13 +4,16 @@ A layer that names something on the map (a shell's arrival turn, a ring's damage
 an announced direction, the half-line, a home edge, a sheet) does not blit its
 label: it posts a ``Label`` (``post(ctx, surface, label)``) while it draws the
 map, with the point it names (``at``), a ``priority`` and the ``spots`` it may
-take around that point. The game screen places every label of the frame at
-once, after the last layer has drawn the map and before the panels:
+take around that point. The game screen gathers the labels while the layers
+draw the map and places them all at once when the panels of the frame are down:
 
-- The room: the map, less the panels and the top bar of the last frame
-  (``ctx.hud``, ``ctx.panels``, ``ctx.cards``: ``frame_obstacles``). Counters
-  and their names, kept clear with ``keep_clear(..., soft=True)``, are avoided
-  when another spot is free, not at any price.
+- The room: the map, less the top bar, the panels, the cards and the hot-seat
+  banner of this frame (``ctx.hud``, ``ctx.panels``, ``ctx.cards``:
+  ``frame_obstacles``), and less the marks a layer keeps clear (``keep_clear``:
+  a pre-designated hex's number). Counters and their names, kept clear with
+  ``keep_clear(..., soft=True)``, are avoided when another spot is free, not at
+  any price. Drawn after the panels, a label never lies under one, and no leader
+  line runs under one either.
 - Labels go in order of priority, highest first; then top to bottom, left to
   right, by text. Each takes its first spot clear of the obstacles and of the
   labels placed before it; a spot marked ``leader`` (away from the point it
@@ -268,6 +271,8 @@ def _first_free(
         rect = label.rect_at(spot, size)
         if not bounds.contains(rect) or rect.collidelist(hard) >= 0 or rect.collidelist(taken) >= 0:
             continue
+        if spot.leader and any(o.clipline(label.at, leader_end(label, rect)) for o in hard):
+            continue  # no leader line runs under a panel
         placed = Placed(label, (rect.x, rect.y, rect.w, rect.h), spot.leader)
         if rect.collidelist(soft) < 0:
             return placed
@@ -304,11 +309,18 @@ def _folds(dropped: list[Label]) -> list[Label]:
 # --- drawing ------------------------------------------------------------------------------
 
 
+def leader_end(label: Label, rect: pygame.Rect) -> tuple[float, float]:
+    """Where a leader line from the label's point meets its ``rect``: the nearest point."""
+    return (
+        min(max(label.at[0], rect.left), rect.right - 1),
+        min(max(label.at[1], rect.top), rect.bottom - 1),
+    )
+
+
 def draw_leader(surface: pygame.Surface, label: Label, rect: pygame.Rect) -> None:
     """A thin line from the label's point to the nearest edge of its ``rect``, with a
     dot on the point: light on a dark casing, so it shows over any ground."""
-    x = min(max(label.at[0], rect.left), rect.right - 1)
-    y = min(max(label.at[1], rect.top), rect.bottom - 1)
+    x, y = leader_end(label, rect)
     dot = (round(label.at[0]), round(label.at[1]))
     pygame.draw.line(surface, LEADER_CASING, label.at, (x, y), 3)
     pygame.draw.circle(surface, LEADER_CASING, dot, 4)
@@ -361,48 +373,56 @@ def frame_obstacles(ctx: UiContext) -> list[pygame.Rect]:
 
 
 class LabelPlacer:
-    """The labels of one frame of the game screen: ``begin``, then the layers
-    ``add`` labels (through ``post``) and ``keep_clear`` what they drew, then
-    ``finish`` places and draws them all."""
+    """The labels of one frame of the game screen: ``begin``; the layers ``add`` labels
+    (through ``post``) and ``keep_clear`` what they drew while they draw the map;
+    ``hold`` when the map is drawn; then ``finish`` places them clear of the panels
+    and cards drawn since, and draws them."""
 
     def __init__(self) -> None:
         self.active = False
         self.labels: list[Label] = []
         self.bounds = pygame.Rect(0, 0, 0, 0)
-        self.obstacles: list[pygame.Rect] = []
+        self.marks: list[pygame.Rect] = []
         self.soft: list[pygame.Rect] = []
         self.last = Placement()
         self._memo: tuple[object, Placement] | None = None
 
-    def begin(self, bounds: pygame.Rect, obstacles: Iterable[pygame.Rect]) -> None:
+    def begin(self, bounds: pygame.Rect) -> None:
+        """A new frame: no labels yet, the map within ``bounds``."""
         self.active = True
         self.labels = []
         self.bounds = pygame.Rect(bounds)
-        self.obstacles = [pygame.Rect(r) for r in obstacles]
+        self.marks = []
         self.soft = []
 
     def add(self, label: Label) -> None:
         self.labels.append(label)
 
     def keep_clear(self, rect: pygame.Rect, soft: bool = False) -> None:
-        """A thing drawn on the map that labels must not cover (``soft``: should not,
+        """A mark drawn on the map that labels must not cover (``soft``: should not,
         when they have another spot)."""
-        (self.soft if soft else self.obstacles).append(pygame.Rect(rect))
+        (self.soft if soft else self.marks).append(pygame.Rect(rect))
 
-    def finish(self, surface: pygame.Surface) -> Placement:
-        """Place the frame's labels and draw them; the same labels over the same
-        obstacles are placed once and the placement is drawn again."""
+    def hold(self) -> None:
+        """The map is drawn: what is drawn from now on (the panels) posts no label."""
         self.active = False
+
+    def finish(self, surface: pygame.Surface, obstacles: Iterable[pygame.Rect] = ()) -> Placement:
+        """Place the frame's labels clear of the ``obstacles`` (the panels) and the
+        marks, and draw them; the same labels over the same obstacles are placed once
+        and the placement is drawn again."""
+        self.active = False
+        hard = [*(pygame.Rect(r) for r in obstacles), *self.marks]
         key = (
             tuple(sorted(set(self.labels), key=Label.order)),
             tuple(self.bounds),
-            tuple(tuple(r) for r in self.obstacles),
+            tuple(tuple(r) for r in hard),
             tuple(tuple(r) for r in self.soft),
         )
         if self._memo is not None and self._memo[0] == key:
             placement = self._memo[1]
         else:
-            placement = place(self.labels, self.bounds, self.obstacles, self.soft)
+            placement = place(self.labels, self.bounds, hard, self.soft)
             self._memo = (key, placement)
         draw_placement(surface, placement)
         self.last = placement

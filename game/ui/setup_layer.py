@@ -1203,9 +1203,10 @@ class SetupLayer:
             pygame.draw.polygon(surface, PD_COLOUR, hex_points(ctx, h, 0.8), 3)
             x, y = ctx.camera.hex_to_screen(h)
             label = f"PD {k}" if size >= 18 else str(k)
-            ui.text(
-                surface, label, (x, y), max(11, size // 3), PD_COLOUR, True, "center", (40, 30, 0)
-            )
+            image = fonts.text(label, max(11, size // 3), PD_COLOUR, True, (40, 30, 0))
+            # The hex's own mark: it goes where the hex goes, and labels keep off it.
+            mark = fonts.blit(surface, image, (x, y), "center", fonts.HEX_MARKS)
+            labels.keep_clear(ctx, mark, soft=False)
 
     def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None:
         view = ctx.view

@@ -48,7 +48,7 @@ from game.hexmath import DIRECTION_NAMES, Hex, hex_to_pixel
 from game.state import Hold, Move, Unit
 from game.state.queries import Strength, can_move, movement_reach, strength
 from game.state.systems import has_missile_weapons
-from game.ui import fonts, theme
+from game.ui import fonts, labels, theme
 from game.ui.context import SELECT, UiContext
 from game.ui.unit_motion import MoveShow, UnitMotion, trail_fade
 from game.ui.widgets import Button, clicked, text_width
@@ -799,11 +799,16 @@ class UnitsLayer:
                 image = self._counter(ctx, d, facing, d.unit.id in movable)
                 shift = k * max(2, size // 8)  # a wreck under a living unit peeks out
                 centre = (round(x + shift), round(y - shift))
-                surface.blit(image, image.get_rect(center=centre))
+                counter = surface.blit(image, image.get_rect(center=centre))
                 drawn.append(d.unit.id)
                 at[d.unit.id] = centre
+                # The map's labels stand clear of the counters where they can.
+                labels.keep_clear(ctx, counter)
             if size >= NAME_SIZE:
                 self._draw_name(surface, standing[0].unit, size, (x, y))
+                name = pygame.Rect(0, 0, round(size * 1.9), max(10, size // 3) + 6)
+                name.midtop = (round(x), round(y + max(16, size * 1.25) / 2))
+                labels.keep_clear(ctx, name)
         # Units on the move (or waiting for their turn to be shown), over the others.
         for d, (show, k, share) in moving:
             here, facing = show.nodes[k]
