@@ -24,6 +24,7 @@ from __future__ import annotations
 import game.ai.objectives as objectives
 from game.ai.candidates import Board, Candidate, unit_value
 from game.hexmath import distance
+from game.rules import toysoldiers as ts
 from game.state import combat as cs
 from game.state.commands import Answer, Attack, Command, EndPhase, GunAction
 from game.state.queries import AttackOdds, attack_odds_of, shooting_odds, shot_odds
@@ -44,12 +45,18 @@ ANSWER_WORTH = {
     cs.FIRE_SECOND: 0.0,
     cs.HOLD: 0.0,
 }
-# Crewing a gun or repairing one (TS-9, TS-11) lets it fire in later turns.
+# Crewing a gun or repairing one (TS-9, TS-11) lets it fire in later turns; the
+# levels that weigh what an action risks score a repair by its odds instead.
 GUN_CARE_WORTH = 1.0
+# A gun repaired (TS-9) as a share of a whole unit: it fires again, from next turn.
+REPAIRED_SHARE = 0.5
 # What a unit broken in close combat (WHC-1) loses, as a share of the whole unit: its
 # ground and its contact (it falls back a hex); more on or next to a hex a scenario
 # asks to hold, which it gives up.
 BREAK_WORTH = 0.3
+# Taking a hex the side must hold (a gun captured on it, TS-10), in points: five whole
+# units, more than any other attack of the turn.
+HOLD_WORTH = 5 * WHOLE_UNIT
 BREAK_WORTH_BY_OBJECTIVE = {0: 1.0, 1: 0.6}
 
 
@@ -134,11 +141,28 @@ def _enemy_guns(board: Board) -> list[SeenUnit]:
 
 
 def _gun_fight(board: Board, unit: SeenUnit, gun: SeenUnit) -> float:
-    """The worth of taking ``gun`` this turn, 0 when ``unit`` cannot (TS-10)."""
+    """The worth of taking ``gun`` this turn, 0 when ``unit`` cannot (TS-10). A gun
+    standing on a hex the side must hold is worth ``HOLD_WORTH`` more: taken, it holds
+    the hex for its captor (TS-10: "the gun then belongs to the captor")."""
     odds = attack_odds_of(board.view, unit, gun, cs.CAPTURE)
     if odds.refusal:
         return 0.0
-    return worth(odds, unit, gun, return_blows=board.level.weighs_return_blows)
+    gain = worth(odds, unit, gun, return_blows=board.level.weighs_return_blows)
+    if gun.hex in {h.hex for h in objectives.read(board.view).take}:
+        gain += HOLD_WORTH * float(odds.share or 0.0)
+    return gain
+
+
+def _repair_worth(board: Board, gun: SeenUnit) -> float:
+    """TS-9's repair roll by its odds: a third of the time the gun fires again from
+    next turn (``REPAIRED_SHARE`` of a unit), a third it is lost, which destroys it
+    (a destroyed unit for the enemy's count) and, on a hex the side guards, gives the
+    hex up (``HOLD_WORTH``)."""
+    odds = ts.repair_odds()
+    lost = WHOLE_UNIT * unit_value(gun)
+    if gun.hex in {h.hex for h in objectives.read(board.view).guard}:
+        lost += HOLD_WORTH
+    return float(odds.repaired) * REPAIRED_SHARE * WHOLE_UNIT - float(odds.lost) * lost
 
 
 def answer_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
@@ -158,6 +182,8 @@ def attack_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
             unit, gun = view.units[c.unit], view.units.get(c.gun)
             if c.action == cs.CAPTURE and gun is not None:
                 out.append(Candidate(c, _gun_fight(board, unit, gun), f"take gun {c.gun}"))
+            elif c.action == cs.REPAIR and gun is not None and board.level.weighs_return_blows:
+                out.append(Candidate(c, _repair_worth(board, gun), f"repair gun {c.gun}"))
             else:
                 out.append(Candidate(c, GUN_CARE_WORTH, f"{c.action} gun {c.gun}"))
             continue

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 import game.ai.objectives as objectives
+import game.state.combat as cs
 from game.ai.aircraft import flight_candidates
 from game.ai.candidates import Board, Candidate
 from game.ai.hunt import beliefs, goal_position, search_hexes
@@ -44,7 +45,8 @@ def movement_candidates(board: Board, legal: Sequence[Command]) -> list[Candidat
     goals = objectives.read(board.view, board.level.reads_turn_limit)
     hunters = [u for u in board.hunters if u in by_unit] if _hunting(board, goals) else []
     free = [u for u in by_unit if u not in hunters and board.view.units[u].battery is None]
-    jobs = objectives.assignments(goals, board.own, sorted(free))
+    jobs = _garrison_jobs(board, goals, sorted(free))
+    jobs.update(objectives.assignments(goals, board.own, sorted(u for u in free if u not in jobs)))
     order = hunters + sorted(u for u in jobs if u in by_unit)
     order += sorted((u for u in by_unit if u not in order), key=_spotter_order(board))
     uid = order[0]
@@ -60,10 +62,32 @@ def movement_candidates(board: Board, legal: Sequence[Command]) -> list[Candidat
     if uid in hunters:
         return _hunter_moves(board, uid, options)
     if uid in jobs:
-        return _objective_moves(board, uid, options, *jobs[uid])
+        goal, why = jobs[uid]
+        if why.startswith("garrison"):
+            return _garrison_moves(board, uid, options, goal, why)
+        return _objective_moves(board, uid, options, goal, why)
     if _fights(board, goals):
         return _fighter_moves(board, uid, options, goals)
     return _spotter_moves(board, uid, options)
+
+
+def _garrison_jobs(
+    board: Board, goals: objectives.Objectives, free: list[str]
+) -> dict[str, tuple[Hex, str]]:
+    """A side that holds its ground (no hex of its own to take) against an enemy that
+    must take one garrisons it with every toy-soldier warrior unit it has: the guards
+    of a gun are every enemy warrior within a step of it, so each warrior there adds
+    to the fight for it (TS-10). Unit id -> (the hex, why)."""
+    if not board.level.crews_guns or goals.take or not goals.guard:
+        return {}
+    out: dict[str, tuple[Hex, str]] = {}
+    for uid in free:
+        u = board.view.units[uid]
+        if u.system != cs.TOY_SOLDIERS or u.kind != "warrior" or u.hex is None:
+            continue
+        hold = min(goals.guard, key=lambda g: (distance(u.hex, g.hex), g.hex))
+        out[uid] = (hold.hex, f"garrison {board.area.label(hold.hex)}: every guard counts (TS-10)")
+    return out
 
 
 def _hunting(board: Board, goals: objectives.Objectives) -> bool:
@@ -110,6 +134,32 @@ def _objective_moves(
             score += 3.0  # the hex is ours already: stand by to take over
         score -= 0.5 * _common_penalty(board, uid, h, danger)
         out.append(Candidate(c, score, why))
+    return out
+
+
+def _garrison_moves(
+    board: Board, uid: str, options: list[Command], goal: Hex, why: str
+) -> list[Candidate]:
+    """Stand by two hexes off the garrisoned hex, out of the rings of the shells that
+    fall on it (ART-25), and step next to it once an enemy unit could reach it this
+    turn (its fastest move), to guard its gun in the attack phase (TS-10)."""
+    here = board.hex_of(uid)
+    danger = board.shell_danger()
+    threat = any(
+        distance(e.hex, goal) <= fastest_move(e) + 1
+        for e in board.enemies.values()
+        if e.hex is not None and e.battery is None and fastest_move(e) > 0
+    )
+    ideal = 1 if threat else 2
+    out: list[Candidate] = []
+    for c in options:
+        h = _destination(c, here)
+        d = distance(h, goal)
+        score = 6.0 - 2.0 * abs(d - ideal) if d <= ideal else -1.0 * d
+        i = board.area.index_of(h)
+        if i >= 0 and not threat:
+            score -= 4.0 * float(danger[i])
+        out.append(Candidate(c, score, why + ("; the enemy is near" if threat else "")))
     return out
 
 

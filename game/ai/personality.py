@@ -76,6 +76,9 @@ class Level:
     # contact leave the rings around where they stood while those shells were
     # plotted, and keep out of one another's (hard).
     dodges_shells: bool = False
+    # A side that holds a hex against toy soldiers garrisons it with every warrior
+    # unit (TS-10: every guard within a step of the gun counts).
+    crews_guns: bool = True
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,7 @@ LEVELS: dict[str, Level] = {
         reads_turn_limit=False,
         weighs_return_blows=False,
         weighs_break_tests=False,
+        crews_guns=False,
     ),
     "normal": Level(
         name="normal",
