@@ -44,7 +44,7 @@ LEVELS = ("normal", "easy")  # the first side's level, the second's
 PINNED = {
     "air_strike": "f58a734ea31e4266bfe89f4cbbfe21255708c809775342d9888fe04180736d8c",
     "burning_bridge": "d9c5f03bc42dc853262bac1818e790c29fcceb04c631d3ff2641964a33e09e55",
-    "fort_pewter": "a1539a382e468b33b5ec17af85fda18ca3db7211ff88ae599956482706362cb2",
+    "fort_pewter": "c55633b2d89e428bc0477cb021a696b2051a420bac6e36294065a7dd0ac25a49",
     "hold_the_ford": "27262cace2f76447f17694c70d1d7ef87386270e48319d52cf95ac72c9a54edd",
     "long_tom_hunt": "2d6b953c55e0aaf14677125bcef0679f90ef7234d09b551bf3bae49730b7b73f",
     "strike_on_market_town": "bc106cd3ede1d45e47955eca527efe8874ef274844e2d4450c8461710e769e13",
