@@ -131,6 +131,11 @@ def test_a_click_or_a_key_ends_the_move_on_show(app, solo, skip):
     target, _ = plan_long_move(app, game, uid)
     click(app, game.hex_to_screen(target), frames=2)
     assert game.units.motion.showing(uid) is not None and drawn_hex(game, uid) != target
+    # Zooming with the wheel is no click: the move plays on.
+    post(pygame.MOUSEBUTTONDOWN, pos=(640, 400), button=4)
+    post(pygame.MOUSEWHEEL, x=0, y=1, flipped=False)
+    app.run_frames(1)
+    assert game.units.motion.showing(uid) is not None
     if skip == "click":
         post(pygame.MOUSEBUTTONDOWN, pos=(5, 300), button=1)
         app.run_frames(1)

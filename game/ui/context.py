@@ -100,7 +100,7 @@ class UiContext:
     sound: SoundBoard | None = None
     labels: LabelPlacer | None = None
     # The pace of every animation (shell arrivals, moves), as Settings set it: a factor
-    # on their speed (2.0 plays them in half the time).
+    # on their speed (2.0 plays them in half the time; 0, "Off", shows them at once).
     animation_speed: float = 1.0
 
     def refresh(self) -> None:

@@ -424,7 +424,9 @@ class GameScreen(Screen):
 
     def _handle(self, event: pygame.event.Event) -> None:
         ctx = self.ctx
-        if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
+        if event.type == pygame.KEYDOWN or (
+            event.type == pygame.MOUSEBUTTONDOWN and event.button in (1, 2, 3)
+        ):
             self.units.motion.finish()  # a click or a key ends the moves on show at once
         if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             ctx.mouse = event.pos
