@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from game.ai import make_policy
 from game.dice import Dice
+from game.hexmath import Hex
 from game.sim import derived_seed
 from game.state import (
+    Command,
     EndPhase,
     Fly,
     GameState,
@@ -33,6 +36,7 @@ from game.state import (
     player_view,
     state_hash,
 )
+from game.state.legal import ListedPlots
 
 ROOT = Path(__file__).resolve().parents[1]
 # The tutorial is played by its script, not by opponents.
@@ -89,8 +93,9 @@ def test_fixed_seed_opening_ends_in_the_pinned_hash_design_5(
 
 @pytest.mark.parametrize("scenario", ["long_tom_hunt", "air_strike"])
 def test_legal_groups_are_the_full_list(scenario: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each group of ``legal_options`` (a unit's moves, the first piece's plots) and
-    its membership test agree with ``legal_commands``, decision after decision."""
+    """Each group of ``legal_options`` (a unit's moves, the first piece's plots, read
+    hex by hex) and its membership test agree with ``legal_commands``, decision
+    after decision."""
     monkeypatch.chdir(ROOT)
     for state, side in opening(scenario, 80):
         if not side:
@@ -105,14 +110,29 @@ def test_legal_groups_are_the_full_list(scenario: str, monkeypatch: pytest.Monke
                 c for c in full if isinstance(c, Move | Hold | Fly) and c.unit == unit
             ]
         plots = [c for c in full if isinstance(c, PlotFire)]
-        first = options.first_plots()
-        assert first == [
-            c for c in plots if (c.battery, c.piece) == (plots[0].battery, plots[0].piece)
-        ]
+        aims = options.first_piece()
+        assert (aims is None) == (not plots)
+        strangers: list[Command] = [EndPhase(state.other(side)), Hold(side, "no such unit")]
+        if plots:
+            assert aims is not None
+            listed = ListedPlots(
+                [c for c in plots if (c.battery, c.piece) == (plots[0].battery, plots[0].piece)]
+            )
+            assert (aims.battery, aims.piece) == (listed.battery, listed.piece)
+            assert aims.ammunition == listed.ammunition
+            for ammo in [*aims.ammunition, "no such ammunition"]:
+                targets, expected = aims.targets(ammo), listed.targets(ammo)
+                assert list(targets.items()) == list(expected.items())
+                assert aims.beyond(ammo, state.area) == listed.beyond(ammo, state.area)
+                near = {Hex(h.q + 1, h.r) for h in list(expected)[::97]}
+                near |= {Hex(h.q + 40, h.r - 20) for h in list(expected)[::301]}
+                for h in near:
+                    assert (h in targets) == (h in expected)
+                strangers += [replace(listed.plots[0], target=h, ammunition=ammo) for h in near]
+            strangers.append(replace(listed.plots[0], side=state.other(side)))
         assert all(c in options for c in full)
         assert bool(options) == bool(full)
         assert list(options) == full and len(options) == len(full)
-        strangers = [EndPhase(state.other(side)), Hold(side, "no such unit")]
         strangers += [
             Move(side, c.unit, c.to, c.facing % 6 + 1) for c in full[:40] if isinstance(c, Move)
         ]

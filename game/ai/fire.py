@@ -21,7 +21,7 @@ unsearched hexes share the guns' value.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -63,21 +63,21 @@ def targeting_candidates(board: Board, legal: Sequence[Command]) -> list[Candida
     view = board.view
     end = Candidate(EndPhase(view.side), board.personality.fire_threshold, "hold fire")
     # The first piece to aim; the others are aimed in the decisions after this one.
-    piece_plots = [c for c in LegalCommands.read(legal).first_plots() if isinstance(c, PlotFire)]
-    if not piece_plots:
+    # Its plots are checked at the hexes worth aiming at, not listed.
+    aims = LegalCommands.read(legal).first_piece()
+    if aims is None:
         return [end]
-    first = piece_plots[0]
-    ammo = "standard" if any(c.ammunition == "standard" for c in piece_plots) else first.ammunition
-    targets = {c.target: c for c in piece_plots if c.ammunition == ammo}
-    battery = view.units[first.battery]
+    ammo = "standard" if "standard" in aims.ammunition else aims.ammunition[0]
+    targets = aims.targets(ammo)
+    battery = view.units[aims.battery]
     if board.level.hides_battery and battery.hidden and battery.hex is not None:
         watchers = board.enemy_sight(battery.height)
         if watchers[view.area.index_of(battery.hex)] > 0:
             end = Candidate(end.command, 1e9, "an enemy sees the guns' hex: firing reveals them")
             return [end]
-    scored = _score_targets(board, first.battery, targets)
+    scored = _score_targets(board, aims.battery, targets)
     # ART-37: a detected gun may be shot at where it is believed to stand.
-    return [end, *scored, *counter_battery_candidates(board, list(targets.values()))]
+    return [end, *scored, *counter_battery_candidates(board, aims.beyond(ammo, view.area))]
 
 
 def _automatic_hexes(board: Board, battery_id: str) -> set[Hex]:
@@ -133,7 +133,9 @@ def _hidden_guns(board: Board) -> list[tuple[Hex, float]]:
     return out
 
 
-def _score_targets(board: Board, battery_id: str, targets: dict[Hex, PlotFire]) -> list[Candidate]:
+def _score_targets(
+    board: Board, battery_id: str, targets: Mapping[Hex, PlotFire]
+) -> list[Candidate]:
     view = board.view
     area = board.area
     battery = view.units[battery_id]

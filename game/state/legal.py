@@ -20,7 +20,7 @@ import time
 import weakref
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property, lru_cache, partial
-from typing import overload
+from typing import Protocol, overload
 
 import game.state.aircraft as aircraft
 import game.state.combat as combat
@@ -82,7 +82,10 @@ def legal_options(state: GameState, side: str) -> LegalCommands:
         # Every unit listed may at least hold.
         return LegalCommands(_movement(state, side), none_empty=True)
     if state.phase == TARGETING:
-        return LegalCommands(_targeting(state, side))
+        groups, pieces = _targeting(state, side)
+        legal = LegalCommands(groups)
+        legal._pieces = pieces
+        return legal
     if state.phase == ATTACK:
         return LegalCommands.of(_attacks(state, side))
     return LegalCommands.of([])
@@ -111,6 +114,9 @@ class LegalCommands(Sequence[Command]):
         when it has no group, known without working any out)."""
         self._makers = dict(groups)
         self._none_empty = none_empty
+        # Pieces whose plots are answered hex by hex (``first_piece``, ``in``) before,
+        # or instead of, being listed.
+        self._pieces: dict[Hashable, _PieceAims] = {}
         # Wall clock spent working out groups: the engine's time, not the reader's.
         self.seconds = 0.0
         self._groups: dict[Hashable, tuple[list[Command], set[Command]]] = {}
@@ -147,13 +153,24 @@ class LegalCommands(Sequence[Command]):
         a unit's are worked out when read."""
         return _UnitMoves(self)
 
-    def first_plots(self) -> list[Command]:
-        """The plots of the first piece that has any (the list's first ``PlotFire``
-        and every other plot of that piece), or none."""
+    def first_piece(self) -> PiecePlots | None:
+        """The plots of the first piece that has any (the piece of the list's first
+        ``PlotFire``), or None."""
         for key in self._makers:
-            if key[0] == "piece" and (plots := self.group(key)):  # type: ignore[index]
-                return plots
-        return []
+            if key[0] != "piece":  # type: ignore[index]
+                continue
+            aims = self._pieces.get(key)
+            if aims is None:
+                plots = self.group(key)
+                if plots:
+                    return ListedPlots(plots)  # type: ignore[arg-type]
+                continue
+            started = time.perf_counter()
+            found = aims.any()
+            self.seconds += time.perf_counter() - started
+            if found:
+                return aims
+        return None
 
     def _every(self) -> list[Command]:
         if self._all is None:
@@ -166,6 +183,8 @@ class LegalCommands(Sequence[Command]):
         key = group_of(command)
         if key not in self._makers:
             return False
+        if key in self._pieces and key not in self._groups:
+            return self._pieces[key].allows(command)  # type: ignore[arg-type]
         self.group(key)
         return command in self._groups[key][1]
 
@@ -286,10 +305,15 @@ def _air_plots(
     return [PlotFire(side, unit.id, 1, h, a) for h in under for a in ammo]
 
 
-def _targeting(state: GameState, side: str) -> list[tuple[Hashable, Callable[[], list[Command]]]]:
+def _targeting(
+    state: GameState, side: str
+) -> tuple[list[tuple[Hashable, Callable[[], list[Command]]]], dict[Hashable, _PieceAims]]:
+    """The groups of the targeting phase, and the pieces whose plots may be checked
+    hex by hex."""
     groups: list[tuple[Hashable, Callable[[], list[Command]]]] = [
         (group_of(EndPhase(side)), lambda: [EndPhase(side)])
     ]
+    pieces: dict[Hashable, _PieceAims] = {}
     for unit in state.living(side):
         if unit.battery is None:
             continue
@@ -304,8 +328,10 @@ def _targeting(state: GameState, side: str) -> list[tuple[Hashable, Callable[[],
             continue
         for piece in range(1, unit.battery.pieces + 1):
             if piece not in busy:
-                groups.append((("piece", unit.id, piece), partial(guns.piece, piece)))
-    return groups
+                key = ("piece", unit.id, piece)
+                groups.append((key, partial(guns.piece, piece)))
+                pieces[key] = _PieceAims(guns, piece)
+    return groups, pieces
 
 
 class _BatteryPlots:
@@ -330,6 +356,21 @@ class _BatteryPlots:
             return []
         return _counter_battery_hexes(self.state, self.side, self.unit)
 
+    @cached_property
+    def origin(self) -> tuple[int, int]:
+        return battery_sheet(self.state, self.unit)
+
+    @cached_property
+    def far_set(self) -> frozenset[Hex]:
+        return frozenset(self.far)
+
+    def in_range(self, pos: tuple[int, int]) -> bool:
+        """ART-5: the sheet at ``pos`` is within the weapon's reach (kept per position)."""
+        kept = self.__dict__.setdefault("_in_range", {})
+        if pos not in kept:
+            kept[pos] = range_refusal(self.battery.weapon, self.origin, pos) is None
+        return kept[pos]
+
     def from_the_air(self, busy: set[int]) -> list[Command]:
         return _air_plots(self.state, self.side, self.unit, busy, self.ammunition)
 
@@ -337,13 +378,128 @@ class _BatteryPlots:
         """Every hex of every sheet in range, then the counter-battery hexes."""
         out: list[Command] = []
         ammo = tuple(self.ammunition)
-        origin = battery_sheet(self.state, self.unit)
         for pos, group in self.state.area.sheet_hexes().items():
-            if range_refusal(self.battery.weapon, origin, pos) is None:
+            if self.in_range(pos):
                 out += _sheet_plots(self.side, self.unit.id, piece, pos, ammo, tuple(group))
         for h in self.far:
             out += [PlotFire(self.side, self.unit.id, piece, h, a) for a in ammo]
         return out
+
+
+class PiecePlots(Protocol):
+    """The plots of one piece, by ammunition and target hex."""
+
+    battery: str
+    piece: int
+
+    @property
+    def ammunition(self) -> tuple[str, ...]:
+        """Its ammunition types, in list order."""
+        ...
+
+    def targets(self, ammunition: str) -> Mapping[Hex, PlotFire]:
+        """Its plots with ``ammunition``, by target hex, in list order."""
+        ...
+
+    def beyond(self, ammunition: str, area: PlayArea) -> list[PlotFire]:
+        """Its plots with ``ammunition`` at hexes outside ``area`` (counter-battery
+        fire, ART-37), in list order."""
+        ...
+
+
+class ListedPlots:
+    """``PiecePlots`` read from a list of the piece's plots."""
+
+    def __init__(self, plots: list[PlotFire]) -> None:
+        self.plots = plots
+        self.battery, self.piece = plots[0].battery, plots[0].piece
+
+    @property
+    def ammunition(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(c.ammunition for c in self.plots))
+
+    def targets(self, ammunition: str) -> Mapping[Hex, PlotFire]:
+        return {c.target: c for c in self.plots if c.ammunition == ammunition}
+
+    def beyond(self, ammunition: str, area: PlayArea) -> list[PlotFire]:
+        return [c for c in self.targets(ammunition).values() if not area.contains(c.target)]
+
+
+class _PieceAims:
+    """``PiecePlots`` of a piece answered hex by hex from the rules that list them
+    (``_BatteryPlots.piece``): an area hex on a sheet in range, or a counter-battery
+    hex, with any ammunition that has rounds left."""
+
+    def __init__(self, guns: _BatteryPlots, piece: int) -> None:
+        self.guns, self.battery, self.piece = guns, guns.unit.id, piece
+
+    @property
+    def ammunition(self) -> tuple[str, ...]:
+        return tuple(self.guns.ammunition)
+
+    def any(self) -> bool:
+        """Whether it has a plot at all."""
+        guns = self.guns
+        area = guns.state.area
+        return bool(guns.ammunition) and (
+            any(guns.in_range(pos) for pos in area.positions) or bool(guns.far)
+        )
+
+    def aims_at(self, target: Hex) -> bool:
+        area = self.guns.state.area
+        if area.contains(target):
+            return self.guns.in_range(area.position_of(target))
+        return target in self.guns.far_set
+
+    def allows(self, command: PlotFire) -> bool:
+        """``command`` (a plot of this piece) is one of its plots."""
+        return (
+            command.side == self.guns.side
+            and command.ammunition in self.guns.ammunition
+            and self.aims_at(command.target)
+        )
+
+    def targets(self, ammunition: str) -> Mapping[Hex, PlotFire]:
+        return _Targets(self, ammunition)
+
+    def listed(self) -> list[Hex]:
+        """Every target hex, in list order."""
+        hexes = [
+            h
+            for pos, group in self.guns.state.area.sheet_hexes().items()
+            if self.guns.in_range(pos)
+            for h in group
+        ]
+        return list(dict.fromkeys([*hexes, *self.guns.far]))
+
+    def plot(self, target: Hex, ammunition: str) -> PlotFire:
+        return PlotFire(self.guns.side, self.battery, self.piece, target, ammunition)
+
+    def beyond(self, ammunition: str, area: PlayArea) -> list[PlotFire]:
+        if ammunition not in self.guns.ammunition:
+            return []
+        far = dict.fromkeys(self.guns.far)
+        return [self.plot(h, ammunition) for h in far if not area.contains(h)]
+
+
+class _Targets(Mapping[Hex, PlotFire]):
+    def __init__(self, aims: _PieceAims, ammunition: str) -> None:
+        self.aims, self.ammunition = aims, ammunition
+        self.fires = ammunition in aims.guns.ammunition
+
+    def __contains__(self, target: object) -> bool:
+        return self.fires and isinstance(target, tuple) and self.aims.aims_at(target)  # type: ignore[arg-type]
+
+    def __getitem__(self, target: Hex) -> PlotFire:
+        if target not in self:
+            raise KeyError(target)
+        return self.aims.plot(target, self.ammunition)
+
+    def __iter__(self) -> Iterator[Hex]:
+        return iter(self.aims.listed() if self.fires else [])
+
+    def __len__(self) -> int:
+        return len(self.aims.listed()) if self.fires else 0
 
 
 @lru_cache(maxsize=512)
