@@ -42,6 +42,7 @@ PICTURES = [
     "arrival_rings",
     "los_tool",
     "intel_arrows",
+    "map_labels_1024x700",
     "exits",
     "sheet_picker",
     "counter_battery_plot",

@@ -13,15 +13,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from game.artillery.detection import announced_side
 from game.artillery.plots import Plot
-from game.hexmath import Hex, neighbor
-from game.state import DEFAULT_SCENARIO, GameState, new_game
-from game.state.model import Announcement
+from game.hexmath import neighbor
 from game.ui import labels
 from game.ui.labels import Label, LabelPlacer, Spot, along, around, frame_obstacles, place
 from game.ui.session import GameSession
-from tests.engine_fixtures import end_setup
+from game.ui.tour import crowded
 
 BOUNDS = pygame.Rect(0, 0, 400, 300)
 TEXTS = ("LANDS TURN 3", "T2: guns south-west", "North home edge", "half-line", "7", "+")
@@ -169,23 +166,6 @@ def test_the_placer_places_once_for_the_same_frame_and_draws_every_label():
 
 
 # --- the game window ------------------------------------------------------------------------
-
-
-def crowded(seed: int = 3) -> tuple[GameState, Hex]:
-    """Long Tom Hunt with four north shells in flight to neighbouring hexes just under
-    the north home edge, and four announced directions of the south guns there."""
-    state = new_game(DEFAULT_SCENARIO, seed)
-    end_setup(state)
-    aimed = state.area.hex_at((0, 0), "0804")
-    for k, target in enumerate([aimed, neighbor(aimed, 2), neighbor(aimed, 3), neighbor(aimed, 4)]):
-        shell = Plot(0, "north", "n-long-tom", 1, 1, target, "standard", 2 + k % 2)
-        state.queue.add(shell)
-    guns = state.units["s-long-tom"].battery.offboard.position  # type: ignore[union-attr]
-    known = state.intel["north"].announcements
-    for turn, name in enumerate(["0805", "0905", "0705", "0806"], start=1):
-        h = state.area.hex_at((0, 0), name)
-        known.append(Announcement(turn, h, announced_side(state.area, h, guns)))
-    return state, aimed
 
 
 def assert_placed_apart(screen) -> list[str]:

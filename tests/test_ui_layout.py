@@ -32,6 +32,7 @@ DOCKING_OPEN = {
     "air_attack-1024x700",
     "arrival_rings-1024x700",
     "counter_battery_plot-1024x700",
+    "map_labels-1024x700",
 }
 # Labels on the map placed clear of each other and of the panels: the label placer of
 # the map's layers.

@@ -200,7 +200,10 @@ def _frames(app: Any, game: Any, frames: int, pan: bool) -> list[float]:
 def _breakdown(app: Any, game: Any, frames: int = 60) -> str:
     """Median milliseconds of each part of a still frame: the map, each layer's world
     and screen drawing, the tooltip, pygame-gui, the update."""
+    from game.ui.labels import frame_obstacles
+
     parts: dict[str, list[float]] = {}
+    layers = {type(layer).__name__ for layer in game.layers}
 
     def timed(name: str, fn: Any, *args: Any) -> None:
         t = time.perf_counter()
@@ -208,19 +211,44 @@ def _breakdown(app: Any, game: Any, frames: int = 60) -> str:
         parts.setdefault(name, []).append(time.perf_counter() - t)
 
     surface, ctx = app.window, game.ctx
+    placer = game.labels
     for _ in range(frames):
         timed("update", game.update, 1 / 60)
-        timed("map", game._draw_map, surface)
+        placer.begin(surface.get_rect())
+        timed("map", lambda: (game._draw_map(surface), game.post_map_labels()))
         for layer in game.layers:
-            name = type(layer).__name__
-            timed(
-                name,
-                lambda layer=layer: (layer.draw_world(surface, ctx), layer.draw_hud(surface, ctx)),
-            )
+            timed(type(layer).__name__, layer.draw_world, surface, ctx)
+        placer.hold()
+        for layer in game.layers:
+            timed(type(layer).__name__, layer.draw_hud, surface, ctx)
+        timed("map labels", placer.finish, surface, frame_obstacles(ctx))
         timed("Tooltip", game.tooltip.draw_hud, surface, ctx)
         timed("pygame-gui", game.ui_manager.draw_ui, surface)
-    medians = {name: statistics.median(v) * 1000 for name, v in parts.items()}
+    # A layer's world and screen drawing are two timings a frame: their sum.
+    medians = {
+        name: statistics.median(v) * 1000 * (2 if name in layers else 1)
+        for name, v in parts.items()
+    }
     return ", ".join(f"{name} {ms:.2f}" for name, ms in medians.items() if ms >= 0.005)
+
+
+def _labels(game: Any, rounds: int = 50) -> str:
+    """The map's labels of the last frame placed again from nothing (no memory of the
+    frame before): how many, and what placing them costs."""
+    from game.ui.labels import place
+
+    placer = game.labels
+    obstacles = [*placer.last_obstacles]
+    times = []
+    for _ in range(rounds):
+        t = time.perf_counter()
+        placement = place(placer.labels, placer.bounds, obstacles, placer.soft)
+        times.append(time.perf_counter() - t)
+    return (
+        f"map labels: {len(placement.placed)} placed, {len(placement.dropped)} dropped "
+        f"({len(placement.folds)} '+N' badges), {len(obstacles)} obstacles; placing them "
+        f"anew {statistics.median(times) * 1000:.2f} ms (median of {rounds})"
+    )
 
 
 def _line(label: str, times: list[float]) -> str:
@@ -250,7 +278,7 @@ def main() -> None:
     print(
         f"game screen at {SCREEN[0]}x{SCREEN[1]}: {state.area.sheet_count} sheets "
         f"({SHEETS_WIDE}x{SHEETS_HIGH}), {len(state.area)} hexes, "
-        f"{sum(1 for u in view.units.values() if u.get('hex'))} units on the map, "
+        f"{sum(1 for u in view.units.values() if u.hex is not None)} units on the map, "
         f"{len(view.plots)} plots in north's view; layers: units, panels"
         + (f", {', '.join(layers)}" if layers else " (no artillery layers module)")
     )
@@ -300,6 +328,7 @@ def main() -> None:
             f"baseline / panning {base / statistics.median(panning):.0f}x"
         )
         print("  where a still frame goes (median ms): " + _breakdown(app, game))
+        print("  " + _labels(game))
     app.shutdown()
 
 

@@ -660,10 +660,7 @@ class GameScreen(Screen):
         # Labels on the map belong to its view: cut at its edge as the camera pans.
         with fonts.panel_scope("map", ui.map_rect(ctx), clips=True):
             self._draw_map(surface)
-            for label in self.map_layer.side_labels(self.camera):
-                placer.add(label)
-            for label in self.map_layer.sheet_labels(self.camera):
-                placer.add(label)
+            self.post_map_labels()
             for layer in self.layers:
                 if isinstance(layer, MarksUnder):
                     layer.draw_under(surface, ctx)
@@ -685,6 +682,14 @@ class GameScreen(Screen):
         if host is not None:
             host.draw_hud(surface, ctx)
         self._draw_toasts(surface)
+
+    def post_map_labels(self) -> None:
+        """The map's own labels: the home edges', the half-line's and (far out) the
+        sheets' names."""
+        for label in self.map_layer.side_labels(self.camera):
+            self.labels.add(label)
+        for label in self.map_layer.sheet_labels(self.camera):
+            self.labels.add(label)
 
     def _draw_banner(self, surface: pygame.Surface) -> None:
         """Hot-seat at the table: whose move it is, large, in the side's colour."""

@@ -385,6 +385,7 @@ class LabelPlacer:
         self.marks: list[pygame.Rect] = []
         self.soft: list[pygame.Rect] = []
         self.last = Placement()
+        self.last_obstacles: list[pygame.Rect] = []
         self._memo: tuple[object, Placement] | None = None
 
     def begin(self, bounds: pygame.Rect) -> None:
@@ -413,6 +414,7 @@ class LabelPlacer:
         and the placement is drawn again."""
         self.active = False
         hard = [*(pygame.Rect(r) for r in obstacles), *self.marks]
+        self.last_obstacles = hard
         key = (
             tuple(sorted(set(self.labels), key=Label.order)),
             tuple(self.bounds),

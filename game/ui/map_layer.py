@@ -732,6 +732,7 @@ class MapLayer:
         self._building_cf: dict[Hex, int] = {}
         self._stamps: dict[tuple[object, ...], pygame.Surface] = {}
         self._side_cache: dict[tuple[object, ...], list[np.ndarray]] = {}
+        self._side_labels: tuple[object, list[Label]] | None = None
 
     # --- state --------------------------------------------------------------------
 
@@ -1076,7 +1077,15 @@ class MapLayer:
         """MAP-3: each home edge's name ("North home edge") beside the part of it in
         view, and "half-line" beside the half-line, as labels for the placer: along
         their line, outside the area first (inside when a panel or the top bar
-        covers that side)."""
+        covers that side). Worked out once per camera position."""
+        key = (camera.offset, camera.size, camera.viewport, self.area.revision)
+        if self._side_labels is not None and self._side_labels[0] == key:
+            return self._side_labels[1]
+        out = self._find_side_labels(camera)
+        self._side_labels = (key, out)
+        return out
+
+    def _find_side_labels(self, camera: Camera) -> list[Label]:
         size = camera.size
         offset = np.array(camera.offset, dtype=float)
         w, h = camera.viewport
@@ -1163,8 +1172,10 @@ def _beside_line(
     if lead is not None:
         places = list(np.arange(lo + lead, hi - half, 2 * half + 12))
     else:
+        # From the middle outward, half a label at a time, over the whole part in view.
         middle = (lo + hi) / 2
-        places = [middle + d for d in labels.spread(2 * half + 12, 9)]
+        count = 2 * math.ceil((hi - lo) / 2 / half) + 1
+        places = [middle + d for d in labels.spread(half, count)]
     places = [p for p in places if lo <= p <= hi] or [(lo + hi) / 2]
     outward = -1 if edge in ("north", "west") else 1
     spots = []

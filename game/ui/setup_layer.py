@@ -1228,7 +1228,11 @@ class SetupLayer:
             else:
                 fill = (88, 84, 70)
             label = f"Sheet ({pos[0]},{pos[1]}): {n} of {PER_SHEET_CAP} pre-designated"
-            spots = labels.along((0, 20 + 26 * k) for k in range(4))
+            # Along the sheet's top, then lower down in it.
+            width = (x1 - x0) * ctx.camera.size
+            spots = labels.along(
+                (dx, 20 + 26 * k) for k in range(4) for dx in labels.spread(width / 4, 3)
+            )
             labels.post_badge(ctx, surface, label, (sx, sy), fill, 13, labels.SETUP, spots)
         h = ctx.hovered
         if h is None or not view.area.contains(h) or not on_map(ctx, h, size):

@@ -293,6 +293,37 @@ def intel_arrows(app: App) -> None:
     press(app, pygame.K_i)
 
 
+def crowded(seed: int = 3) -> tuple[GameState, Hex]:
+    """Long Tom Hunt in north's first move, with four north shells in flight to
+    neighbouring hexes just under the north home edge and four announced directions
+    of the south guns there; and the first shell's hex."""
+    from game.artillery.detection import announced_side
+    from game.artillery.plots import Plot
+    from game.hexmath import neighbor
+    from game.state.model import Announcement
+
+    state = advance(hunt(seed), at(MOVEMENT))
+    aimed = state.area.hex_at((0, 0), "0804")
+    for k, d in enumerate((0, 2, 3, 4)):
+        target = aimed if d == 0 else neighbor(aimed, d)
+        state.queue.add(Plot(0, "north", "n-long-tom", 1, 1, target, "standard", 2 + k % 2))
+    guns = state.units["s-long-tom"].battery.offboard.position  # type: ignore[union-attr]
+    known = state.intel["north"].announcements
+    for turn, name in enumerate(["0805", "0905", "0705", "0806"], start=1):
+        h = state.area.hex_at((0, 0), name)
+        known.append(Announcement(turn, h, announced_side(state.area, h, guns)))
+    return state, aimed
+
+
+def map_labels(app: App) -> None:
+    """Labels in a crowd: four shells on neighbouring hexes and four announced
+    directions under the north home edge, the intel panel open (I)."""
+    state, aimed = crowded()
+    screen = play(app, state)
+    look_at(app, screen, aimed, 3)
+    press(app, pygame.K_i)
+
+
 def los_tool(app: App) -> None:
     """The line-of-sight tool (L) from the rifles to a hex some way off."""
     state = advance(hunt(), at(MOVEMENT))
@@ -511,6 +542,7 @@ SCENES: dict[str, Callable[[App], None]] = {
     "plot_mode_forecast": plot_mode_forecast,
     "arrival_rings": arrival_rings,
     "intel_arrows": intel_arrows,
+    "map_labels": map_labels,
     "los_tool": los_tool,
     "help": help_,
     "legend": legend,
