@@ -6,16 +6,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+import game.ai.objectives as objectives
 from game.ai import Policy
 from game.ai.candidates import Board
-from game.ai.manoeuvre import ASSUMED_RADIUS, _dodge_penalty, flight_danger
+from game.ai.fire import _points as fire_points
+from game.ai.manoeuvre import ASSUMED_RADIUS, _dodge_penalty, _escorts, flight_danger
 from game.ai.memory import EnemyShell, Memory
 from game.ai.personality import level, personality
+from game.ai.shell_damage import harmful_radius
 from game.artillery.weapons import weapon
 from game.dice import Dice
 from game.hexmath import Hex, distance
 from game.state import acting_side, apply, legal_commands, new_game, player_view
-from game.state.queries import battery_sheet, flights_to_area
+from game.state.queries import battery_sheet, flights_to_area, points_left
 
 MARKET_TOWN = str(Path(__file__).resolve().parents[1] / "maps" / "strike_on_market_town.toml")
 
@@ -72,7 +77,8 @@ def test_hard_leaves_the_rings_of_shells_plotted_at_where_it_stood_ART_7_ART_25(
         assert bool(danger[i]) == (distance(h, keep) <= 2)
     memory.enemy_shells.append(EnemyShell(1, "cruise_90", Hex(0, 0), 1, 3))
     danger, radius = flight_danger(_board("hard", memory))
-    assert radius == 3
+    assert radius == harmful_radius("cruise_90") == 3
+    assert harmful_radius("long_tom") == 1  # 25/15/5: the second ring still harms
     two_off = next(h for h in _ring(keep, 3) if area.contains(h))
     assert danger[area.index_of(two_off)] == 1.0
 
@@ -102,3 +108,78 @@ def _ring(h: Hex, radius: int) -> list[Hex]:
         for dr in range(-radius, radius + 1)
         if distance(Hex(h.q + dq, h.r + dr), h) == radius
     ]
+
+
+AIR_STRIKE = str(Path(__file__).resolve().parents[1] / "maps" / "air_strike.toml")
+
+
+def test_points_left_are_armour_structure_or_troopers_ART_32() -> None:
+    """ART-32: what is left of a BattleTech unit is its armour and structure points
+    (rear armour included), of a platoon its troopers."""
+    state = new_game(MARKET_TOWN, 3)
+    locust = state.units["n-eye-west"]
+    front = 8 + 10 + 8 + 8 + 4 + 4 + 8 + 8
+    assert points_left(locust) == front + 2 + 2 + 2 + (3 + 6 + 5 + 5 + 3 + 3 + 4 + 4)
+    assert points_left(state.units["s-rifles-west"]) == 28
+
+
+def test_playing_to_destroy_units_goes_after_the_weakest_ART_32() -> None:
+    """A side that wins by destroying units closes with the enemy that has fewest
+    points left for its distance: the Wasp goes for the rifle platoon (28 troopers)
+    behind the Griffin (some 200 points) standing nearer; without that condition the
+    nearest is the one."""
+    state = new_game(AIR_STRIKE, 3)
+    view = player_view(state, "north")
+    wasp = state.units["n-wasp"].hex
+    goals = objectives.read(view)
+    assert goals.destroy_units == 1
+    griffin, rifles = state.units["s-griffin"], state.units["s-rifles"]
+    assert distance(griffin.hex, wasp) < distance(rifles.hex, wasp)
+    pairs = [(griffin, griffin.hex), (rifles, rifles.hex)]
+    assert objectives.nearest_to_destroy(goals, wasp, pairs) == rifles.hex
+    south = objectives.read(player_view(state, "south"))
+    assert south.destroy_units == 0 and south.enemy_destroys == 1
+    assert objectives.nearest_to_destroy(south, wasp, pairs) == griffin.hex
+    # A shot is worth the share of what the target has left besides its damage.
+    assert objectives.finishing_worth(goals, rifles, 7.0) == pytest.approx(30.0 * 7 / 28)
+    assert objectives.finishing_worth(south, rifles, 7.0) == 0.0
+
+
+def test_a_surviving_side_escorts_its_weakest_unit() -> None:
+    """The Hill Legion survives if the Air Wing destroys none of its units: at normal
+    its mechs close with the enemy while the rifle platoon, the weakest, keeps out of
+    the way; easy does not tell them apart."""
+    state = new_game(AIR_STRIKE, 3)
+    view = player_view(state, "south")
+    goals = objectives.read(view)
+    memory = Memory()
+    normal = Board.read(view, memory, level("normal"), personality("steady"))
+    assert [u for u in ("s-griffin", "s-vindicator", "s-rifles") if _escorts(normal, goals, u)] == [
+        "s-griffin",
+        "s-vindicator",
+    ]
+    easy = Board.read(view, memory, level("easy"), personality("steady"))
+    assert not _escorts(easy, goals, "s-griffin")
+
+
+def test_hard_weighs_a_shell_by_the_share_of_the_unit_it_takes_ART_25() -> None:
+    """Playing to destroy units, hard weighs a shell's damage (ART-25) to each enemy by
+    the share of what it has left, a whole unit counting 30 points whatever its kind:
+    a trooper of the rifle platoon counts more than a point on a mech; normal counts
+    points alike (infantry at half)."""
+    state = new_game(AIR_STRIKE, 3)
+    view = player_view(state, "north")
+    rifles = state.units["s-rifles"].hex
+    griffin = state.units["s-griffin"].hex
+
+    def weights(level_name: str) -> dict[Hex, float]:
+        board = Board.read(view, Memory(), level(level_name), personality("steady"))
+        out: dict[Hex, float] = {}
+        for h, w in fire_points(board, 0):
+            out[h] = out.get(h, 0.0) + w
+        return out
+
+    normal, hard = weights("normal"), weights("hard")
+    assert normal[rifles] == pytest.approx(0.5) and normal[griffin] == pytest.approx(1.0)
+    assert hard[rifles] == pytest.approx(0.5 + 30.0 / 28)
+    assert hard[rifles] > hard[griffin] > 1.0

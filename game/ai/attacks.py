@@ -177,6 +177,7 @@ def answer_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
 def attack_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
     view = board.view
     out = [Candidate(EndPhase(view.side), 0.0, "no attack worth making")]
+    goals = objectives.read(view, board.level.reads_turn_limit)
     for c in legal:
         if isinstance(c, GunAction):
             unit, gun = view.units[c.unit], view.units.get(c.gun)
@@ -202,6 +203,8 @@ def attack_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
             return_blows=board.level.weighs_return_blows,
             stakes=_stakes(board, unit, target) if c.weapon == cs.CLOSE_COMBAT else None,
         )
+        if odds.share is None:  # BattleTech: a share of what is left, when destroying wins
+            gain += objectives.finishing_worth(goals, target, odds.expected)
         if spotting_this_turn(view, unit) and gain < board.personality.spotter_fire_threshold:
             continue
         out.append(Candidate(c, gain, f"{c.weapon} at {c.target}: {_told(odds)}"))

@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
+import game.ai.objectives as objectives
 from game.ai.candidates import Board, Candidate, unit_value
 from game.ai.counter_battery import counter_battery_candidates
 from game.ai.hunt import beliefs, search_hexes
@@ -109,8 +110,13 @@ def _sight(board: Board) -> Callable[[Unit, Hex], bool]:
 
 def _points(board: Board, turns: int) -> list[tuple[Hex, float]]:
     points: list[tuple[Hex, float]] = []
+    goals = objectives.read(board.view, board.level.reads_turn_limit)
     for eid in sorted(board.enemies):
-        value = unit_value(board.enemies[eid])
+        enemy = board.enemies[eid]
+        value = unit_value(enemy)
+        if board.level.aims_to_destroy:
+            # A whole unit toward the objective, whatever its kind.
+            value += objectives.finishing_share(goals, enemy)
         points += [(h, p * value) for h, p in predicted_hexes(board, eid, turns)]
     return points
 

@@ -26,15 +26,15 @@ import game.state.combat as cs
 from game.ai.aircraft import flight_candidates
 from game.ai.candidates import Board, Candidate
 from game.ai.hunt import beliefs, goal_position, search_hexes
+from game.ai.shell_damage import harmful_radius
 from game.artillery.flight import sheet_distance
-from game.artillery.weapons import weapon
 from game.board.area import PlayArea
 from game.board.los import in_sight
 from game.hexmath import Hex, distance, distances, line
 from game.state.commands import Command, Hold, Move
 from game.state.legal import LegalCommands
 from game.state.model import Unit
-from game.state.queries import fastest_move, ground_reach
+from game.state.queries import fastest_move, ground_reach, points_left
 
 
 def movement_candidates(board: Board, legal: Sequence[Command]) -> list[Candidate]:
@@ -66,7 +66,7 @@ def movement_candidates(board: Board, legal: Sequence[Command]) -> list[Candidat
         if why.startswith("garrison"):
             return _garrison_moves(board, uid, options, goal, why)
         return _objective_moves(board, uid, options, goal, why)
-    if _fights(board, goals):
+    if _fights(board, goals) or _escorts(board, goals, uid):
         return _fighter_moves(board, uid, options, goals)
     return _spotter_moves(board, uid, options)
 
@@ -114,6 +114,24 @@ def _fights(board: Board, goals: objectives.Objectives) -> bool:
     if goals.points and goals.turns_left <= objectives.ENDGAME_TURNS:
         return objectives.lead(board.view) < 0
     return False
+
+
+def _escorts(board: Board, goals: objectives.Objectives, uid: str) -> bool:
+    """Surviving against an enemy that wins by destroying units: every mobile unit but
+    the weakest (fewest points left, ART-32) closes with the enemy, which has to come
+    for it; the weakest keeps out of sight and reach as a spotter does."""
+    if not (board.level.escorts_the_weakest and goals.survive and goals.enemy_destroys):
+        return False
+    weakest = _weakest(board)
+    return weakest is not None and uid != weakest.id
+
+
+def _weakest(board: Board) -> Unit | None:
+    """The own mobile unit with the fewest points left, when there are two or more."""
+    mobile = [u for u in board.own.values() if u.battery is None and u.kind != "aerospace"]
+    if len(mobile) < 2:
+        return None
+    return min(mobile, key=lambda u: (points_left(u), u.id))
 
 
 def _objective_moves(
@@ -176,10 +194,12 @@ def _fighter_moves(
     unit = view.units[uid]
     exposed = board.enemy_sight(unit.height)
     ideal = 3 if unit.system == "battletech" else 1
-    enemies = [e.hex for e in board.enemies.values() if e.battery is None and e.hex is not None]
+    enemies = [(e, e.hex) for e in board.enemies.values() if e.battery is None and e.hex]
+    if board.level.remembers_sightings:
+        enemies += _last_seen(board)
     dodge = flight_danger(board) if board.level.dodges_shells else None
     if enemies:
-        target = min(enemies, key=lambda e: (distance(e, here), e))
+        target = objectives.nearest_to_destroy(goals, here, enemies)
         why = f"close with the enemy at {area.label(target)}"
     else:
         marks = [g.hex for g in goals.guard] or [area.edge_centre(view.enemy)]
@@ -197,6 +217,40 @@ def _fighter_moves(
         score -= _common_penalty(board, uid, h, danger)
         score -= _dodge_penalty(board, uid, h, dodge)
         out.append(Candidate(c, score, why))
+    if enemies and ideal > 1 and board.level.keeps_target_in_sight:
+        _reward_sight_of(board, uid, out, here, target)
+    return out
+
+
+def _reward_sight_of(board: Board, uid: str, out: list[Candidate], here: Hex, target: Hex) -> None:
+    """Among the best few moves of a unit that shoots (ART-32a), prefer ground with a
+    line of sight to the enemy it closes with (MAP-5): a hex three off behind a hill
+    shoots at nothing."""
+    area = board.area
+    height = board.view.units[uid].height
+    ranked = sorted(range(len(out)), key=lambda k: -out[k].score)[:8]
+    for k in ranked:
+        h = _destination(out[k].command, here)
+        if area.contains(h) and in_sight(area, h, target, height, 1):
+            c = out[k]
+            out[k] = Candidate(c.command, c.score + 2.0, c.reason + "; in sight of it")
+
+
+# Turns an enemy unit out of sight is still gone after where it was last seen.
+SIGHTING_TURNS = 2
+
+
+def _last_seen(board: Board) -> list[tuple[Unit, Hex]]:
+    """Enemy units out of sight now, where they were seen in the last turns."""
+    view = board.view
+    out: list[tuple[Unit, Hex]] = []
+    for e in view.enemy_units():
+        if e.destroyed or e.hex is not None or e.battery is not None:
+            continue
+        seen = board.memory.last_seen(e.id)
+        recent = seen is not None and view.turn - seen[0] <= SIGHTING_TURNS
+        if seen is not None and recent and view.area.contains(seen[1]):
+            out.append((e, seen[1]))
     return out
 
 
@@ -224,9 +278,6 @@ def _common_penalty(board: Board, uid: str, h: Hex, danger: np.ndarray) -> float
     return penalty
 
 
-# Ring damage (ART-25) from which a shell still does real harm: a light mech's
-# location, half a rifle platoon.
-HARMFUL_RING = 15
 # Flight time (turns, ART-6) and harmful radius assumed for the enemy's guns
 # before one of their shells has landed.
 ASSUMED_FLIGHT = 2
@@ -245,12 +296,7 @@ def flight_danger(board: Board) -> tuple[np.ndarray, int]:
     weapons = {s.weapon for s in shells} | {
         u.battery.weapon for u in view.enemy_units() if u.battery is not None and not u.destroyed
     }
-    radius = ASSUMED_RADIUS
-    if weapons:
-        radius = max(
-            max((d for d, dmg in enumerate(weapon(w).rings()) if dmg >= HARMFUL_RING), default=0)
-            for w in sorted(weapons)
-        )
+    radius = max((harmful_radius(w) for w in weapons), default=ASSUMED_RADIUS)
     flight = max((s.arrival_turn - s.fired_turn for s in shells), default=ASSUMED_FLIGHT)
     area = board.area
     danger = np.zeros(len(area), dtype=np.float64)

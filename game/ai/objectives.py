@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from game.hexmath import Hex, distance
 from game.state.model import Unit
+from game.state.queries import points_left
 from game.state.victory import unit_points
 from game.state.view import PlayerView
 
@@ -30,6 +31,13 @@ from game.state.view import PlayerView
 HOLDERS = 2
 # Turns before the limit from which a side playing for points weighs its lead.
 ENDGAME_TURNS = 3
+# Playing to destroy units, a BattleTech unit counts as this many hexes farther off
+# per point of armour, structure or trooper it has left (ART-32): a rifle platoon of
+# 28 troopers three hexes off, a fresh medium mech of some 200 points twenty.
+HEXES_PER_POINT = 0.1
+# ... and a shot at it is worth this many points more per share of what it has left
+# that the shot is expected to take: a whole unit destroyed, a step toward winning.
+WHOLE_UNIT_POINTS = 30.0
 
 
 @dataclass(frozen=True)
@@ -53,6 +61,7 @@ class Objectives:
     survive: bool = False
     points: bool = False
     enemy_survives: bool = False  # the enemy wins at the limit if nothing else happens
+    enemy_destroys: int = 0  # own units the enemy must destroy to win (0: not its condition)
 
     @property
     def fights(self) -> bool:
@@ -75,8 +84,11 @@ def read(view: PlayerView, reads_turn_limit: bool = True) -> Objectives:
                 int(cond.get("turns", 1)),
             )
             (out.take if own else out.guard).append(hold)
-        elif kind == "destroy_units" and own:
-            out.destroy_units = int(cond.get("count") or 0) or len(view.enemy_units())
+        elif kind == "destroy_units":
+            if own:
+                out.destroy_units = int(cond.get("count") or 0) or len(view.enemy_units())
+            else:
+                out.enemy_destroys = int(cond.get("count") or 0) or len(view.own_units())
         elif kind == "destroy_artillery" and own:
             out.destroy_artillery = True
         elif kind == "survive":
@@ -119,3 +131,44 @@ def lead(view: PlayerView) -> int:
         return sum(unit_points(u) for u in against if u.destroyed)
 
     return scored(view.enemy_units()) - scored(view.own_units())
+
+
+def nearest_to_destroy(goals: Objectives, here: Hex, enemies: list[tuple[Unit, Hex]]) -> Hex:
+    """Where to close with the enemy, among (unit, where it is or was last seen): the
+    nearest; playing to destroy units (own ``destroy_units``), BattleTech units count
+    farther off the more points they have left, so the weakest within reach is the
+    one gone after."""
+
+    def key(pair: tuple[Unit, Hex]) -> tuple[float, Hex]:
+        e, h = pair
+        d = float(distance(h, here))
+        if goals.destroy_units and e.system == "battletech":
+            d += HEXES_PER_POINT * points_left(e)
+        return (d, h)
+
+    return min(enemies, key=key)[1]
+
+
+def finishing_worth(goals: Objectives, target: Unit, expected: float) -> float:
+    """Playing to destroy units, what a BattleTech shot expected to take ``expected``
+    points is worth beyond its damage: the share of what the target has left,
+    counted as ``WHOLE_UNIT_POINTS`` a whole unit (0 when not playing for it)."""
+    if not goals.destroy_units or target.system != "battletech":
+        return 0.0
+    left = points_left(target)
+    if left <= 0:
+        return 0.0
+    return WHOLE_UNIT_POINTS * min(1.0, expected / left)
+
+
+# Fewest points left counted when a shell's damage is weighed by the share it takes.
+FEWEST_POINTS = 10.0
+
+
+def finishing_share(goals: Objectives, target: Unit) -> float:
+    """``finishing_worth`` per point of damage, for weighing a shell's damage over a
+    unit (ART-25): ``WHOLE_UNIT_POINTS`` over the points it has left (at least
+    ``FEWEST_POINTS``), 0 when not playing to destroy units or not BattleTech."""
+    if not goals.destroy_units or target.system != "battletech":
+        return 0.0
+    return WHOLE_UNIT_POINTS / max(FEWEST_POINTS, points_left(target))

@@ -72,6 +72,17 @@ class Level:
     # the distance whose shells fly least long to the area (ART-6), if the level's
     # own distance flies longer.
     quickest_unhunted: bool = False
+    # Surviving against an enemy that wins by destroying units: the weakest own
+    # unit keeps out of the way while the others close with the enemy (normal, hard).
+    escorts_the_weakest: bool = False
+    # Close with enemy units out of sight where they were last seen (the last two
+    # turns), not only with those in sight (normal, hard).
+    remembers_sightings: bool = False
+    # Units that shoot close with the enemy on ground that sees it (normal, hard).
+    keeps_target_in_sight: bool = False
+    # Playing to destroy units, weigh a shell's damage to each enemy unit by the share
+    # of what it has left (hard).
+    aims_to_destroy: bool = False
     # Step out of where the enemy's shells in flight can be aimed: units out of
     # contact leave the rings around where they stood while those shells were
     # plotted, and keep out of one another's (hard).
@@ -136,6 +147,9 @@ LEVELS: dict[str, Level] = {
         lowest_hit_chance=0.0,
         weighs_detection=True,
         quickest_unhunted=True,
+        escorts_the_weakest=True,
+        remembers_sightings=True,
+        keeps_target_in_sight=True,
     ),
 }
 # Hard: normal with look-ahead where it pays. Its guns stand where normal's do:
@@ -149,6 +163,7 @@ LEVELS["hard"] = replace(
     posterior_hunt=True,
     spots_both_ends=True,
     dodges_shells=True,
+    aims_to_destroy=True,
 )
 PERSONALITIES: dict[str, Personality] = {
     "steady": Personality(

@@ -35,3 +35,14 @@ def damage_kernel(weapon_id: str, to_hit_number: int | None) -> np.ndarray:
                 kernel[q + KERNEL_RADIUS, r + KERNEL_RADIUS] += float(p) * ring_damage(w, d)
     kernel.flags.writeable = False
     return kernel
+
+
+# Ring damage (ART-25) from which a shell still does real harm: a light mech's
+# location, half a rifle platoon.
+HARMFUL_RING = 15
+
+
+def harmful_radius(weapon_id: str) -> int:
+    """The farthest ring of ``weapon_id``'s shells that does ``HARMFUL_RING`` or more."""
+    rings = weapon(weapon_id).rings()
+    return max((d for d, dmg in enumerate(rings) if dmg >= HARMFUL_RING), default=0)

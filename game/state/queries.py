@@ -543,6 +543,17 @@ def _points(state: Any) -> float:
     )
 
 
+def points_left(unit: Unit) -> float:
+    """What is left of ``unit`` in its system's one measure (``_points``): for a
+    BattleTech unit its armour and structure points, or its troopers (ART-32)."""
+    if unit.destroyed:
+        return 0.0
+    try:
+        return _points(damage_state(unit))
+    except (KeyError, TypeError, ValueError):
+        return 0.0
+
+
 def strength(unit: Unit) -> Strength:
     """What is left of ``unit`` against what it started with (its profile's fresh
     damage state), for the counters' bars and the unit panel."""
