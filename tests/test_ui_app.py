@@ -507,6 +507,24 @@ def test_watch_mode_plays_ai_against_ai_without_a_human(app):
     assert state.commands, "the AIs played"
 
 
+@pytest.mark.parametrize("mode", [SOLO, HOTSEAT, "watch"])
+def test_the_screen_keeps_its_view_while_nothing_happens(app, monkeypatch, mode):
+    """The screen takes a fresh view only when the one it holds belongs to another
+    reader (a hand-over, the acting side changing): frames with nothing new,
+    in watch mode too, reuse it."""
+    state = new_game(SCENARIO, 11)
+    game = app.open_game(state, Seats(mode, "north" if mode == SOLO else None, "easy"))
+    # Hold the AIs, so nothing changes between the frames.
+    monkeypatch.setattr(type(game), "_step_ai", lambda self, dt: None)
+    app.run_frames(2)
+    assert game.ctx.view.side == game.session.view_side()
+    taken = []
+    original = game.session.view
+    monkeypatch.setattr(game.session, "view", lambda: taken.append(1) or original())
+    app.run_frames(5)
+    assert taken == []
+
+
 # --- the command line ---------------------------------------------------------------------------
 
 

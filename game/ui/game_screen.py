@@ -635,7 +635,7 @@ class GameScreen(Screen):
     def _sync_view(self) -> None:
         """Follow the view: the area growing (mobile maps), damaged buildings."""
         view = self.ctx.view
-        if view.side != self.session.viewer():
+        if view.side != self.session.view_side():
             self.ctx.refresh()
             view = self.ctx.view
         area = view.area

@@ -165,9 +165,18 @@ class GameSession:
 
     def view(self) -> PlayerView:
         if self.reader() == TABLE:
-            seat = self.acting() if self.hot_seat else None
-            return table_view(self.state, seat)
+            return table_view(self.state, self._table_seat())
         return player_view(self.state, self.viewer())
+
+    def view_side(self) -> str:
+        """The ``side`` of the view ``view()`` gives now: a screen whose view has
+        another needs a fresh one (a hand-over, the acting side changing)."""
+        if self.reader() == TABLE:
+            return self._table_seat() or PUBLIC
+        return self.viewer()
+
+    def _table_seat(self) -> str | None:
+        return self.acting() if self.hot_seat else None
 
     # --- acting ---------------------------------------------------------------------
 
