@@ -323,6 +323,8 @@ def test_escape_pauses_f1_lists_every_layers_keys_and_the_log_folds(app):
             assert any(keys == list(layer.keys()) for _, keys in app.top.sections)
     press(app, pygame.K_F1)
     assert app.top is game
+    assert not game.log_panel.open  # folded to its last line at first
+    press(app, pygame.K_F2)
     assert game.log_panel.open
     press(app, pygame.K_F2)
     assert not game.log_panel.open

@@ -593,6 +593,7 @@ def test_ART_24_announced_directions_are_drawn_as_sectors_from_the_aimed_hex():
     ]
     assert SIDE_ANGLES[1] == pytest.approx(-1.5707963, abs=1e-6)  # north is up the screen
     assert h.key(pygame.K_i)
+    assert h.key(pygame.K_m)  # the minimap opens from its tab
     h.frame()
     assert {"intel", "minimap"} <= set(h.ctx.panels)
     assert h.arts.intel.tooltip_lines(aimed, h.ctx)

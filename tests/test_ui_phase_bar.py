@@ -200,12 +200,13 @@ def test_K_toggles_the_legend_of_reach_tints_and_terrain(window, shots):
     """K shows the legend (in the help's keys too) inside the window, below the bar and
     clear of the other panels; K again hides it."""
     from game.ui.legend import MOVES, REACH, TERRAIN
+    from game.ui.widgets import STRIP_HEIGHT
 
     for size in SIZES:
         state = new_game(DEFAULT_SCENARIO, 3)
         app, screen = window(state, size)
         keys = dict(screen.help_sections())["Legend"]
-        assert ("K", "legend: reach tints, trails of moves and terrain") in keys
+        assert ("K, click its tab", "legend: reach tints, trails of moves and terrain") in keys
         assert not screen.legend.shown
         post_key(pygame.K_k)
         app.run_frames(2)
@@ -220,4 +221,6 @@ def test_K_toggles_the_legend_of_reach_tints_and_terrain(window, shots):
         app.screenshot(shots / f"legend_{size[0]}x{size[1]}.png")
         post_key(pygame.K_k)
         app.run_frames(2)
-        assert not legend.shown and "legend" not in screen.ctx.panels
+        # Folded to its tab at the bottom right.
+        assert not legend.shown and screen.ctx.panels["legend"] == legend.rect
+        assert legend.rect.h == STRIP_HEIGHT and legend.rect.right == size[0] - 10

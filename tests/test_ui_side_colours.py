@@ -40,6 +40,7 @@ def test_each_side_has_its_own_colour_on_the_minimap_and_yours_are_framed(watche
     to_targeting(state, "north")
     h = Harness(state, watcher)
     h.ctx.refresh()
+    assert h.key(pygame.K_m)  # the minimap opens from its tab
     view = h.ctx.view
     on_board = [u for u in view.units.values() if u.hex is not None and not u.destroyed]
     drawn = minimap_circles(h, monkeypatch)

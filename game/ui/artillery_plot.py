@@ -503,6 +503,8 @@ class PlotLayer:
         self._previews: dict[tuple[str, Hex], PlotPreview] = {}
         self.battery_rows: list[tuple[pygame.Rect, str]] = []
         self.queue_rows: list[tuple[pygame.Rect, Hex]] = []
+        # The panels' title strips by name (a click on one opens or folds the panel).
+        self.strips: dict[str, pygame.Rect] = {}
         self.preview_computations = 0
         self.overlay_paints = 0
         self._overlay: tuple[Any, pygame.Surface, pygame.Rect, PlotPreview] | None = None
@@ -518,6 +520,8 @@ class PlotLayer:
             ("P, beyond the map", "counter-battery fire at an off-board sheet position (ART-37)"),
             ("Tab", "plot mode: next battery"),
             ("Esc", "leave plot mode"),
+            ("B (plot mode), click its title", "the batteries panel: open / fold to its strip"),
+            ("G, click its title", "the fire queue: open / fold to its strip"),
         ]
 
     # --- state --------------------------------------------------------------------------
@@ -629,10 +633,19 @@ class PlotLayer:
         if ctx.mode == PLOT and ui.plain_key(event, pygame.K_ESCAPE):
             ctx.mode = SELECT
             return True
+        if ctx.mode == PLOT and ui.plain_key(event, pygame.K_b):
+            return ui.toggle_panel(ctx, "batteries")
+        if ctx.view.plots and ui.plain_key(event, pygame.K_g):
+            return ui.toggle_panel(ctx, "fire_queue")
         if ui.pressed(event):
             # A press on a panel is the panel's: no drag of the map starts there.
-            return any(r.collidepoint(event.pos) for r, _ in [*self.battery_rows, *self.queue_rows])
+            rows = [*self.battery_rows, *self.queue_rows, *((r, n) for n, r in self.strips.items())]
+            return any(r.collidepoint(event.pos) for r, _ in rows)
         if ui.clicked(event):
+            for name, rect in self.strips.items():
+                title = pygame.Rect(rect.x, rect.y, rect.w, ui.STRIP_HEIGHT + 4)
+                if title.collidepoint(event.pos):
+                    return ui.toggle_panel(ctx, name)
             for rect, battery in self.battery_rows:
                 if rect.collidepoint(event.pos):
                     ctx.plot_battery = battery
@@ -660,6 +673,7 @@ class PlotLayer:
         self._overlay = self._card = None
         self._panels.clear()
         self.battery_rows, self.queue_rows = [], []
+        self.strips = {}
 
     def tooltip_lines(self, h: Hex, ctx: UiContext) -> list[str]:
         """Own shells due at a hex, for the hover tooltip."""
@@ -940,37 +954,48 @@ class PlotLayer:
         registry = ctx.panels
         self.battery_rows = []
         self.queue_rows = []
-        # The right-hand column under the top bar (the game screen's panels are on the left).
-        x = rect.right - PANEL_WIDTH - 10
-        y = ui.top_of_map(ctx)
+        self.strips = {}
+        # Docked at the top right (the game screen's own panels are on the left), each
+        # folded to its strip unless the player opened it.
         if ctx.mode == PLOT:
-            key = (self._serial, ctx.plot_battery)
-            box, self.battery_rows = self._cached_panel(
-                surface, ctx, "batteries", key, self._draw_batteries, (x, y)
-            )
+            if ui.panel_open(ctx, "batteries"):
+                key = (self._serial, ctx.plot_battery)
+                box, self.battery_rows = self._cached_panel(
+                    surface, ctx, "batteries", key, self._draw_batteries
+                )
+            else:
+                gun = ctx.view.units.get(ctx.plot_battery or "")
+                detail = f"{gun.name}; Tab: next battery" if gun is not None else "no battery"
+                box = self._strip(surface, ctx, "batteries", "Plot (B)", detail, theme.INCOMING)
             registry["batteries"] = box
-            y = box.bottom + 8
+            self.strips["batteries"] = box
         else:
             registry.pop("batteries", None)
         if ctx.view.plots:
-            mouse = ctx.mouse
-            old = self._panels.get("fire_queue")
-            hot = -1
-            if old is not None:
-                at = old[1].get_rect(topleft=(x, y))
-                hot = next(
-                    (
-                        n
-                        for n, (r, _) in enumerate(old[2])
-                        if r.move(at.topleft).collidepoint(mouse)
-                    ),
-                    -1,
+            if ui.panel_open(ctx, "fire_queue"):
+                old = self._panels.get("fire_queue")
+                at = registry.get("fire_queue")
+                hot = -1
+                if old is not None and at is not None:
+                    hot = next(
+                        (
+                            n
+                            for n, (r, _) in enumerate(old[2])
+                            if r.move(at.topleft).collidepoint(ctx.mouse)
+                        ),
+                        -1,
+                    )
+                self._hot_row = hot
+                box, self.queue_rows = self._cached_panel(
+                    surface, ctx, "fire_queue", (self._serial, hot), self._draw_queue
                 )
-            self._hot_row = hot
-            box, self.queue_rows = self._cached_panel(
-                surface, ctx, "fire_queue", (self._serial, hot), self._draw_queue, (x, y)
-            )
+            else:
+                plots = ctx.view.plots
+                first = min(p.arrival_turn for p in plots)
+                detail = f"{len(plots)} in flight, the first lands in turn {first}"
+                box = self._strip(surface, ctx, "fire_queue", "Fire queue (G)", detail)
             registry["fire_queue"] = box
+            self.strips["fire_queue"] = box
         else:
             registry.pop("fire_queue", None)
         self._draw_banner(surface, ctx, rect)
@@ -980,16 +1005,25 @@ class PlotLayer:
         else:
             ctx.cards.pop("plot_card", None)
 
-    def _cached_panel(
-        self,
+    @staticmethod
+    def _strip(
         surface: pygame.Surface,
         ctx: UiContext,
         name: str,
-        key: Any,
-        draw: Any,
-        at: tuple[int, int],
+        title: str,
+        detail: str,
+        accent: Any = None,
+    ) -> pygame.Rect:
+        """A folded panel's strip, docked at the top right."""
+        box = ui.dock(ctx, name, (PANEL_WIDTH, ui.STRIP_HEIGHT), "top-right")
+        ui.draw_strip(surface, box, title, detail, accent)
+        return box
+
+    def _cached_panel(
+        self, surface: pygame.Surface, ctx: UiContext, name: str, key: Any, draw: Any
     ) -> tuple[pygame.Rect, list[Any]]:
-        """A panel painted once per ``key`` (its rows with it) and blitted at ``at``."""
+        """A panel painted once per ``key`` (its rows with it), docked at the top right
+        and blitted there, cut to the room its column leaves."""
         cached = self._panels.get(name)
         if cached is None or cached[0] != key:
             scratch = pygame.Surface(
@@ -1003,9 +1037,11 @@ class PlotLayer:
             self._panels[name] = cached
             self.panel_paints += 1
         _, image, rows = cached
-        box = image.get_rect(topleft=at)
-        fonts.place(surface, image, box, name)
-        return box, [(r.move(at), v) for r, v in rows]
+        box = ui.dock(ctx, name, image.get_size(), "top-right")
+        cut = box.size != image.get_size()
+        fonts.place(surface, image, box, name, clips=cut, area=pygame.Rect((0, 0), box.size))
+        moved = [(r.move(box.topleft), v) for r, v in rows]
+        return box, [(r, v) for r, v in moved if box.contains(r)]
 
     def _draw_batteries(
         self, surface: pygame.Surface, ctx: UiContext, at: tuple[int, int]
@@ -1042,7 +1078,7 @@ class PlotLayer:
         if not rows:
             height = 34 + 40
         box = pygame.Rect(at[0], at[1], width, height)
-        inner = ui.draw_panel(surface, box, "Artillery - plot mode", theme.INCOMING)
+        inner = ui.draw_panel(surface, box, "Plot mode: batteries (B)", theme.INCOMING)
         y = inner.y
         if not rows:
             ui.text(surface, "No artillery on this side.", (inner.x, y), theme.BODY, theme.MUTED)
@@ -1079,7 +1115,7 @@ class PlotLayer:
         groups = fire_queue(view)
         lines = sum(1 + len(plots) for _, plots in groups)
         box = pygame.Rect(at[0], at[1], PANEL_WIDTH, 34 + 19 * lines + 8)
-        inner = ui.draw_panel(surface, box, "Fire queue: our shells in flight", theme.ACCENT)
+        inner = ui.draw_panel(surface, box, "Fire queue: our shells in flight (G)", theme.ACCENT)
         y = inner.y
         for turn, plots in groups:
             when = (
@@ -1111,24 +1147,25 @@ class PlotLayer:
         return box
 
     def _draw_banner(self, surface: pygame.Surface, ctx: UiContext, rect: pygame.Rect) -> None:
+        """Our shells in flight, in a badge along the top row of the map, clear of the
+        panels and of the messages (``widgets.place_box``)."""
         view = ctx.view
         now = [p for p in view.plots if p.arrival_turn <= view.turn]
         later = [p for p in view.plots if p.arrival_turn > view.turn]
         if now:
             glow = pulse()
             fill = (round(150 + 80 * glow), 24, 16)
-            label = f"OUR SHELLS LAND THIS TURN: {len(now)}"
-            box = draw_badge(surface, label, (rect.centerx, ui.top_of_map(ctx) + 60), fill, 17)
-            ctx.panels["incoming_banner"] = box
+            label, px = f"OUR SHELLS LAND THIS TURN: {len(now)}", 17
         elif later:
             first = min(p.arrival_turn for p in later)
             label = f"Shells in flight: {len(later)}, the first lands in turn {first}"
-            box = draw_badge(
-                surface, label, (rect.centerx, ui.top_of_map(ctx) + 60), (150, 80, 20), 14
-            )
-            ctx.panels["incoming_banner"] = box
+            fill, px = (150, 80, 20), 14
         else:
             ctx.panels.pop("incoming_banner", None)
+            return
+        size = fonts.text(label, px, (255, 255, 255), bold=True).get_rect().inflate(14, 6).size
+        place = ui.place_box(ctx, size, "incoming_banner", rows=("top",))
+        ctx.panels["incoming_banner"] = draw_badge(surface, label, place.center, fill, px)
 
     def _draw_edge_arrows(self, surface: pygame.Surface, ctx: UiContext) -> None:
         """Own shells due off the screen: an arrow at the edge toward their targets, one

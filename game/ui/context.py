@@ -63,6 +63,7 @@ class UiContext:
     - ``cards``: information cards of the last frame (previews, the arrival's log
       entry): other panels keep clear of them, but they do not stop hovering.
     - ``mouse``: the last mouse position over the window, (-1, -1) before any.
+    - ``panel_open``: the panels the player opened or folded (see ``widgets.dock``).
 
     The layers of the screen that others reach (None until they are made):
 
@@ -93,6 +94,9 @@ class UiContext:
     panels: dict[str, pygame.Rect] = field(default_factory=dict)
     cards: dict[str, pygame.Rect] = field(default_factory=dict)
     mouse: tuple[int, int] = (-1, -1)
+    # Which panels the player opened or folded, by name (the settings' ``panels``, so
+    # the choice lasts); a panel not named keeps its default (``widgets.panel_open``).
+    panel_open: dict[str, bool] = field(default_factory=dict)
     units_layer: UnitsLayer | None = None
     dialogs: DialogLayer | None = None
     artillery: ArtilleryLayers | None = None

@@ -182,6 +182,8 @@ class GameScreen(Screen):
             screen_size=app.size,
             ui_manager=self.ui_manager,
             sound=app.sound_board(),
+            # The settings' own table: a panel opened or folded stays so in the next game.
+            panel_open=app.settings.panels,
         )
         self.labels = labels.LabelPlacer()
         self.ctx.labels = self.labels
@@ -696,6 +698,7 @@ class GameScreen(Screen):
         text = self.seat_banner()
         if text is None:
             self._banner_rect = None
+            self.ctx.cards.pop("seat_banner", None)
             return
         side = self.session.acting() or ""
         colour = theme.SIDE_COLOURS.get(side, TEXT)
@@ -709,6 +712,7 @@ class GameScreen(Screen):
         fonts.blit(box, note, note.get_rect(midtop=(w // 2, 12 + title.get_height())))
         self._banner_rect = box.get_rect(midtop=(surface.get_width() // 2, BAR_HEIGHT + 8))
         fonts.place(surface, box, self._banner_rect, "hot-seat banner")
+        self.ctx.cards["seat_banner"] = self._banner_rect  # the cards keep clear of it
 
     def redraw_map(self) -> None:
         """The next frame draws the terrain whole and the sides straight onto it."""

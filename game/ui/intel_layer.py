@@ -145,9 +145,13 @@ class Minimap:
 class IntelLayer:
     """Announced directions on the map, the intel panel and the minimap."""
 
+    # The titles of the two panels, which are also their tabs when folded.
+    MINIMAP_TITLE = "Sheet grid (M)"
+    INTEL_TITLE = "Intelligence (I)"
+
     def __init__(self) -> None:
-        self.show_panel = False
-        self.show_minimap = True
+        # Where each panel or its tab was drawn (a click on a tab or a title toggles it).
+        self.tabs: dict[str, pygame.Rect] = {}
         self.minimap = Minimap()
         self._sectors: tuple[object, pygame.Surface] | None = None
         self.flash: dict[SheetPosition, float] = {}
@@ -158,25 +162,33 @@ class IntelLayer:
         self.minimap_paints = 0
 
     def keys(self) -> list[tuple[str, str]]:
-        return [("I", "intel panel: detected directions"), ("M", "minimap of the sheet grid")]
+        return [
+            ("I, click its tab", "intel panel: detected directions (open / fold to a tab)"),
+            ("M, click its tab", "minimap of the sheet grid (open / fold to a tab)"),
+            ("Click the minimap", "centre the map there"),
+        ]
 
     # --- events -------------------------------------------------------------------------
 
     def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool:
         if ui.plain_key(event, pygame.K_i):
-            self.show_panel = not self.show_panel
-            return True
+            return ui.toggle_panel(ctx, "intel")
         if ui.plain_key(event, pygame.K_m):
-            self.show_minimap = not self.show_minimap
+            return ui.toggle_panel(ctx, "minimap")
+        if event.type not in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            return False
+        for name, rect in self.tabs.items():
+            if not rect.collidepoint(event.pos):
+                continue
+            title = pygame.Rect(rect.x, rect.y, rect.w, ui.STRIP_HEIGHT + 4)
+            if ui.clicked(event) and (
+                title.collidepoint(event.pos) or not ui.panel_open(ctx, name)
+            ):
+                ui.toggle_panel(ctx, name)
+            elif ui.clicked(event) and name == "minimap":
+                ctx.camera.centre_on_world(*self.minimap.world(*event.pos))
             return True
-        on_minimap = (
-            event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)
-            and self.show_minimap
-            and self.minimap.rect.collidepoint(event.pos)
-        )
-        if on_minimap and ui.clicked(event):
-            ctx.camera.centre_on_world(*self.minimap.world(*event.pos))
-        return on_minimap
+        return False
 
     def tooltip_lines(self, h: Hex, ctx: UiContext) -> list[str]:
         """Announced directions from a hex, for the hover tooltip."""
@@ -278,21 +290,30 @@ class IntelLayer:
     # --- panels ---------------------------------------------------------------------------
 
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
-        rect = ui.map_rect(ctx)
+        """The minimap and the intel panel, docked at the bottom right, the intel panel
+        over the minimap; each folded to a tab unless the player opened it."""
         registry = ctx.panels
-        if self.show_minimap:
-            registry["minimap"] = self._draw_minimap(surface, ctx, rect)
+        if ui.panel_open(ctx, "minimap"):
+            registry["minimap"] = self._draw_minimap(surface, ctx)
         else:
-            registry.pop("minimap", None)
+            registry["minimap"] = self._draw_tab(surface, ctx, "minimap", self.MINIMAP_TITLE)
             self.minimap.rect = pygame.Rect(0, 0, 0, 0)
-        if self.show_panel:
-            registry["intel"] = self._draw_panel(surface, ctx, rect)
+        if ui.panel_open(ctx, "intel"):
+            registry["intel"] = self._draw_panel(surface, ctx)
         else:
-            registry.pop("intel", None)
+            registry["intel"] = self._draw_tab(surface, ctx, "intel", self.INTEL_TITLE)
+        self.tabs = {name: registry[name] for name in ("minimap", "intel")}
 
-    def _draw_panel(
-        self, surface: pygame.Surface, ctx: UiContext, rect: pygame.Rect
+    def _draw_tab(
+        self, surface: pygame.Surface, ctx: UiContext, name: str, title: str
     ) -> pygame.Rect:
+        """A folded panel: a tab with its title; a click (or its key) opens it."""
+        size = (ui.text_width(title, theme.BODY, bold=True) + 44, ui.STRIP_HEIGHT)
+        tab = ui.dock(ctx, name, size, "bottom-right")
+        ui.draw_strip(surface, tab, title, accent=theme.INTEL if name == "intel" else None)
+        return tab
+
+    def _draw_panel(self, surface: pygame.Surface, ctx: UiContext) -> pygame.Rect:
         view = ctx.view
         width = 420
         ours = [b.describe(view) for b in bearings(view)]
@@ -318,14 +339,15 @@ class IntelLayer:
                 lines += [
                     (part, theme.MUTED, False) for part in ui.wrap(item, width - 36, theme.SMALL)
                 ]
-        box = pygame.Rect(0, 0, width, 42 + 17 * len(lines))
-        minimap = ctx.panels.get("minimap")
-        box.bottomright = (rect.right - 10, (minimap.top - 8) if minimap else rect.bottom - 10)
-        inner = ui.draw_panel(surface, box, "Intelligence (I)", theme.INTEL)
+        box = ui.dock(ctx, "intel", (width, 42 + 17 * len(lines)), "bottom-right")
+        inner = ui.draw_panel(surface, box, self.INTEL_TITLE, theme.INTEL)
         y = inner.y
+        clip = surface.get_clip()
+        surface.set_clip(box)  # cut to the room its column leaves
         for part, colour, bold in lines:
             ui.text(surface, part, (inner.x + (0 if bold else 10), y), theme.SMALL, colour, bold)
             y += 17
+        surface.set_clip(clip)
         return box
 
     def minimap_bounds(self, view: PlayerView) -> tuple[float, float, float, float]:
@@ -343,9 +365,7 @@ class IntelLayer:
             x0, y0, x1, y1 = min(x0, bx0), min(y0, by0), max(x1, bx1), max(y1, by1)
         return x0, y0, x1, y1
 
-    def _draw_minimap(
-        self, surface: pygame.Surface, ctx: UiContext, rect: pygame.Rect
-    ) -> pygame.Rect:
+    def _draw_minimap(self, surface: pygame.Surface, ctx: UiContext) -> pygame.Rect:
         """The minimap, painted once per view (and while a new sheet flashes); only the
         camera's rectangle is drawn every frame."""
         view = ctx.view
@@ -353,8 +373,7 @@ class IntelLayer:
         bw, bh = bounds[2] - bounds[0], bounds[3] - bounds[1]
         inner_w = 220
         inner_h = max(120, min(250, round(inner_w * bh / max(bw, 1e-6))))
-        box = pygame.Rect(0, 0, inner_w + 20, inner_h + 44)
-        box.bottomright = (rect.right - 10, rect.bottom - 10)
+        box = ui.dock(ctx, "minimap", (inner_w + 20, inner_h + 44), "bottom-right")
         flashing = (frozenset(self.flash), round(pulse() * 4)) if self.flash else None
         key = (self._serial, box.size, bounds, flashing)
         if self._mini is None or self._mini[0] != key:
@@ -380,7 +399,7 @@ class IntelLayer:
         bounds: tuple[float, float, float, float],
     ) -> None:
         view = ctx.view
-        inner = ui.draw_panel(surface, box, "Sheet grid (M)", theme.PANEL_EDGE)
+        inner = ui.draw_panel(surface, box, self.MINIMAP_TITLE, theme.PANEL_EDGE)
         mm = Minimap()
         mm.fit(inner, bounds)
         clip = surface.get_clip()

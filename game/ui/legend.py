@@ -41,35 +41,46 @@ TERRAIN = (
 
 
 class Legend:
-    """A panel over the map, clear of the other panels, shown and hidden with K."""
+    """A card over the map, clear of the other panels, opened with K or its tab (at the
+    bottom right, over the minimap's and the intel panel's tabs)."""
 
     title = "Legend"
+    TAB = "Legend (K)"
 
     def __init__(self) -> None:
         self.shown = False
         self.rect = pygame.Rect(0, 0, 0, 0)
 
     def keys(self) -> list[tuple[str, str]]:
-        return [("K", "legend: reach tints, trails of moves and terrain")]
-
-    def toggle(self) -> None:
-        self.shown = not self.shown
+        return [("K, click its tab", "legend: reach tints, trails of moves and terrain")]
 
     def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool:
         if ui.plain_key(event, pygame.K_k):
-            self.toggle()
+            ui.toggle_panel(ctx, "legend")
+            self.shown = ui.panel_open(ctx, "legend")
+            return True
+        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and self.rect.collidepoint(
+            event.pos
+        ):
+            title = pygame.Rect(self.rect.x, self.rect.y, self.rect.w, theme.TITLE_HEIGHT)
+            if ui.clicked(event) and (not self.shown or title.collidepoint(event.pos)):
+                ui.toggle_panel(ctx, "legend")
+                self.shown = ui.panel_open(ctx, "legend")
             return True
         return False
 
     def update(self, dt: float, ctx: UiContext) -> None:
-        if not self.shown:
-            ctx.panels.pop("legend", None)
+        self.shown = ui.panel_open(ctx, "legend")
 
     def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None:
         """The legend has nothing on the map."""
 
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
         if not self.shown:
+            size = (ui.text_width(self.TAB, theme.BODY, bold=True) + 44, ui.STRIP_HEIGHT)
+            self.rect = ui.dock(ctx, "legend", size, "bottom-right")
+            ui.draw_strip(surface, self.rect, self.TAB)
+            ctx.panels["legend"] = self.rect
             return
         rows: list[tuple[Colour | str | None, str]] = [
             (None, "Reach of the selected unit"),

@@ -37,7 +37,20 @@ from game.ui.context import UiContext
 from game.ui.map_layer import hover_lines
 from game.ui.theme import ACCENT, BAR_HEIGHT, MARGIN, MUTED, PANEL_EDGE, TEXT
 from game.ui.units_layer import SYMBOL_NAMES, UnitsLayer, strength_colour, unit_symbol
-from game.ui.widgets import ConfirmDialog, gui_button, panel_surface, wrap
+from game.ui.widgets import (
+    STRIP_HEIGHT,
+    ConfirmDialog,
+    clicked,
+    dock,
+    draw_strip,
+    fit_text,
+    gui_button,
+    panel_open,
+    panel_surface,
+    plain_key,
+    toggle_panel,
+    wrap,
+)
 
 PHASE_NAMES = {
     "setup": "Set-up",
@@ -652,9 +665,13 @@ class UnitPanel:
         self._image: pygame.Surface | None = None
         self._key: tuple[Any, ...] | None = None
         self.shown: str | None = None
+        self.full = False  # the whole card, not only its strip
 
     def keys(self) -> list[tuple[str, str]]:
-        return []
+        return [
+            ("U, click the card's title", "the unit card: in full or its title strip only"),
+            ("Click an enemy unit", "its card in full (hovering shows its strip)"),
+        ]
 
     def _unit(self, ctx: UiContext) -> Unit | None:
         view = ctx.view
@@ -668,12 +685,18 @@ class UnitPanel:
         return None
 
     def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool:
-        # Clicks and the wheel over the card never reach the map.
-        return bool(
+        if plain_key(event, pygame.K_u):
+            return toggle_panel(ctx, "unit_panel")
+        # Clicks and the wheel over the card never reach the map; a click on its title
+        # opens or folds it.
+        over = bool(
             self.shown
             and event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEWHEEL)
             and self.rect.collidepoint(getattr(event, "pos", ctx.mouse))
         )
+        if over and clicked(event) and event.pos[1] < self.rect.y + STRIP_HEIGHT + 6:
+            toggle_panel(ctx, "unit_panel")
+        return over
 
     def update(self, dt: float, ctx: UiContext) -> None:
         unit = self._unit(ctx)
@@ -683,18 +706,48 @@ class UnitPanel:
             self._key = None
             self.rect.height = 0
             return
-        key = (ctx.view, unit.id)
-        if self._key is None or key[0] is not self._key[0] or key[1] != self._key[1]:
+        # A selected or inspected unit's card opens (unless the player folded it); a
+        # unit under the mouse shows its strip only.
+        chosen = unit.id in (ctx.selected, ctx.inspected)
+        self.full = chosen and panel_open(ctx, "unit_panel")
+        key = (ctx.view, unit.id, self.full)
+        if self._key is None or key[0] is not self._key[0] or key[1:] != self._key[1:]:
             self._key = key
-            self._image = self._render(ctx, unit)
-            self.rect.size = self._image.get_size()
+            self._image = self._render(ctx, unit) if self.full else self._render_strip(ctx, unit)
+        self.rect = dock(ctx, "unit_panel", self._image.get_size(), "top-left")
 
     def draw_world(self, surface: pygame.Surface, ctx: UiContext) -> None:
         """The panel has nothing on the map."""
 
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
         if self._image is not None:
-            fonts.place(surface, self._image, self.rect, "unit_panel")
+            # Cut to the room its column leaves (``dock``).
+            cut = self.rect.size != self._image.get_size()
+            area = pygame.Rect((0, 0), self.rect.size)
+            fonts.place(surface, self._image, self.rect, "unit_panel", clips=cut, area=area)
+
+    def _render_strip(self, ctx: UiContext, unit: Unit) -> pygame.Surface:
+        """The card folded: the unit's name, whose it is, and its strength bar."""
+        own = unit.side == ctx.side
+        units = ctx.units_layer
+        strength = (
+            units.strength_of(ctx, unit.id) if isinstance(units, UnitsLayer) else Strength(1.0, "")
+        )
+        width, height = self.WIDTH, STRIP_HEIGHT + 6
+        surf = panel_surface((width, height))
+        colour = theme.SIDE_COLOURS.get(unit.side, (150, 150, 150))
+        pygame.draw.rect(surf, colour, pygame.Rect(0, 0, 6, height), 0, 4)
+        tag = ("yours" if own else unit.side) + "   U +"
+        tag_img = fonts.text(tag, 12, theme.mix(colour, (255, 255, 255), 0.45), bold=True)
+        fonts.blit(surf, tag_img, (width - 10 - tag_img.get_width(), 8))
+        name = fit_text(unit.name, width - 40 - tag_img.get_width(), 15, bold=True)
+        fonts.blit(surf, fonts.text(name, 15, TEXT, bold=True), (14, 5))
+        bar = pygame.Rect(14, height - 9, width - 28, 4)
+        pygame.draw.rect(surf, (12, 12, 12), bar.inflate(2, 2))
+        filled = bar.copy()
+        filled.width = round(bar.width * strength.share)
+        pygame.draw.rect(surf, strength_colour(strength.share), filled)
+        return surf
 
     def _render(self, ctx: UiContext, unit: Unit) -> pygame.Surface:
         own = unit.side == ctx.side
@@ -772,7 +825,7 @@ class LogPanel:
     KEEP_LINES = 3000  # lines kept for scrolling back
 
     def __init__(self) -> None:
-        self.open = True
+        self.open = False  # folded by default: its strip shows the last line
         self.rect = pygame.Rect(MARGIN, 0, self.WIDTH, self.HEIGHT)
         self.scroll = 0  # lines scrolled up from the newest
         self._lines: list[tuple[str, tuple[int, int, int]]] = []
@@ -781,17 +834,21 @@ class LogPanel:
         self._image_key: tuple[Any, ...] | None = None
 
     def keys(self) -> list[tuple[str, str]]:
-        return [("F2", "show / hide the log"), ("Mouse wheel over the log", "scroll it")]
+        return [
+            ("F2, click its title", "open the log / fold it to its last line"),
+            ("Mouse wheel over the log", "scroll it"),
+        ]
 
     def _place(self, ctx: UiContext) -> None:
-        w, h = ctx.screen_size
-        height = self.HEIGHT if self.open else 26
-        self.rect = pygame.Rect(MARGIN, h - height - MARGIN, min(self.WIDTH, w // 2), height)
+        self.open = panel_open(ctx, "log")
+        height = self.HEIGHT if self.open else STRIP_HEIGHT
+        width = min(self.WIDTH, ctx.screen_size[0] // 2)
+        self.rect = dock(ctx, "log", (width, height), "bottom-left")
 
     def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_F2:
-            self.open = not self.open
-            self._image_key = None
+            toggle_panel(ctx, "log")
+            self._place(ctx)
             return True
         if event.type == pygame.MOUSEWHEEL:
             if self.rect.collidepoint(ctx.mouse):
@@ -802,14 +859,10 @@ class LogPanel:
         if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and self.rect.collidepoint(
             event.pos
         ):
-            if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and not self.open:
-                self.open = True
-                self._image_key = None
-            elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
-                header = pygame.Rect(self.rect.x, self.rect.y, self.rect.width, 24)
-                if header.collidepoint(event.pos):
-                    self.open = False
-                    self._image_key = None
+            header = pygame.Rect(self.rect.x, self.rect.y, self.rect.width, STRIP_HEIGHT)
+            if clicked(event) and (not self.open or header.collidepoint(event.pos)):
+                toggle_panel(ctx, "log")
+                self._place(ctx)
             return True
         return False
 
@@ -867,11 +920,17 @@ class LogPanel:
             fonts.place(surface, self._image, self.rect, "log")
 
     def _render(self) -> pygame.Surface:
-        surf = panel_surface(self.rect.size)
-        title = "Log (F2 hides)" if self.open else "Log (F2 or click to show)"
-        fonts.blit(surf, fonts.text(title, 13, ACCENT, bold=True), (12, 4))
         if not self.open:
+            # Folded: the strip keeps the newest line in sight.
+            surf = pygame.Surface(self.rect.size, pygame.SRCALPHA)
+            last = next(
+                (t.strip() for t, _ in reversed(self._lines) if not t.startswith("   ")), ""
+            )
+            draw_strip(surf, surf.get_rect(), "Log (F2)", last)
             return surf
+        surf = panel_surface(self.rect.size)
+        title = fonts.text("Log (F2 or click here folds it)", 13, ACCENT, bold=True)
+        fonts.blit(surf, title, (12, 4))
         line_h = 17
         room = (self.rect.height - 30) // line_h
         end = len(self._lines) - self.scroll

@@ -3,8 +3,9 @@
 
 What is kept: the scenario, mode, side, AI level and hot-seat saves last chosen in
 the menu; the window's size and fullscreen; sound on or off and its volume; the
-pace of the animations. A first run (no file) opens the menu on the README's first
-game: Long Tom Hunt (``DEFAULT_SCENARIO``) against the easy AI.
+pace of the animations; which of the game screen's panels the player opened or
+folded. A first run (no file) opens the menu on the README's first game: Long Tom
+Hunt (``DEFAULT_SCENARIO``) against the easy AI.
 
 The file is written atomically (a temporary file beside it, then renamed over it).
 A file that cannot be read, is not JSON, or holds a value out of place gives the
@@ -15,7 +16,7 @@ exception; the next change writes a whole, valid file over it. No pygame here.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,8 @@ class Settings:
     sound: bool = True
     volume: float = 0.6
     animation_speed: float = 1.0
+    # The game screen's panels the player opened or folded: name -> open.
+    panels: dict[str, bool] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -83,6 +86,16 @@ def _window(value: object) -> bool:
     )
 
 
+def _panels(value: object) -> bool:
+    return (
+        isinstance(value, dict)
+        and len(value) <= 40
+        and all(
+            isinstance(k, str) and len(k) <= 40 and isinstance(v, bool) for k, v in value.items()
+        )
+    )
+
+
 # What each entry may hold, in words for the message when it holds something else.
 _RULES: dict[str, tuple[Any, str]] = {
     "scenario": (
@@ -102,6 +115,7 @@ _RULES: dict[str, tuple[Any, str]] = {
         lambda v: _number(v, min(ANIMATION_SPEEDS), max(ANIMATION_SPEEDS)),
         f"a number from {min(ANIMATION_SPEEDS)} to {max(ANIMATION_SPEEDS)}",
     ),
+    "panels": (_panels, "a table of panel names, each true (open) or false (folded)"),
 }
 
 
@@ -123,6 +137,8 @@ def settings_from_dict(data: dict[str, Any]) -> tuple[Settings, list[str]]:
             value = (int(value[0]), int(value[1]))
         elif f.name in ("volume", "animation_speed"):
             value = float(value)
+        elif f.name == "panels":
+            value = dict(value)
         setattr(settings, f.name, value)
     return settings, problems
 

@@ -1042,6 +1042,7 @@ class SetupLayer:
             ("B", "set-up: re-deploy a battery, the next one each time (ART-1, ART-2)"),
             ("R", "set-up: pick pre-designated hexes on the map, click one to remove it"),
             ("Esc", "stop picking pre-designated hexes"),
+            ("F3, click its title", "fold the set-up panel to its strip / open it"),
         ]
 
     # --- actions --------------------------------------------------------------------------
@@ -1095,6 +1096,8 @@ class SetupLayer:
     def handle_event(self, event: pygame.event.Event, ctx: UiContext) -> bool:
         if self.dialogs.top is not None or not setting_up(ctx):
             return False
+        if ui.plain_key(event, pygame.K_F3):
+            return ui.toggle_panel(ctx, "setup")
         if ui.plain_key(event, pygame.K_r):
             return self.show_hexes(ctx, ctx.mode != PREDESIGNATE)
         if ui.plain_key(event, pygame.K_b):
@@ -1142,6 +1145,8 @@ class SetupLayer:
             self.click_hex(ctx, value)
         elif kind == "centre":
             ctx.camera.centre_on(value)
+        elif kind == "fold":
+            ui.toggle_panel(ctx, "setup")
         self._image = None
 
     def update(self, dt: float, ctx: UiContext) -> None:
@@ -1265,12 +1270,19 @@ class SetupLayer:
             self.rect = pygame.Rect(0, 0, 0, 0)
             self.controls = []
             return
-        rect = ui.map_rect(ctx)
-        top = ui.top_of_map(ctx)
-        minimap = registry.get("minimap")
-        bottom = (minimap.top - 8) if minimap is not None else rect.bottom - 10
-        room = max(160, bottom - top)
-        at = (rect.right - PANEL_WIDTH - 10, top)
+        if not ui.panel_open(ctx, "setup"):
+            # Folded to its strip; a click on it (or F3) opens the panel again.
+            self.rect = ui.dock(ctx, "setup", (PANEL_WIDTH, ui.STRIP_HEIGHT), "top-right")
+            accent = theme.SIDE_COLOURS.get(ctx.view.side, theme.ACCENT)
+            detail = "B batteries, R pre-designated hexes"
+            ui.draw_strip(surface, self.rect, "Set-up (F3)", detail, accent)
+            self.controls = [(self.rect, ("fold", None))]
+            registry["setup"] = self.rect
+            return
+        # Docked at the top right, as tall as its column leaves room for.
+        space = ui.dock(ctx, "setup", (PANEL_WIDTH, ui.map_rect(ctx).h), "top-right")
+        room = space.h
+        at = space.topleft
         mouse = ctx.mouse
         hot = None
         if self._image is not None:
@@ -1301,6 +1313,7 @@ class SetupLayer:
         hexes = ctx.mode == PREDESIGNATE
         tab_w = (width - 8) // 2
         tabs = [("batteries", "Batteries (B)"), ("hexes", "Pre-designated (R)")]
+        controls.append((pygame.Rect(0, 0, PANEL_WIDTH, ui.STRIP_HEIGHT), ("fold", None)))
         items: list[tuple[str, Any]] = []  # drawn after the card, which needs the height
         for k, (name, label) in enumerate(tabs):
             r = pygame.Rect(x + k * (tab_w + 8), y, tab_w, 28)
@@ -1352,7 +1365,7 @@ class SetupLayer:
                 y += 22
         height = min(room, y + 8)
         accent = theme.SIDE_COLOURS.get(view.side, theme.ACCENT)
-        title = f"Set-up: {side_label(ctx.session, view.side)}"
+        title = f"Set-up: {side_label(ctx.session, view.side)} (F3)"
         ui.draw_panel(scratch, pygame.Rect(0, 0, PANEL_WIDTH, height), title, accent)
         mouse_hot = hot
         for kind, payload in items:

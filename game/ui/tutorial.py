@@ -43,7 +43,7 @@ from game.ui.lessons import (
 from game.ui.seats import SOLO, Seats
 from game.ui.session import HUMAN, GameSession
 from game.ui.theme import ACCENT, BODY, GOOD, HEAD, MARGIN, MUTED, SMALL, TEXT, TITLE_HEIGHT
-from game.ui.widgets import Button, DialogLayer, clicked, panel_surface, pressed, text, top_of_map
+from game.ui.widgets import Button, DialogLayer, clicked, dock, panel_surface, pressed, text
 from game.ui.widgets import wrap as wrap_text
 
 if TYPE_CHECKING:
@@ -231,20 +231,13 @@ class TutorialCard:
         return head, lesson.title, lesson.text, lesson.hint, status
 
     def place(self, ctx: UiContext, width: int, full: int, compact: int) -> tuple[int, bool]:
-        """The card's top and whether it shows its text: at the left edge, under the
-        unit panel and above the log. When the room there is short, the lesson's text
-        matters more than the log's oldest lines: the card reaches down over the log;
-        only when even that is too little does it drop its text."""
-        hud = ctx.hud
-        top = top_of_map(ctx)
-        unit = hud.get("unit_panel")
-        if unit is not None and unit.h and unit.left < MARGIN + width:
-            top = unit.bottom + 6
-        if top + full <= ctx.screen_size[1] - MARGIN:
-            return top, True
-        log = hud.get("log")
-        above_log = log.top - 8 if log is not None and log.h else ctx.screen_size[1] - MARGIN
-        return max(top_of_map(ctx), min(top, above_log - compact)), False
+        """The card's top and whether it shows its text: docked at the left edge, under
+        the unit card and above the log (``widgets.dock``). When the room there is
+        short, it drops the lesson's text and keeps the title, hints and buttons."""
+        rect = dock(ctx, "tutorial", (width, full), "top-left")
+        if rect.h >= full:
+            return rect.y, True
+        return dock(ctx, "tutorial", (width, compact), "top-left").y, False
 
     def draw_hud(self, surface: pygame.Surface, ctx: UiContext) -> None:
         progress = self.progress

@@ -24,6 +24,7 @@ Colours and sizes come from ``game.ui.theme``.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ from game.ui.theme import (
     BUTTON_HOT,
     GOOD,
     HEAD,
+    MARGIN,
     MUTED,
     PANEL,
     PANEL_ALPHA,
@@ -55,6 +57,7 @@ from game.ui.theme import (
     PANEL_RADIUS,
     SHADE,
     SHADE_ALPHA,
+    SMALL,
     TEXT,
     TITLE_HEIGHT,
     Colour,
@@ -85,6 +88,154 @@ def top_of_map(ctx: UiContext) -> int:
     return (bar.bottom if bar is not None else map_rect(ctx).y) + 10
 
 
+# --- docking -------------------------------------------------------------------------------
+#
+# One rule places every panel and card of the game screen. Panels dock in the columns
+# along the map's left and right edges, under the top bar (``dock``): each slides from
+# its corner along its column past the panels that outrank it. Cards (previews, the
+# arrival's entry, the legend...) find room along the map's bottom or top row, as near
+# the middle as they can (``place_box``). A panel keeps clear of those ranked before it
+# in ``DOCK_RANK`` and of the game screen's own (``ctx.hud``); one not named there keeps
+# clear of all. So two panels never fight over a place (the lower rank moves), and
+# when a column runs out of room the lower-ranked panel is cut to what is left (never
+# less than its title strip) or, failing that, is placed as a card.
+
+DOCK_RANK = (
+    "phase_bar",
+    "seat_banner",
+    "messages",
+    "unit_panel",
+    "log",
+    "tutorial",
+    "minimap",
+    "setup",
+    "batteries",
+    "fire_queue",
+    "intel",
+    "legend",
+    "incoming_banner",
+    "arrival",
+    "plot_card",
+    "los",
+    "attack_hint",
+)
+GAP = 8  # pixels between two docked panels
+STRIP_HEIGHT = 28  # a folded panel: its title strip (or a tab)
+CORNERS = ("top-left", "bottom-left", "top-right", "bottom-right")
+
+
+def dock_rank(name: str) -> int:
+    return DOCK_RANK.index(name) if name in DOCK_RANK else len(DOCK_RANK)
+
+
+def outranking(ctx: UiContext, name: str) -> list[pygame.Rect]:
+    """The rectangles a panel or card named ``name`` keeps clear of (see above); the
+    modal dialog's veil is not one: nothing docks around a dialog."""
+    rank = dock_rank(name)
+    out = []
+    for k, r in {**ctx.panels, **ctx.cards, **hud_rects(ctx)}.items():
+        if k in (name, "dialog") or not (r.w and r.h):
+            continue
+        if dock_rank(k) < rank or rank == len(DOCK_RANK):
+            out.append(r)
+    return out
+
+
+def dock(ctx: UiContext, name: str, size: tuple[int, int], corner: str) -> pygame.Rect:
+    """Where the panel ``name`` of ``size`` goes: in ``corner`` ("top-left",
+    "bottom-left", "top-right", "bottom-right") of the map under the top bar, in the
+    first gap of its column, from that corner, clear of every panel that outranks it
+    and tall enough for it; when no gap is, the tallest one, the panel cut to it."""
+    if corner not in CORNERS:
+        raise ValueError(f"no corner {corner!r}; one of {', '.join(CORNERS)}")
+    area = map_rect(ctx)
+    top, bottom = top_of_map(ctx), area.bottom - MARGIN
+    w = min(size[0], area.w - 2 * MARGIN)
+    x = area.left + MARGIN if corner.endswith("left") else area.right - MARGIN - w
+    column = pygame.Rect(x, top, w, max(0, bottom - top))
+    others = [o for o in outranking(ctx, name) if o.colliderect(column)]
+    # The gaps of the column between the panels in it, from the corner on.
+    edges = sorted({top, bottom, *(o.bottom + GAP for o in others), *(o.top - GAP for o in others)})
+    gaps: list[pygame.Rect] = []
+    for a, b in itertools.pairwise(edges):
+        piece = pygame.Rect(x, a, w, b - a)
+        if piece.h <= 0 or any(piece.colliderect(o) for o in others):
+            continue
+        if gaps and gaps[-1].bottom == piece.top:
+            gaps[-1].h += piece.h  # one gap, cut by the margin of a panel beside it
+        else:
+            gaps.append(piece)
+    downward = corner.startswith("top")
+    gaps.sort(key=lambda g: g.top if downward else -g.bottom)
+    whole = next((g for g in gaps if g.h >= size[1]), None)
+    if whole is None:
+        tallest = max(gaps, key=lambda g: g.h, default=None)
+        if tallest is None or tallest.h < min(STRIP_HEIGHT, size[1]):
+            return place_box(ctx, (w, min(size[1], STRIP_HEIGHT * 4)), name)
+        return tallest
+    box = pygame.Rect(x, 0, w, size[1])
+    if downward:
+        box.top = whole.top
+    else:
+        box.bottom = whole.bottom
+    return box
+
+
+# Panels open by default; every other panel starts folded to its title strip or tab.
+# The selected unit's card opens on selection (a hovered unit shows its strip), and
+# the set-up panel is open in the set-up phase, whose whole task it holds.
+OPEN_BY_DEFAULT = frozenset({"unit_panel", "setup"})
+
+
+def panel_open(ctx: UiContext, name: str) -> bool:
+    """Whether the panel ``name`` shows in full: the player's choice, else its default."""
+    return ctx.panel_open.get(name, name in OPEN_BY_DEFAULT)
+
+
+def toggle_panel(ctx: UiContext, name: str) -> bool:
+    """Open a folded panel or fold an open one (its key or a click on its strip); the
+    choice lasts (``ctx.panel_open`` is the settings' ``panels``)."""
+    ctx.panel_open[name] = not panel_open(ctx, name)
+    return True
+
+
+def draw_strip(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    title: str,
+    detail: str = "",
+    accent: Colour | None = None,
+    folded: bool = True,
+) -> None:
+    """A panel's title strip: its title (with the key that opens it) and one line of
+    what it holds, cut to the strip's width; a + when folded, a - when open."""
+    surface.blit(panel_surface(rect.size, 6, accent=accent), rect)
+    middle = rect.y + rect.h // 2
+    mark = text(
+        surface, "+" if folded else "-", (rect.right - 10, middle), HEAD, MUTED, True, "midright"
+    )
+    head = text(surface, title, (rect.x + 12, middle), BODY, ACCENT, True, "midleft")
+    room = mark.left - head.right - 18
+    if detail and room > 30:
+        image = fonts.text(fit_text(detail, room, SMALL), SMALL, TEXT)
+        fonts.blit(surface, image, (head.right + 10, middle), "midleft")
+
+
+def fit_text(label: str, width: int, px: int = BODY, bold: bool = False) -> str:
+    """``label`` cut with an ellipsis to ``width`` pixels."""
+    f = fonts.font(px, bold)
+    if f.size(label)[0] <= width:
+        return label
+    while label and f.size(label + "...")[0] > width:
+        label = label[:-1]
+    return label.rstrip() + "..."
+
+
+# The last place found for each card, with what it was found from: a card keeps its
+# place from frame to frame without searching again while nothing around it changes.
+_PLACED: dict[str, tuple[tuple[object, ...], pygame.Rect]] = {}
+
+
 def place_box(
     ctx: UiContext,
     size: tuple[int, int],
@@ -92,32 +243,71 @@ def place_box(
     rows: Sequence[str] = ("bottom", "top"),
     avoid: Sequence[tuple[float, float]] = (),
 ) -> pygame.Rect:
-    """Room for a panel of ``size``: along the map's bottom or top row, as near the
-    middle as possible, clear of every other panel and of the ``avoid`` points."""
+    """Room for a card of ``size``: along the map's bottom or top row, as near the
+    middle as possible, clear of every panel that outranks it (``DOCK_RANK``) and of
+    the ``avoid`` points; when the rows have no room, the clear place nearest the
+    first row's middle; when none is clear, the place along the rows it overlaps
+    least."""
     rect = map_rect(ctx)
-    others = [r for k, r in [*ctx.panels.items(), *ctx.cards.items()] if k != name] + list(
-        hud_rects(ctx).values()
-    )
+    others = outranking(ctx, name)
+    key = (tuple(rect), size, tuple(rows), tuple(avoid), tuple(tuple(o) for o in others))
+    found = _PLACED.get(name)
+    if found is not None and found[0] == key:
+        return found[1].copy()
     box = pygame.Rect(0, 0, min(size[0], rect.w - 20), min(size[1], rect.h - 20))
+    top, low = top_of_map(ctx), rect.bottom - box.h - 10
+
+    def clash(at: pygame.Rect) -> int:
+        return sum(at.clip(o).w * at.clip(o).h for o in others if at.colliderect(o)) + sum(
+            100_000 for p in avoid if at.collidepoint(p)
+        )
+
     best: tuple[int, pygame.Rect] | None = None
     for row in rows:
-        box.y = rect.bottom - box.h - 10 if row == "bottom" else top_of_map(ctx)
+        box.y = low if row == "bottom" else top
         for k in range(0, rect.w, 20):
             for sign in (1, -1):
                 box.centerx = rect.centerx + sign * k
                 if box.left < rect.left + 10 or box.right > rect.right - 10:
                     continue
-                clash = sum(
-                    box.clip(o).w * box.clip(o).h for o in others if box.colliderect(o)
-                ) + sum(100_000 for p in avoid if box.collidepoint(p))
-                if clash == 0:
-                    return box.copy()
-                if best is None or clash < best[0]:
-                    best = (clash, box.copy())
+                found = clash(box)
+                if best is None or found < best[0]:
+                    best = (found, box.copy())
+                if found == 0:
+                    break
+            if best is not None and best[0] == 0:
+                break
+        if best is not None and best[0] == 0:
+            break
+    if best is not None and best[0] > 0:
+        # No room along the rows: the clear places elsewhere lie against the edges of
+        # the panels, the points to avoid and the map; the one nearest the first row's
+        # middle is taken.
+        xs = {rect.left + 10, rect.right - 10 - box.w, rect.centerx - box.w // 2}
+        ys = {top, low}
+        for o in others:
+            xs |= {o.right + GAP, o.left - GAP - box.w}
+            ys |= {o.bottom + GAP, o.top - GAP - box.h}
+        for px, py in avoid:
+            xs |= {round(px) + 2, round(px) - box.w - 2}
+            ys |= {round(py) + 2, round(py) - box.h - 2}
+        anchor = (rect.centerx, low if rows[:1] != ("top",) else top)
+        places = sorted(
+            (abs(x + box.w // 2 - anchor[0]) + abs(y - anchor[1]), x, y)
+            for x in xs
+            for y in ys
+            if rect.left + 10 <= x <= rect.right - 10 - box.w and top <= y <= low
+        )
+        for _, x, y in places:
+            box.topleft = (x, y)
+            if clash(box) == 0:
+                best = (0, box.copy())
+                break
     if best is None:
         box.midbottom = (rect.centerx, rect.bottom - 10)
-        return box
-    return best[1]
+        best = (0, box)
+    _PLACED[name] = (key, best[1])
+    return best[1].copy()
 
 
 def clicked(event: pygame.event.Event) -> bool:
