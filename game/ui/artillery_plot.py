@@ -1147,8 +1147,8 @@ class PlotLayer:
         return box
 
     def _draw_banner(self, surface: pygame.Surface, ctx: UiContext, rect: pygame.Rect) -> None:
-        """Our shells in flight, in a badge along the top row of the map, clear of the
-        panels and of the messages (``widgets.place_box``)."""
+        """Our shells in flight, in a badge under the top row of the map (which keeps a
+        home edge's name), clear of the panels and of the messages (``widgets.place_box``)."""
         view = ctx.view
         now = [p for p in view.plots if p.arrival_turn <= view.turn]
         later = [p for p in view.plots if p.arrival_turn > view.turn]
@@ -1164,7 +1164,7 @@ class PlotLayer:
             ctx.panels.pop("incoming_banner", None)
             return
         size = fonts.text(label, px, (255, 255, 255), bold=True).get_rect().inflate(14, 6).size
-        place = ui.place_box(ctx, size, "incoming_banner", rows=("top",))
+        place = ui.place_box(ctx, size, "incoming_banner", rows=("high", "top"))
         ctx.panels["incoming_banner"] = draw_badge(surface, label, place.center, fill, px)
 
     def _draw_edge_arrows(self, surface: pygame.Surface, ctx: UiContext) -> None:

@@ -1007,15 +1007,35 @@ class Tooltip:
             self._image = self._render(self.lines)
         if self._image is None:
             return
+        fonts.place(surface, self._image, self.place(ctx, surface.get_rect()), "tooltip")
+
+    def place(self, ctx: UiContext, screen: pygame.Rect) -> pygame.Rect:
+        """Beside the mouse: below and right of it, else in another corner around it,
+        the first inside the window and clear of the panels and of the map's labels
+        (and a planned move's); else the first clear of the panels; else the first
+        inside."""
+        assert self._image is not None
         mx, my = ctx.mouse
-        rect = self._image.get_rect(topleft=(mx + 18, my + 18))
-        screen = surface.get_rect()
-        if rect.right > screen.right:
-            rect.right = mx - 12
-        if rect.bottom > screen.bottom:
-            rect.bottom = my - 12
-        rect.clamp_ip(screen)
-        fonts.place(surface, self._image, rect, "tooltip")
+        size = self._image.get_size()
+        # The four corners beside the mouse, then the same a little further off (a
+        # planned move's label stands just above the hex under the mouse).
+        corners = [
+            pygame.Rect((x, y), size)
+            for gap in (18, 64)
+            for x, y in (
+                (mx + gap, my + gap),
+                (mx - gap - size[0], my + gap),
+                (mx + gap, my - gap - size[1]),
+                (mx - gap - size[0], my - gap - size[1]),
+            )
+        ]
+        inside = [r for r in corners if screen.contains(r)] or [corners[0].clamp(screen)]
+        panels = [r for k, r in {**ctx.panels, **ctx.hud}.items() if k != "dialog"]
+        labels = [p.box for p in ctx.labels.last.shown()] if ctx.labels is not None else []
+        if isinstance(ctx.units_layer, UnitsLayer):
+            labels += ctx.units_layer.plan_marks()
+        clear = [r for r in inside if r.collidelist(panels) < 0]
+        return next((r for r in clear if r.collidelist(labels) < 0), (clear or inside)[0])
 
     @staticmethod
     def _render(lines: list[str]) -> pygame.Surface:

@@ -565,8 +565,11 @@ SCENES: dict[str, Callable[[App], None]] = {
 
 
 def show(app: App, name: str) -> None:
-    """Play scene ``name`` on ``app``; the window shows it afterwards."""
+    """Play scene ``name`` on ``app``; the window shows it afterwards. Every scene
+    starts with the panels as they open at first (a scene that opens one, as the
+    legend's does, would otherwise leave it open for the next: the choice lasts)."""
     pygame.event.clear()
+    app.settings.panels.clear()
     SCENES[name](app)
     game = app.game
     if game is not None:

@@ -968,6 +968,12 @@ class UnitsLayer:
         button.rect.clamp_ip(surface.get_rect())
         button.draw(surface, ctx.mouse)
 
+    def plan_marks(self) -> list[pygame.Rect]:
+        """The planned move's label and its Undo button as last drawn: the hover
+        tooltip keeps clear of them."""
+        marks = [self._label_rect, self.undo_button.rect]
+        return [r for r in marks if r is not None and r.w and r.h]
+
     # --- tooltip -----------------------------------------------------------------------
 
     def tooltip_lines(self, h: Hex, ctx: UiContext) -> list[str]:

@@ -120,6 +120,7 @@ DOCK_RANK = (
     "attack_hint",
 )
 GAP = 8  # pixels between two docked panels
+LABEL_ROW = 44  # pixels kept along the top of the map for an edge's name (``place_box``)
 STRIP_HEIGHT = 28  # a folded panel: its title strip (or a tab)
 CORNERS = ("top-left", "bottom-left", "top-right", "bottom-right")
 
@@ -243,7 +244,9 @@ def place_box(
     rows: Sequence[str] = ("bottom", "top"),
     avoid: Sequence[tuple[float, float]] = (),
 ) -> pygame.Rect:
-    """Room for a card of ``size``: along the map's bottom or top row, as near the
+    """Room for a card of ``size``: along the map's bottom or top row ("high": the row
+    under the top one, which keeps the top row for the names of a home edge or a
+    half-line just under the top bar), as near the
     middle as possible, clear of every panel that outranks it (``DOCK_RANK``) and of
     the ``avoid`` points; when the rows have no room, the clear place nearest the
     first row's middle; when none is clear, the place along the rows it overlaps
@@ -264,7 +267,7 @@ def place_box(
 
     best: tuple[int, pygame.Rect] | None = None
     for row in rows:
-        box.y = low if row == "bottom" else top
+        box.y = {"bottom": low, "top": top, "high": top + LABEL_ROW}[row]
         for k in range(0, rect.w, 20):
             for sign in (1, -1):
                 box.centerx = rect.centerx + sign * k
@@ -291,7 +294,7 @@ def place_box(
         for px, py in avoid:
             xs |= {round(px) + 2, round(px) - box.w - 2}
             ys |= {round(py) + 2, round(py) - box.h - 2}
-        anchor = (rect.centerx, low if rows[:1] != ("top",) else top)
+        anchor = (rect.centerx, low if rows[:1] == ("bottom",) else top)
         places = sorted(
             (abs(x + box.w // 2 - anchor[0]) + abs(y - anchor[1]), x, y)
             for x in xs
