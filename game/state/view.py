@@ -407,6 +407,34 @@ def _common(state: GameState) -> dict[str, Any]:
     }
 
 
+# The log as each reader saw it at its last view, by log: the events logged since
+# are the only ones to read again. An event is written once; only the rolls of the
+# last event of a command grow, before its command is over (``engine.apply``).
+_SEEN_LOGS: dict[int, tuple[list[Event], dict[str, tuple[int, Event, int, tuple[Event, ...]]]]] = {}
+_SEEN_LOGS_KEPT = 4  # games whose logs are held (a run plays one at a time)
+
+
+def _seen_log(log: list[Event], reader: str) -> tuple[Event, ...]:
+    """``reader``'s copies of the events of ``log`` it may read, in order."""
+    held = _SEEN_LOGS.get(id(log))
+    if held is None or held[0] is not log:
+        if len(_SEEN_LOGS) >= _SEEN_LOGS_KEPT:
+            _SEEN_LOGS.clear()
+        held = _SEEN_LOGS[id(log)] = (log, {})
+    read, seen = 0, ()
+    last = held[1].get(reader)
+    if last is not None:
+        count, event, rolls, before = last
+        # What was read still stands: the same last event, its rolls as they were.
+        if count <= len(log) and log[count - 1] is event and len(event.rolls) == rolls:
+            read, seen = count, before
+    if read < len(log):
+        seen += tuple(e for ev in log[read:] if (e := ev.visible_to(reader)) is not None)
+    if log:
+        held[1][reader] = (len(log), log[-1], len(log[-1].rolls), seen)
+    return seen
+
+
 def _gate(state: GameState, side: str) -> PlayerView:
     """The one gate: what ``side`` (a side, or ``PUBLIC`` for the table) may know."""
     public = side == PUBLIC
@@ -429,7 +457,7 @@ def _gate(state: GameState, side: str) -> PlayerView:
         predesignated=tuple(state.predesignated.get(side, ())),
         announcements=tuple(replace(a) for s in heard for a in state.intel[s].announcements),
         revealed=tuple(u for s in heard for u in state.intel[s].revealed),
-        log=tuple(seen for e in state.log if (seen := e.visible_to(side)) is not None),
+        log=_seen_log(state.log, side),
         pending_sheet=_pending(state, side),
         pile=tuple(state.piles.get(side, ())),
         table=public,
