@@ -12,7 +12,14 @@ import game.ai.objectives as objectives
 from game.ai import Policy
 from game.ai.candidates import Board
 from game.ai.fire import _points as fire_points
-from game.ai.manoeuvre import ASSUMED_RADIUS, _dodge_penalty, _escorts, flight_danger
+from game.ai.manoeuvre import (
+    ASSUMED_FLIGHT,
+    ASSUMED_RADIUS,
+    _dodge_penalty,
+    _escorts,
+    _shelters,
+    flight_danger,
+)
 from game.ai.memory import EnemyShell, Memory
 from game.ai.personality import level, personality
 from game.ai.shell_damage import harmful_radius
@@ -183,3 +190,32 @@ def test_hard_weighs_a_shell_by_the_share_of_the_unit_it_takes_ART_25() -> None:
     assert normal[rifles] == pytest.approx(0.5) and normal[griffin] == pytest.approx(1.0)
     assert hard[rifles] == pytest.approx(0.5 + 30.0 / 28)
     assert hard[rifles] > hard[griffin] > 1.0
+
+
+def test_no_dodging_an_enemy_whose_guns_never_fired_ART_7() -> None:
+    """Before an enemy shell lands the guns are assumed; once the assumed flight would
+    have brought one and none has landed, the enemy is taken to have none."""
+    state = new_game(MARKET_TOWN, 3)
+    keep = state.units["s-hunchback"].hex
+    memory = Memory()
+    memory.own_after_movement[ASSUMED_FLIGHT + 1] = {"s-hunchback": (keep, 2)}
+    state.turn = ASSUMED_FLIGHT + 2
+    view = player_view(state, "south")
+    danger, _ = flight_danger(Board.read(view, memory, level("hard"), personality("steady")))
+    assert danger.max() == 0.0
+
+
+def test_hard_keeps_the_weakest_out_of_a_fight_it_could_also_outlast() -> None:
+    """The Lowland Guard wins by destroying both spotters or by holding out: hard keeps
+    its weakest unit (a rifle platoon, fewest points left) out of the fight while the
+    others close with the spotters; normal sends every unit."""
+    state = new_game(MARKET_TOWN, 3)
+    state.units["s-rifles-west"].damage["troopers"] = 20
+    view = player_view(state, "south")
+    goals = objectives.read(view)
+    assert goals.survive and goals.destroy_units == 2 and goals.enemy_destroys == 3
+    hard = Board.read(view, Memory(), level("hard"), personality("steady"))
+    units = ("s-hunchback", "s-scorpion", "s-rifles-west", "s-rifles-east")
+    assert [u for u in units if _shelters(hard, goals, u)] == ["s-rifles-west"]
+    normal = Board.read(view, Memory(), level("normal"), personality("steady"))
+    assert not any(_shelters(normal, goals, u) for u in units)

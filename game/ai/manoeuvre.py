@@ -66,6 +66,8 @@ def movement_candidates(board: Board, legal: Sequence[Command]) -> list[Candidat
         if why.startswith("garrison"):
             return _garrison_moves(board, uid, options, goal, why)
         return _objective_moves(board, uid, options, goal, why)
+    if _shelters(board, goals, uid):
+        return _spotter_moves(board, uid, options)
     if _fights(board, goals) or _escorts(board, goals, uid):
         return _fighter_moves(board, uid, options, goals)
     return _spotter_moves(board, uid, options)
@@ -124,6 +126,15 @@ def _escorts(board: Board, goals: objectives.Objectives, uid: str) -> bool:
         return False
     weakest = _weakest(board)
     return weakest is not None and uid != weakest.id
+
+
+def _shelters(board: Board, goals: objectives.Objectives, uid: str) -> bool:
+    """Hard: a side that also wins by surviving keeps its weakest unit out of the fight
+    even while the others close with the enemy for its own destroy-units condition."""
+    if not (board.level.shelters_the_weakest and goals.survive and goals.enemy_destroys):
+        return False
+    weakest = _weakest(board)
+    return weakest is not None and uid == weakest.id
 
 
 def _weakest(board: Board) -> Unit | None:
@@ -290,12 +301,16 @@ def flight_danger(board: Board) -> tuple[np.ndarray, int]:
     movement phase whose shells may still be in flight (ART-7: a shell plotted at
     what the enemy saw then lands flight turns later), else 0. The enemy's guns
     are hidden (ART-4): their weapons and flight times are read from the shells
-    that have landed (public, ART-9), assumed until then."""
+    that have landed (public, ART-9), assumed until then; an enemy none of whose
+    shells has landed by the time the assumed flight would have brought one is
+    taken to have no guns (no danger)."""
     view = board.view
     shells = board.memory.enemy_shells
     weapons = {s.weapon for s in shells} | {
         u.battery.weapon for u in view.enemy_units() if u.battery is not None and not u.destroyed
     }
+    if not weapons and view.turn > ASSUMED_FLIGHT + 1:
+        return np.zeros(len(board.area), dtype=np.float64), 0
     radius = max((harmful_radius(w) for w in weapons), default=ASSUMED_RADIUS)
     flight = max((s.arrival_turn - s.fired_turn for s in shells), default=ASSUMED_FLIGHT)
     area = board.area

@@ -83,6 +83,9 @@ class Level:
     # Playing to destroy units, weigh a shell's damage to each enemy unit by the share
     # of what it has left (hard).
     aims_to_destroy: bool = False
+    # Keep the weakest unit out of the fight even when playing to destroy units, if
+    # the side also wins by surviving (hard).
+    shelters_the_weakest: bool = False
     # Step out of where the enemy's shells in flight can be aimed: units out of
     # contact leave the rings around where they stood while those shells were
     # plotted, and keep out of one another's (hard).
@@ -164,6 +167,7 @@ LEVELS["hard"] = replace(
     spots_both_ends=True,
     dodges_shells=True,
     aims_to_destroy=True,
+    shelters_the_weakest=True,
 )
 PERSONALITIES: dict[str, Personality] = {
     "steady": Personality(
