@@ -55,3 +55,33 @@ def app(home: Path):
     pygame.event.clear()
     yield window
     window.shutdown()
+
+
+@pytest.fixture
+def window(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """``open(state, size)``: the real game window at ``size``, headless, with north
+    (human) against a standing AI; its home folder in the test's tmp folder."""
+    import pygame
+
+    from game.ui.app import App
+    from game.ui.game_screen import GameScreen, StandingController
+    from game.ui.seats import Seats
+    from game.ui.session import GameSession
+
+    monkeypatch.setenv("BARRAGE_HOME", str(tmp_path / "home"))
+    apps: list[App] = []
+
+    def open_window(state, size: tuple[int, int]):
+        app = App(size, ai_delay=0.0, autosave=False)
+        apps.append(app)
+        pygame.event.clear()
+        session = GameSession(
+            state, {"north": "human", "south": StandingController()}, shown="north"
+        )
+        screen = app.replace_all(GameScreen(app, session, Seats(mode="solo", human="north")))
+        app.run_frames(2)
+        return app, screen
+
+    yield open_window
+    for app in apps:
+        app.shutdown()

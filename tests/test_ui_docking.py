@@ -10,40 +10,13 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from game.state import DEFAULT_SCENARIO, GameState, new_game
+from game.state import DEFAULT_SCENARIO, new_game
 from game.ui.screens import HelpOverlay
 from game.ui.session import GameSession
 from game.ui.widgets import ConfirmDialog, Dialog
 from tests.test_ui_phase_bar import click, hover, to_phase
 
 SIZES = [(1024, 700), (1280, 800), (1920, 1080)]
-
-
-@pytest.fixture
-def window(tmp_path, monkeypatch):
-    """``open(state, size)``: the real window at ``size`` with north (human) against a
-    standing AI, its home folder in the test's tmp folder."""
-    from game.ui.app import App
-    from game.ui.game_screen import GameScreen, StandingController
-    from game.ui.seats import Seats
-
-    monkeypatch.setenv("BARRAGE_HOME", str(tmp_path / "home"))
-    apps: list[App] = []
-
-    def open_window(state: GameState, size: tuple[int, int]):
-        app = App(size, ai_delay=0.0, autosave=False)
-        apps.append(app)
-        pygame.event.clear()
-        session = GameSession(
-            state, {"north": "human", "south": StandingController()}, shown="north"
-        )
-        screen = app.replace_all(GameScreen(app, session, Seats(mode="solo", human="north")))
-        app.run_frames(2)
-        return app, screen
-
-    yield open_window
-    for app in apps:
-        app.shutdown()
 
 
 def end_movement_question(app, screen) -> ConfirmDialog:

@@ -14,32 +14,6 @@ from tests.test_ui_artillery import to_targeting, unit_hex_of
 SIZES = [(1024, 700), (1280, 800)]
 
 
-@pytest.fixture
-def window(tmp_path, monkeypatch):
-    """An App at a size; ``open(state, size)`` puts north (human) against a standing AI."""
-    from game.ui.app import App
-    from game.ui.game_screen import GameScreen, StandingController
-    from game.ui.seats import Seats
-
-    monkeypatch.setenv("BARRAGE_HOME", str(tmp_path / "home"))
-    apps: list[App] = []
-
-    def open_window(state: GameState, size: tuple[int, int]) -> tuple[App, GameScreen]:
-        app = App(size, ai_delay=0.0, autosave=False)
-        apps.append(app)
-        pygame.event.clear()
-        session = GameSession(
-            state, {"north": "human", "south": StandingController()}, shown="north"
-        )
-        screen = app.replace_all(GameScreen(app, session, Seats(mode="solo", human="north")))
-        app.run_frames(2)
-        return app, screen
-
-    yield open_window
-    for app in apps:
-        app.shutdown()
-
-
 def post_key(key: int) -> None:
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
 

@@ -654,6 +654,14 @@ def damage_rows(unit: Unit) -> list[tuple[str, str]]:
     return rows
 
 
+def strength_bar(surface: pygame.Surface, bar: pygame.Rect, share: float) -> None:
+    """A unit's strength: ``bar`` filled to ``share`` in the strength's colour."""
+    pygame.draw.rect(surface, (12, 12, 12), bar.inflate(2, 2))
+    filled = bar.copy()
+    filled.width = round(bar.width * share)
+    pygame.draw.rect(surface, strength_colour(share), filled)
+
+
 class UnitPanel:
     """The selected unit's card (own units), or an inspected or hovered unit's."""
 
@@ -742,11 +750,7 @@ class UnitPanel:
         fonts.blit(surf, tag_img, (width - 10 - tag_img.get_width(), 8))
         name = fit_text(unit.name, width - 40 - tag_img.get_width(), 15, bold=True)
         fonts.blit(surf, fonts.text(name, 15, TEXT, bold=True), (14, 5))
-        bar = pygame.Rect(14, height - 9, width - 28, 4)
-        pygame.draw.rect(surf, (12, 12, 12), bar.inflate(2, 2))
-        filled = bar.copy()
-        filled.width = round(bar.width * strength.share)
-        pygame.draw.rect(surf, strength_colour(strength.share), filled)
+        strength_bar(surf, pygame.Rect(14, height - 9, width - 28, 4), strength.share)
         return surf
 
     def _render(self, ctx: UiContext, unit: Unit) -> pygame.Surface:
@@ -778,12 +782,7 @@ class UnitPanel:
         tag_img = fonts.text(tag, 13, theme.mix(colour, (255, 255, 255), 0.45), bold=True)
         fonts.blit(surf, tag_img, (width - pad - tag_img.get_width(), y + 3))
         y += 26
-        # Strength bar.
-        bar = pygame.Rect(pad + 4, y + 4, width - 2 * pad - 4, 8)
-        pygame.draw.rect(surf, (12, 12, 12), bar.inflate(2, 2))
-        filled = bar.copy()
-        filled.width = round(bar.width * strength.share)
-        pygame.draw.rect(surf, strength_colour(strength.share), filled)
+        strength_bar(surf, pygame.Rect(pad + 4, y + 4, width - 2 * pad - 4, 8), strength.share)
         y += 20
         for label, value in lines:
             if label:
