@@ -94,16 +94,31 @@ def _automatic_hexes(board: Board, battery_id: str) -> set[Hex]:
     }
 
 
-def _sight(board: Board) -> Callable[[Unit, Hex], bool]:
-    """Line of sight (MAP-5) read from the sight the memory keeps over the whole area:
-    the same answers as the engine's, worked out once per unit and hex it stands in."""
+def _sight(board: Board, aims: list[Hex]) -> Callable[[Unit, Hex], bool]:
+    """Line of sight (MAP-5) read from the sight the memory keeps: the same answers
+    as the engine's, worked out once per unit, hex it stands in and set of aimed
+    hexes, on those hexes alone (the hexes whose spotters are asked for)."""
     area = board.area
+    wanted = np.zeros(len(area), dtype=bool)
+    for h in aims:
+        if (i := area.index_of(h)) >= 0:
+            wanted[i] = True
+    among = (wanted, ("aimed hexes", tuple(aims)))
+    masks: dict[tuple[Hex, int, bool], np.ndarray] = {}
 
     def sees(unit: Unit, h: Hex) -> bool:
         assert unit.hex is not None
         height = unit.height + (unit.altitude or 0)
         i = area.index_of(h)
-        return i >= 0 and bool(board.memory.sight(area, unit.hex, viewer_height=height)[i])
+        if i < 0:
+            return False
+        key = (unit.hex, height, bool(wanted[i]))
+        mask = masks.get(key)
+        if mask is None:
+            within = among if wanted[i] else None
+            mask = board.memory.sight(area, unit.hex, viewer_height=height, among=within)
+            masks[key] = mask
+        return bool(mask[i])
 
     return sees
 
@@ -162,7 +177,7 @@ def _score_targets(
     if not aims:
         return []
     # ART-11 .. ART-21: each shot's number and flight as the engine works them out.
-    sees = _sight(board)
+    sees = _sight(board, aims)
     shots = [shot_now(view, battery, h, sees) for h in aims]
     tns = [None if s.to_hit is None else s.to_hit.total for s in shots]
     flights = [s.flight for s in shots]
