@@ -15,9 +15,8 @@ from hypothesis import strategies as st
 
 from game.artillery.plots import Plot
 from game.hexmath import neighbor
-from game.ui import labels
+from game.ui import labels, tour
 from game.ui.labels import Label, LabelPlacer, Spot, along, around, frame_obstacles, place
-from game.ui.session import GameSession
 from game.ui.tour import crowded
 
 BOUNDS = pygame.Rect(0, 0, 400, 300)
@@ -183,84 +182,68 @@ def assert_placed_apart(screen) -> list[str]:
     return [p.label.text for p in shown]
 
 
-@pytest.mark.parametrize("size", [(1024, 700), (1280, 800)])
-def test_crowded_map_labels_do_not_pile_up_nor_hide_under_panels(
-    size, tmp_path, monkeypatch, shots
-):
+@pytest.fixture
+def window(request, tmp_path, monkeypatch):
+    """A headless game window of the size the test is parametrized with (1024x700 by
+    default); its saves and settings in the test's own folder."""
     from game.ui.app import App
-    from game.ui.game_screen import GameScreen, StandingController
-    from game.ui.seats import Seats
 
     monkeypatch.setenv("BARRAGE_HOME", str(tmp_path / "home"))
-    app = App(size, ai_delay=0.0, autosave=False)
+    app = App(getattr(request, "param", (1024, 700)), ai_delay=0.0, autosave=False)
     pygame.event.clear()
-    try:
-        state, aimed = crowded()
-        session = GameSession(
-            state, {"north": "human", "south": StandingController()}, shown="north"
-        )
-        screen = app.replace_all(GameScreen(app, session, Seats(mode="solo", human="north")))
-        app.run_frames(2)
-        screen.set_zoom(3)
-        screen.camera.centre_on(aimed)
-        pygame.event.post(
-            pygame.event.Event(pygame.KEYDOWN, key=pygame.K_i, mod=0, unicode="", scancode=0)
-        )
-        app.run_frames(3)
-        texts = assert_placed_apart(screen)
-        app.screenshot(shots / f"labels_crowded_{size[0]}.png")
-        assert sum(t.startswith("LANDS TURN") for t in texts) == 4
-        folded = sum(int(t[1:]) for t in texts if t.startswith("+"))
-        assert sum(t.startswith("T") and "guns" in t for t in texts) + folded >= 4
-        # The home edge right under the top bar: its name goes below the edge.
-        bar = screen.ctx.hud["phase_bar"]
-        edge_y = screen.camera.hex_to_screen(state.area.hex_at((0, 0), "0801"))[1]
-        screen.camera.pan(0, edge_y - bar.bottom - screen.camera.size)
-        app.run_frames(3)
-        texts = assert_placed_apart(screen)
-        app.screenshot(shots / f"labels_top_edge_{size[0]}.png")
-        assert "North home edge" in texts
-        # The half-line under the top bar.
-        line_y = screen.camera.hex_to_screen(state.area.hex_at((0, 1), "0801"))[1]
-        screen.camera.pan(0, line_y - bar.bottom - screen.camera.size * 2)
-        app.run_frames(3)
-        texts = assert_placed_apart(screen)
-        app.screenshot(shots / f"labels_half_line_{size[0]}.png")
-        assert "half-line" in texts
-        # The four shells are now off the top of the view: one arrow at the edge, under
-        # the bar, with their arrival turns and count.
-        assert "T2 T3 x4" in texts
-    finally:
-        app.shutdown()
+    yield app
+    app.shutdown()
 
 
-def test_random_crowds_of_labels_in_the_window_keep_apart(tmp_path, monkeypatch):
+@pytest.mark.parametrize("window", [(1024, 700), (1280, 800)], indirect=True)
+def test_crowded_map_labels_do_not_pile_up_nor_hide_under_panels(window, shots):
+    """The tour's crowded scene (four shells on neighbouring hexes, four announced
+    directions, the intel panel open), then the north home edge and the half-line
+    brought right under the top bar."""
+    app, size = window, window.size
+    state, aimed = crowded()
+    screen = tour.play(app, state)
+    tour.look_at(app, screen, aimed, 3)
+    tour.press(app, pygame.K_i)
+    texts = assert_placed_apart(screen)
+    app.screenshot(shots / f"labels_crowded_{size[0]}.png")
+    assert sum(t.startswith("LANDS TURN") for t in texts) == 4
+    folded = sum(int(t[1:]) for t in texts if t.startswith("+"))
+    assert sum(t.startswith("T") and "guns" in t for t in texts) + folded >= 4
+    # The home edge right under the top bar: its name still shows, clear of the bar.
+    bar = screen.ctx.hud["phase_bar"]
+    edge_y = screen.camera.hex_to_screen(state.area.hex_at((0, 0), "0801"))[1]
+    screen.camera.pan(0, edge_y - bar.bottom - screen.camera.size)
+    app.run_frames(3)
+    texts = assert_placed_apart(screen)
+    app.screenshot(shots / f"labels_top_edge_{size[0]}.png")
+    assert "North home edge" in texts
+    # The half-line under the top bar.
+    line_y = screen.camera.hex_to_screen(state.area.hex_at((0, 1), "0801"))[1]
+    screen.camera.pan(0, line_y - bar.bottom - screen.camera.size * 2)
+    app.run_frames(3)
+    texts = assert_placed_apart(screen)
+    app.screenshot(shots / f"labels_half_line_{size[0]}.png")
+    assert "half-line" in texts
+    # The four shells are now off the top of the view: one arrow at the edge, under
+    # the bar, with their arrival turns and count.
+    assert "T2 T3 x4" in texts
+
+
+def test_random_crowds_of_labels_in_the_window_keep_apart(window):
     """Many shells on a random cluster of hexes, panned about: every frame's labels
     stay apart and off the panels."""
-    from game.ui.app import App
-    from game.ui.game_screen import GameScreen, StandingController
-    from game.ui.seats import Seats
-
-    monkeypatch.setenv("BARRAGE_HOME", str(tmp_path / "home"))
-    app = App((1024, 700), ai_delay=0.0, autosave=False)
-    pygame.event.clear()
     rnd = random.Random(7)
-    try:
-        state, aimed = crowded()
-        hexes = [aimed]
-        for _ in range(8):
-            hexes.append(neighbor(rnd.choice(hexes), rnd.randint(1, 6)))
-        for k, h in enumerate(hexes):
-            state.queue.add(Plot(0, "north", "n-long-tom", 1, 1, h, "standard", 2 + k % 3))
-        session = GameSession(
-            state, {"north": "human", "south": StandingController()}, shown="north"
-        )
-        screen = app.replace_all(GameScreen(app, session, Seats(mode="solo", human="north")))
-        screen.set_zoom(3)
-        for _ in range(6):
-            screen.camera.centre_on(aimed)
-            screen.camera.pan(rnd.randint(-300, 300), rnd.randint(-250, 250))
-            app.run_frames(2)
-            assert_placed_apart(screen)
-    finally:
-        app.shutdown()
+    state, aimed = crowded()
+    hexes = [aimed]
+    for _ in range(8):
+        hexes.append(neighbor(rnd.choice(hexes), rnd.randint(1, 6)))
+    for k, h in enumerate(hexes):
+        state.queue.add(Plot(0, "north", "n-long-tom", 1, 1, h, "standard", 2 + k % 3))
+    screen = tour.play(window, state)
+    screen.set_zoom(3)
+    for _ in range(6):
+        screen.camera.centre_on(aimed)
+        screen.camera.pan(rnd.randint(-300, 300), rnd.randint(-250, 250))
+        window.run_frames(2)
+        assert_placed_apart(screen)

@@ -26,8 +26,9 @@ draw the map and places them all at once when the panels of the frame are down:
 
 Labels are drawn with ``widgets.text``, one call per line.
 
-Outside the game screen (a layer drawn alone, the menu's map preview) no placer
-runs: ``post`` draws the label at once at its first spot.
+Outside the game screen (a layer drawn alone) no placer runs: ``post`` draws the
+label at once at its first spot. The menu's map preview places its own with
+``place``.
 """
 
 from __future__ import annotations

@@ -1091,11 +1091,7 @@ class MapLayer:
         w, h = camera.viewport
         out = []
         for edge in self.area.sides:
-            shown = [
-                pts
-                for chain in self._home_edge_chains(edge)
-                if _on_screen(pts := chain * size - offset, w, h)
-            ]
+            shown = _in_view(self._home_edge_chains(edge), size, offset, w, h)
             if shown:
                 label = labels.Label(
                     f"{edge.capitalize()} home edge",
@@ -1106,11 +1102,7 @@ class MapLayer:
                     fill=theme.SIDE_COLOURS[edge],
                 )
                 out.append(_beside_line(label, edge, np.concatenate(shown), w, h))
-        shown = [
-            pts
-            for chain in self._half_line_chains(camera)
-            if _on_screen(pts := chain * size - offset, w, h)
-        ]
+        shown = _in_view(self._half_line_chains(camera), size, offset, w, h)
         if shown:
             label = labels.Label(
                 "half-line",
@@ -1195,6 +1187,13 @@ def _beside_line(
 def _world_corners(h: Hex) -> list[tuple[float, float]]:
     cx, cy = hex_to_pixel(h, 1.0)
     return [(cx + ux, cy + uy) for ux, uy in _CORNERS]
+
+
+def _in_view(
+    chains: list[np.ndarray], size: float, offset: np.ndarray, w: int, h: int
+) -> list[np.ndarray]:
+    """The world polylines on the screen (screen points), those in view only."""
+    return [pts for chain in chains if _on_screen(pts := chain * size - offset, w, h)]
 
 
 def _on_screen(pts: np.ndarray, w: int, h: int, margin: float = 8.0) -> bool:
