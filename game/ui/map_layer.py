@@ -1114,7 +1114,12 @@ class MapLayer:
                 halo=theme.HALF_LINE,
             )
             edge = "north" if self.area.home_edges == "north-south" else "west"
-            out.append(_beside_line(label, edge, np.concatenate(shown), w, h, lead=60))
+            # Written where the line enters the area (or the view, if later).
+            x0, y0, _, _ = self.world_bounds()
+            ax, ay = camera.world_to_screen(x0, y0)
+            start = ax if edge == "north" else ay
+            pts = np.concatenate(shown)
+            out.append(_beside_line(label, edge, pts, w, h, lead=(start, 60)))
         return out
 
     def sheet_labels(self, camera: Camera) -> list[Label]:
@@ -1148,12 +1153,18 @@ class MapLayer:
 
 
 def _beside_line(
-    label: Label, edge: str, pts: np.ndarray, w: int, h: int, lead: float | None = None
+    label: Label,
+    edge: str,
+    pts: np.ndarray,
+    w: int,
+    h: int,
+    lead: tuple[float, float] | None = None,
 ) -> Label:
     """``label`` with its spots beside a line of screen points: on the ``edge`` side
     of it (above a north edge, left of a west one), then on the other, at places
-    along the part of the line in view, from the middle of that part outward (from
-    ``lead`` pixels past its start when given)."""
+    along the part of the line in view, from the middle of that part outward; with
+    ``lead`` (a point along the line and a distance), from that distance past the
+    point (or past the start of the part in view, if later) onward."""
     lw, lh = label.size()
     gap = 6
     across = edge in ("north", "south")  # the line runs across the screen
@@ -1162,7 +1173,8 @@ def _beside_line(
     lo, hi = max(float(coords.min()), 0.0), min(float(coords.max()), float(length))
     half = (lw if across else lh) / 2 + 4
     if lead is not None:
-        places = list(np.arange(lo + lead, hi - half, 2 * half + 12))
+        first = max(lo, lead[0]) + lead[1]
+        places = list(np.arange(first, hi - half, 2 * half + 12))
     else:
         # From the middle outward, half a label at a time, over the whole part in view.
         middle = (lo + hi) / 2
