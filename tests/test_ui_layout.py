@@ -33,6 +33,7 @@ DOCKING_OPEN = {
     "arrival_rings-1024x700",
     "counter_battery_plot-1024x700",
     "map_labels-1024x700",
+    "tutorial-1024x700",
 }
 # Labels on the map placed clear of each other and of the panels: the label placer of
 # the map's layers.
@@ -148,6 +149,8 @@ def covered(frame: Frame, map_text: bool) -> list[str]:
         if _on_map(t) != map_text:
             continue
         for p in panels:
+            if p.name == "tooltip" and not map_text:
+                continue  # the hover tooltip rests over any panel while the mouse does
             if p.order > t.order and p.name != t.panel and _overlap(t.rect, p.rect):
                 if t.panel == "gui" and p.name.startswith("button"):
                     continue

@@ -15,7 +15,9 @@ is the same at every run.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -198,32 +200,67 @@ def setup_deploy(app: App) -> None:
 
 
 def setup_predesignate(app: App) -> None:
-    """Pre-designation (R) with hexes chosen and one hovered."""
+    """Pre-designation (R): five hexes chosen on north's two sheets, a sixth clicked and
+    refused (ART-22), the mouse resting on it."""
+    from game.hexmath import hex_to_pixel
+
     state = hunt()
     screen = play(app, state)
     press(app, pygame.K_r)
-    picks = [c for c in legal_commands(state, "north") if isinstance(c, Predesignate)]
-    for command in picks[:: max(1, len(picks) // 4)][:4]:
-        screen.ctx.submit(command)
-    look_at(app, screen, picks[0].hex, 3)
-    hover(app, screen.hex_to_screen(picks[1].hex), 4)
+    area = state.area
+    names = [((0, 0), "0907"), ((0, 0), "1211"), ((1, 0), "0406"), ((1, 0), "0710")]
+    for pos, name in [*names, ((0, 0), "0612")]:
+        screen.ctx.submit(Predesignate("north", area.hex_at(pos, name)))
+    screen.set_zoom(3)
+    x, y = hex_to_pixel(area.hex_at((0, 0), "1509"), 1.0)
+    screen.camera.centre_on_world(x + 2.5, y + 1.5)
+    app.run_frames(2)
+    sixth = screen.hex_to_screen(area.hex_at((1, 0), "0513"))
+    click(app, sixth)
+    hover(app, sixth, 30)
 
 
 def movement(app: App) -> None:
-    """Turn 1's movement: a unit selected, its reach shown, the mouse on a hex."""
-    state = advance(hunt(), at(MOVEMENT))
+    """Near zoom in turn 4's movement: the Lancer Hound selected by a click, its reach
+    shown, the mouse resting on a hex it can reach (the hex's tooltip)."""
+    state = played(4)
     screen = play(app, state)
     unit = state.units["n-hunter-1"]
     click(app, look_at(app, screen, unit.hex))
     reach = screen.units.reach(screen.ctx)
     if reach is not None:
-        far = max(reach.costs(), key=lambda h: (reach.cost(h), h.q, h.r))
-        hover(app, screen.hex_to_screen(far), 30)
+        costs = reach.costs()
+        south = [h for h, c in costs.items() if c <= 6 and h.r > unit.hex.r] or list(costs)
+        goal = max(south, key=lambda h: (costs[h], h.q, h.r))
+        hover(app, screen.hex_to_screen(goal), 30)
+
+
+@cache
+def _played(turns: int, seed: int = 3) -> GameState:
+    from game.ai import make_policy
+    from game.dice import Dice
+    from game.state import player_view
+
+    state = hunt(seed)
+    policies = {side: make_policy("easy") for side in state.sides}
+    dice = {side: Dice(seed * 10 + k) for k, side in enumerate(state.sides)}
+    while not at(MOVEMENT, turn=turns)(state) and state.result is None:
+        side = acting_side(state)
+        view = player_view(state, side)
+        apply(state, policies[side].choose(view, legal_commands(state, side), dice[side]))
+    return state
+
+
+def played(turns: int) -> GameState:
+    """Long Tom Hunt played by the easy AI on both sides up to north's move of turn
+    ``turns`` (played once, a copy each time)."""
+    return copy.deepcopy(_played(turns))
 
 
 def battle_far(app: App) -> None:
-    """The whole area after three turns, at the farthest zoom."""
-    state = advance(hunt(), at(MOVEMENT, turn=3))
+    """The whole area after three turns of play, at the farthest zoom: shells in
+    flight, the fire queue, the announced direction of the enemy guns."""
+    state = played(4)
     screen = play(app, state)
     screen.set_zoom(1)
     screen.camera.fit(screen.map_layer.world_bounds())
@@ -325,16 +362,26 @@ def map_labels(app: App) -> None:
 
 
 def los_tool(app: App) -> None:
-    """The line-of-sight tool (L) from the rifles to a hex some way off."""
+    """The line-of-sight tool (L): the rifles' line over a hill, blocked, its hex
+    marked."""
+    from game.board.los import line_of_sight
+    from game.hexmath import hex_to_pixel
+
     state = advance(hunt(), at(MOVEMENT))
     screen = play(app, state)
     platoon = state.units["n-platoon"]
-    aim = max(
-        (h for h in state.area.hexes() if distance(h, platoon.hex) == 8),
-        key=lambda h: (h.r, -h.q),
-    )
+    blocked = [
+        h
+        for h in state.area.hexes()
+        if 7 <= distance(h, platoon.hex) <= 12
+        and not (sight := line_of_sight(state.area, platoon.hex, h, platoon.height))
+        and "higher than both" in sight.reason
+    ]
+    aim = max(blocked, key=lambda h: (h.r + h.q / 2, -h.q))
     screen.ctx.selected = platoon.id
-    look_at(app, screen, platoon.hex, 3)
+    screen.set_zoom(4)
+    (ax, ay), (bx, by) = hex_to_pixel(platoon.hex, 1.0), hex_to_pixel(aim, 1.0)
+    screen.camera.centre_on_world((ax + bx) / 2, (ay + by) / 2)
     press(app, pygame.K_l)
     hover(app, screen.hex_to_screen(aim), 4)
 
@@ -492,11 +539,48 @@ def hotseat_table(app: App) -> None:
     screen.ctx.toasts.clear()
 
 
+def wait_for(app: App, done: Callable[[], bool], limit: int = 1500) -> None:
+    for _ in range(limit):
+        if done():
+            return
+        app.run_frames(1)
+    raise RuntimeError("the window did not reach the scene's moment")
+
+
 def tutorial(app: App) -> None:
+    """The tutorial's third lesson, the reach tints: the deployment accepted and the
+    tank moved, the scout selected, the mouse on a hex of the running tint."""
     from game.ui.tutorial import open_tutorial
 
-    open_tutorial(app, fresh=True)
-    app.run_frames(4)
+    screen = open_tutorial(app, fresh=True)
+    state = screen.session.state
+    app.run_frames(2)
+
+    def north_moves() -> bool:
+        return (
+            acting_side(state) == "north"
+            and state.phase == MOVEMENT
+            and state.pending_sheet is None
+            and not screen.layers_busy()
+        )
+
+    click_button(app, screen.ui_manager, "Accept deployment")
+    wait_for(app, north_moves)
+    tank = state.units["n-tank"]
+    click(app, look_at(app, screen, tank.hex, 3))
+    goal = screen.hex_to_screen(state.area.hex_at((0, 0), "0911"))
+    click(app, goal)
+    click(app, goal)
+    wait_for(app, north_moves)
+    scout = state.units["n-scout"]
+    click(app, look_at(app, screen, scout.hex, 3))
+    reach = screen.units.reach(screen.ctx)
+    walk = reach.mover.walk_mp
+    home = state.area.position_of(scout.hex)
+    _, run_to = min(
+        (c, h) for h, c in reach.costs().items() if c > walk and state.area.position_of(h) == home
+    )
+    hover(app, screen.hex_to_screen(run_to), 4)
 
 
 def replay(app: App) -> None:
