@@ -149,8 +149,8 @@ def covered(frame: Frame, map_text: bool) -> list[str]:
         if _on_map(t) != map_text:
             continue
         for p in panels:
-            if p.name == "tooltip" and not map_text:
-                continue  # the hover tooltip rests over any panel while the mouse does
+            if p.name == "tooltip":
+                continue  # the hover tooltip rests over anything while the mouse does
             if p.order > t.order and p.name != t.panel and _overlap(t.rect, p.rect):
                 if t.panel == "gui" and p.name.startswith("button"):
                     continue
