@@ -22,18 +22,14 @@ SIZES = [(1024, 700), (1280, 800), (1920, 1080)]
 # Anti-aliasing and halos reach a pixel or two past the letters: a touch is no overlap.
 SLACK = 2
 
-# Where a panel covers another panel's text (a card over the minimap at 1024x700):
+# Where a panel covers another panel's text (a card over the log at 1024x700):
 # the panels' placement, not text inside one panel.
 DOCKING = (
     "panels dock clear of each other (panel placement, game_screen.py/panels.py): "
     "a panel's text under another panel"
 )
 DOCKING_OPEN = {
-    "air_attack-1024x700",
-    "arrival_rings-1024x700",
-    "counter_battery_plot-1024x700",
-    "map_labels-1024x700",
-    "tutorial-1024x700",
+    "los_tool-1024x700",
 }
 # Labels on the map placed clear of each other and of the panels: the label placer of
 # the map's layers.

@@ -352,6 +352,10 @@ class PhaseBar:
             you = "The table: what both sides know"
         elif not session.humans:
             you = f"Watching: {view.side}'s view"
+        # The words stop short of the buttons: cut with an ellipsis where the bar is
+        # narrow (1024x700 with three action buttons).
+        room = max(60, getattr(self, "text_right", width) - 12 - x)
+        you = fit_text(you, room, 14, bold=True)
         fonts.blit(
             surf, fonts.text(you, 14, theme.mix(colour, (255, 255, 255), 0.45), bold=True), (x, 4)
         )
@@ -374,7 +378,7 @@ class PhaseBar:
             who = side_name(view.acting)
             kind = "" if session.controllers.get(view.acting) == "human" else " (AI)"
             status = f"{who}{kind} is acting"
-        status_image = fonts.text(status, 13, TEXT)
+        status_image = fonts.text(fit_text(status, room, 13), 13, TEXT)
         fonts.blit(surf, status_image, (x, 26))
         # Where the bar's words end (the buttons start right of it).
         self.text_end = x + max(status_image.get_width(), fonts.font(14, True).size(you)[0])

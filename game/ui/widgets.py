@@ -211,6 +211,7 @@ def draw_strip(
     """A panel's title strip: its title (with the key that opens it) and one line of
     what it holds, cut to the strip's width; a + when folded, a - when open."""
     surface.blit(panel_surface(rect.size, 6, accent=accent), rect)
+    fonts.panel_region(surface, title, rect)
     middle = rect.y + rect.h // 2
     mark = text(
         surface, "+" if folded else "-", (rect.right - 10, middle), HEAD, MUTED, True, "midright"
