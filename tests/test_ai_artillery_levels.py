@@ -10,13 +10,14 @@ import pytest
 
 import game.ai.objectives as objectives
 from game.ai import Policy
-from game.ai.candidates import Board
+from game.ai.candidates import Board, Candidate
 from game.ai.fire import _points as fire_points
 from game.ai.manoeuvre import (
     ASSUMED_FLIGHT,
     ASSUMED_RADIUS,
     _dodge_penalty,
     _escorts,
+    _reward_sight_of,
     _shelters,
     flight_danger,
 )
@@ -24,9 +25,10 @@ from game.ai.memory import EnemyShell, Memory
 from game.ai.personality import level, personality
 from game.ai.shell_damage import harmful_radius
 from game.artillery.weapons import weapon
+from game.board.los import in_sight
 from game.dice import Dice
 from game.hexmath import Hex, distance
-from game.state import acting_side, apply, legal_commands, new_game, player_view
+from game.state import Move, acting_side, apply, legal_commands, new_game, player_view
 from game.state.queries import battery_sheet, flights_to_area, points_left
 
 MARKET_TOWN = str(Path(__file__).resolve().parents[1] / "maps" / "strike_on_market_town.toml")
@@ -219,3 +221,23 @@ def test_hard_keeps_the_weakest_out_of_a_fight_it_could_also_outlast() -> None:
     assert [u for u in units if _shelters(hard, goals, u)] == ["s-rifles-west"]
     normal = Board.read(view, Memory(), level("normal"), personality("steady"))
     assert not any(_shelters(normal, goals, u) for u in units)
+
+
+def test_shooters_prefer_ground_that_sees_their_target_MAP_5() -> None:
+    """MAP-5: among a shooter's best moves, ground with a line of sight to the enemy it
+    closes with scores more (normal, hard); a hex with no such line does not."""
+    state = new_game(MARKET_TOWN, 3)
+    view = player_view(state, "north")
+    board = Board.read(view, Memory(), level("normal"), personality("steady"))
+    area = board.area
+    target = state.units["s-hunchback"].hex
+    here = state.units["n-eye-west"].hex
+    ring = [h for h in _ring(target, 3) if area.contains(h)]
+    seeing = next(h for h in ring if in_sight(area, h, target, 2, 1))
+    blind = next(h for h in ring if not in_sight(area, h, target, 2, 1))
+    out = [
+        Candidate(Move("north", unit="n-eye-west", to=seeing), 0.0, "a"),
+        Candidate(Move("north", unit="n-eye-west", to=blind), 0.0, "b"),
+    ]
+    _reward_sight_of(board, "n-eye-west", out, here, target)
+    assert out[0].score == 2.0 and out[1].score == 0.0

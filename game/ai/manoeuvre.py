@@ -206,8 +206,6 @@ def _fighter_moves(
     exposed = board.enemy_sight(unit.height)
     ideal = 3 if unit.system == "battletech" else 1
     enemies = [(e, e.hex) for e in board.enemies.values() if e.battery is None and e.hex]
-    if board.level.remembers_sightings:
-        enemies += _last_seen(board)
     dodge = flight_danger(board) if board.level.dodges_shells else None
     if enemies:
         target = objectives.nearest_to_destroy(goals, here, enemies)
@@ -245,24 +243,6 @@ def _reward_sight_of(board: Board, uid: str, out: list[Candidate], here: Hex, ta
         if area.contains(h) and in_sight(area, h, target, height, 1):
             c = out[k]
             out[k] = Candidate(c.command, c.score + 2.0, c.reason + "; in sight of it")
-
-
-# Turns an enemy unit out of sight is still gone after where it was last seen.
-SIGHTING_TURNS = 2
-
-
-def _last_seen(board: Board) -> list[tuple[Unit, Hex]]:
-    """Enemy units out of sight now, where they were seen in the last turns."""
-    view = board.view
-    out: list[tuple[Unit, Hex]] = []
-    for e in view.enemy_units():
-        if e.destroyed or e.hex is not None or e.battery is not None:
-            continue
-        seen = board.memory.last_seen(e.id)
-        recent = seen is not None and view.turn - seen[0] <= SIGHTING_TURNS
-        if seen is not None and recent and view.area.contains(seen[1]):
-            out.append((e, seen[1]))
-    return out
 
 
 def _spotter_order(board: Board) -> Callable[[str], tuple[int, str]]:

@@ -75,9 +75,6 @@ class Level:
     # Surviving against an enemy that wins by destroying units: the weakest own
     # unit keeps out of the way while the others close with the enemy (normal, hard).
     escorts_the_weakest: bool = False
-    # Close with enemy units out of sight where they were last seen (the last two
-    # turns), not only with those in sight (normal, hard).
-    remembers_sightings: bool = False
     # Units that shoot close with the enemy on ground that sees it (normal, hard).
     keeps_target_in_sight: bool = False
     # Playing to destroy units, weigh a shell's damage to each enemy unit by the share
@@ -151,7 +148,6 @@ LEVELS: dict[str, Level] = {
         weighs_detection=True,
         quickest_unhunted=True,
         escorts_the_weakest=True,
-        remembers_sightings=True,
         keeps_target_in_sight=True,
     ),
 }
