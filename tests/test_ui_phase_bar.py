@@ -60,6 +60,9 @@ def test_during_arrivals_the_bar_names_the_shell_and_the_ai_waits(window, shots,
         assert bar.phase_text.startswith(f"Turn {turn}")
         assert f"Artillery  ·  shell 1 of {shells}" in bar.phase_text
         assert south_moves(state, after) == []
+    # The log waits with the bar: nothing of the next turn (its initiative roll).
+    held = [text for text, _ in screen.log_panel._lines]
+    assert held and not any(text.startswith(f"T{turn + 1} ") for text in held)
     # The engine is in the next turn already, and south (which lost the initiative)
     # moves first in it: only the window holds its AI back.
     assert state.turn == turn + 1 and state.initiative["loser"] == "south"
@@ -71,6 +74,8 @@ def test_during_arrivals_the_bar_names_the_shell_and_the_ai_waits(window, shots,
     app.run_frames(3)
     assert not arts.animation.busy and app.game is screen  # Esc skipped, no pause menu
     assert "Artillery" not in screen.phase_bar.phase_text
+    shown = [text for text, _ in screen.log_panel._lines]
+    assert any(text.startswith(f"T{turn + 1} ") for text in shown)
     for _ in range(60):
         if south_moves(state, after):
             break
@@ -198,3 +203,27 @@ def test_K_toggles_the_legend_of_reach_tints_and_terrain(window, shots):
         # Folded to its tab at the bottom right.
         assert not legend.shown and screen.ctx.panels["legend"] == legend.rect
         assert legend.rect.h == STRIP_HEIGHT and legend.rect.right == size[0] - 10
+
+
+def test_the_log_stops_before_the_shells_still_to_land():
+    """Three shells land in turn 2: while the first is on show the log ends before the
+    second's arrival; once all have been shown it holds everything, turn 3 too."""
+    from types import SimpleNamespace
+
+    from game.ui.artillery_anim import ArrivalAnimation
+
+    def event(kind: str, turn: int) -> SimpleNamespace:
+        return SimpleNamespace(kind=kind, turn=turn)
+
+    log = [event("move", 2), *[event("arrival", 2), event("damage", 2)] * 3, event("initiative", 3)]
+    animation = ArrivalAnimation()
+    ctx = SimpleNamespace(view=SimpleNamespace(log=log))
+    animation.progress = lambda ctx: (2, 1, 3)  # the first of three on show
+    animation.queue = ["second", "third"]
+    assert animation.log_shown(ctx) == 3  # the move, the first arrival and its damage
+    animation.queue = ["third"]
+    assert animation.log_shown(ctx) == 5
+    animation.queue = []
+    assert animation.log_shown(ctx) == 7  # not the next turn's initiative
+    animation.progress = lambda ctx: None
+    assert animation.log_shown(ctx) == 8

@@ -163,6 +163,22 @@ class ArrivalAnimation:
             return self.queue[0].turn, self._batch - len(self.queue) + 1, self._batch
         return None
 
+    def log_shown(self, ctx: UiContext) -> int:
+        """How many of the view's log events the screen shows: while shells land,
+        the log stops before the first shell not yet shown and before the next
+        turn, as the top bar does; else the whole log."""
+        progress = self.progress(ctx)
+        log = ctx.view.log
+        if progress is None:
+            return len(log)
+        cut = len(log)
+        if self.queue:
+            # The last ``len(queue)`` arrivals of the log are still to come.
+            arrivals = [n for n, e in enumerate(log) if e.kind == "arrival"]
+            cut = arrivals[-len(self.queue)]
+        turn = progress[0]
+        return next((n for n, e in enumerate(log[:cut]) if e.turn > turn), cut)
+
     # --- following the view ----------------------------------------------------------------
 
     def _sync(self, ctx: UiContext) -> None:

@@ -873,16 +873,19 @@ class LogPanel:
         """Wrap the log into lines; when the log only grew, wrap just the new events
         (re-wrapping hundreds of events after every command stalls a frame)."""
         view = ctx.view
-        key = (view.side, len(view.log), self.rect.width)
+        arts = ctx.artillery
+        # While shells land the log waits for them, as the top bar does.
+        shown = len(view.log) if arts is None else arts.animation.log_shown(ctx)
+        key = (view.side, shown, self.rect.width)
         if key == self._log_key:
             return
         old = self._log_key
         grew = old is not None and old[0] == view.side and old[2] == key[2] and old[1] < key[1]
         self._log_key = key
         width = self.rect.width - 24
-        start = old[1] if grew and old is not None else max(0, len(view.log) - 300)
+        start = old[1] if grew and old is not None else max(0, shown - 300)
         lines = self._lines if grew else []
-        for event in view.log[start:]:
+        for event in view.log[start:shown]:
             lines.extend(self._event_lines(event, width))
         del lines[: max(0, len(lines) - self.KEEP_LINES)]
         self._lines = lines
