@@ -75,21 +75,42 @@ def announced_positions(
     the side of each aimed hex toward the position's hex 0909. Empty without an
     announcement: nothing points anywhere yet. Positions beyond the limits of a
     sheet position (game/limits.py) hold no gun and are left out."""
-    heard = list(announcements)
+    heard = tuple((Hex(*aimed), int(side)) for aimed, side in announcements)
     if not heard:
         return []
-    agree: frozenset[SheetPosition] | None = None
-    for aimed, side in heard:
-        pointed = _positions_toward(Hex(*aimed), side, (origin[0], origin[1]), reach)
-        agree = pointed if agree is None else agree & pointed
-        if not agree:
-            return []
-    assert agree is not None
+    agree = _agreeing(heard, (origin[0], origin[1]), reach)
     return [
         pos
         for pos in sorted(agree)
         if not grid.has_sheet(pos) and grid.side_of_position(pos) == enemy
     ]
+
+
+def _agreeing(
+    heard: tuple[tuple[Hex, int], ...], origin: SheetPosition, reach: int
+) -> frozenset[SheetPosition]:
+    """The positions within ``reach`` of ``origin`` that agree with every announced
+    side. Announcements only ever grow, so the answer for all but the last one is
+    usually kept: each new one then costs one more intersection."""
+    key = (heard, origin, reach)
+    agree = _AGREEING.get(key)
+    if agree is not None:
+        return agree
+    known = _AGREEING.get((heard[:-1], origin, reach))
+    todo = heard if known is None else heard[-1:]
+    for aimed, side in todo:
+        pointed = _positions_toward(aimed, side, origin, reach)
+        known = pointed if known is None else known & pointed
+    assert known is not None
+    if len(_AGREEING) >= _AGREEING_KEPT:
+        _AGREEING.clear()
+    _AGREEING[key] = known
+    return known
+
+
+_Heard = tuple[tuple[Hex, int], ...]
+_AGREEING: dict[tuple[_Heard, SheetPosition, int], frozenset[SheetPosition]] = {}
+_AGREEING_KEPT = 1024
 
 
 # The side (1..6) behind which lies each neighbour (dq, dr), by (dq + 1) * 3 + dr + 1.
