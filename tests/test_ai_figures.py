@@ -11,7 +11,9 @@ from game.ai.attacks import (
     GUN_CARE_WORTH,
     HOLD_WORTH,
     REPAIRED_SHARE,
+    THREAT_WEIGHT,
     WHOLE_UNIT,
+    _threat,
     attack_candidates,
     worth,
 )
@@ -33,7 +35,7 @@ from game.state import (
 )
 from game.state import combat as cs
 from game.state.model import GameState
-from game.state.queries import attack_odds_of
+from game.state.queries import attack_odds_of, fastest_move
 from tests.test_engine_systems import place, to_attack_phase
 from tests.test_figures_in_play import acting_first
 
@@ -145,3 +147,21 @@ def test_TS_10_normal_garrisons_the_tower_two_off_until_the_enemy_can_reach_it()
     assert why.startswith("garrison") and why.endswith("the enemy is near") and off == 1
     state = fort_pewter()
     assert not _garrison_step(state, "easy")[0].startswith("garrison")
+
+
+def test_hard_looks_ahead_to_the_enemy_that_can_reach_the_tower_next_move() -> None:
+    """Look-ahead (hard): the Tin Riflemen, one move and a step from the tower the Pewter
+    Guard holds, threaten to take its gun (TS-10): a shot at them is worth
+    ``THREAT_WEIGHT`` times its odds to the hard AI, the same shot at the Tin Grenadiers
+    far off only its odds; normal scores both by their odds alone."""
+    state = fort_pewter()
+    place(state, "n-riflemen", state.area.hex_at((0, 1), "0803"))  # 4 hexes off, move 4
+    place(state, "n-grenadiers", state.area.hex_at((0, 0), "0811"))
+    view = player_view(state, "south")
+    board = board_of(state, "south", "hard")
+    riflemen, grenadiers = view.units["n-riflemen"], view.units["n-grenadiers"]
+    assert distance(riflemen.hex, tower(state)) <= fastest_move(riflemen) + 1
+    assert _threat(board, riflemen) == THREAT_WEIGHT
+    assert _threat(board, grenadiers) == 1.0
+    assert _threat(board_of(state, "north", "hard"), view.units["s-guard"]) == 1.0
+    assert not level("normal").reach_ahead and level("hard").reach_ahead

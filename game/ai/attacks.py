@@ -27,7 +27,13 @@ from game.hexmath import distance
 from game.rules import toysoldiers as ts
 from game.state import combat as cs
 from game.state.commands import Answer, Attack, Command, EndPhase, GunAction
-from game.state.queries import AttackOdds, attack_odds_of, shooting_odds, shot_odds
+from game.state.queries import (
+    AttackOdds,
+    attack_odds_of,
+    fastest_move,
+    shooting_odds,
+    shot_odds,
+)
 from game.state.spotting import spotting_this_turn
 from game.state.view import SeenUnit
 
@@ -48,6 +54,9 @@ ANSWER_WORTH = {
 # Crewing a gun or repairing one (TS-9, TS-11) lets it fire in later turns; the
 # levels that weigh what an action risks score a repair by its odds instead.
 GUN_CARE_WORTH = 1.0
+# How much more a hit is worth on an enemy unit that can reach a hex the side guards
+# by its next move (hard's look-ahead, ``_threat``).
+THREAT_WEIGHT = 6.0
 # A gun repaired (TS-9) as a share of a whole unit: it fires again, from next turn.
 REPAIRED_SHARE = 0.5
 # What a unit broken in close combat (WHC-1) loses, as a share of the whole unit: its
@@ -153,6 +162,18 @@ def _gun_fight(board: Board, unit: SeenUnit, gun: SeenUnit) -> float:
     return gain
 
 
+def _threat(board: Board, target: SeenUnit) -> float:
+    """Look-ahead (hard): an enemy unit that can reach a hex the side guards by its next
+    move (its fastest move and a step) threatens to take it: hitting it is worth
+    ``THREAT_WEIGHT`` times as much."""
+    if target.hex is None or target.battery is not None:
+        return 1.0
+    reach = fastest_move(target) + 1
+    guarded = objectives.read(board.view).guard
+    near = any(distance(target.hex, g.hex) <= reach for g in guarded)
+    return THREAT_WEIGHT if near and fastest_move(target) > 0 else 1.0
+
+
 def _repair_worth(board: Board, gun: SeenUnit) -> float:
     """TS-9's repair roll by its odds: a third of the time the gun fires again from
     next turn (``REPAIRED_SHARE`` of a unit), a third it is lost, which destroys it
@@ -205,6 +226,8 @@ def attack_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
         )
         if odds.share is None:  # BattleTech: a share of what is left, when destroying wins
             gain += objectives.finishing_worth(goals, target, odds.expected)
+        if board.level.reach_ahead and gain > 0:
+            gain *= _threat(board, target)
         if spotting_this_turn(view, unit) and gain < board.personality.spotter_fire_threshold:
             continue
         out.append(Candidate(c, gain, f"{c.weapon} at {c.target}: {_told(odds)}"))
