@@ -898,6 +898,14 @@ def _close_combat_odds(board: GameState | PlayerView, unit: Unit, target: Unit) 
     )
 
 
+_BREAKS: dict[tuple[Any, ...], list[Fraction]] = {}
+
+
+def _command(unit: Unit) -> tuple[Any, ...]:
+    """What of a Warhammer unit's profile its combat result and break test read."""
+    return tuple(unit.profile.get(k) for k in ("standard", "battle_standard", "musician", "ld"))
+
+
 def _break_odds(
     board: GameState | PlayerView,
     unit: Unit,
@@ -916,14 +924,27 @@ def _break_odds(
         cs.fall_back_hex(board, unit, target) is None,
         cs.fall_back_hex(board, target, unit) is None,
     )
-    broke = [Fraction(0), Fraction(0)]
-    for d, p_dealt in dealt.items():
-        for t, p_taken in suffered.items():
-            outcome = cs.round_outcome(unit, target, plan, d, t)
-            k = outcome.loser
-            if k is None or outcome.after[k].models == 0:
-                continue
-            broke[k] += p_dealt * p_taken * cs.break_chance(units[k], outcome.result.margin)
+    # The same round is asked of again at every decision of an attack phase: the
+    # break chances depend only on the two units' troops and command and the plan.
+    key = (
+        *((u.id, u.name, u.side, cs.troops(u), _command(u)) for u in units),
+        plan,
+        tuple(dealt.items()),
+        tuple(suffered.items()),
+    )
+    broke = _BREAKS.get(key)
+    if broke is None:
+        broke = [Fraction(0), Fraction(0)]
+        for d, p_dealt in dealt.items():
+            for t, p_taken in suffered.items():
+                outcome = cs.round_outcome(unit, target, plan, d, t)
+                k = outcome.loser
+                if k is None or outcome.after[k].models == 0:
+                    continue
+                broke[k] += p_dealt * p_taken * cs.break_chance(units[k], outcome.result.margin)
+        if len(_BREAKS) > 4096:
+            _BREAKS.clear()
+        _BREAKS[key] = broke
     return (
         broke[1],
         broke[0],
