@@ -217,3 +217,60 @@ def test_the_record_sees_text_on_panels_and_the_map_in_screen_coordinates(frames
     help_ = frames[("help", (1280, 800))]
     assert help_.top >= 1 and any(t.text == "Keys and mouse" for t in help_.shown())
     assert all(t.panel != "phase_bar" for t in help_.shown()), "the game lies under the veil"
+
+
+def test_the_recorder_follows_a_panel_onto_the_screen_and_sees_what_its_edge_cuts():
+    """A label drawn on a panel's picture is found where the panel went on the screen;
+    one that runs past the picture's edge is cut; one on a picture placed inside
+    another belongs to the outer named panel; with no recorder nothing is noted."""
+    pygame.display.init()
+    screen = pygame.display.set_mode((400, 300))
+    try:
+        image = fonts.text("Turn 3", 14, (255, 255, 255))
+        with fonts.recording() as record:
+            record.new_frame()
+            panel = pygame.Surface((120, 40), pygame.SRCALPHA)
+            fonts.blit(panel, image, (10, 8))
+            fonts.blit(panel, image, (90, 8))  # wider than the 30 pixels left
+            badge = pygame.Surface((60, 24), pygame.SRCALPHA)
+            fonts.blit(badge, image, (2, 2))
+            fonts.place(panel, badge, (0, 0))
+            fonts.place(screen, panel, (200, 100), "card")
+            texts = record.texts()
+        assert {t.panel for t in texts} == {"card"}
+        assert all(t.panel_rect == pygame.Rect(200, 100, 120, 40) for t in texts)
+        by_x = {t.rect.x: t for t in texts}
+        assert set(by_x) == {210, 290, 202}
+        assert not by_x[210].cut and not by_x[202].cut and by_x[290].cut
+        assert [p.name for p in record.panels()] == ["card"]
+        fonts.blit(screen, image, (0, 0))  # no recorder: a plain blit
+        assert fonts.recorder() is None
+    finally:
+        pygame.display.quit()
+
+
+def test_the_recorder_sees_a_veil_and_a_button_too_narrow_for_its_words():
+    """A veil over the screen (an overlay) starts a new layer; a pygame-gui button too
+    narrow for its words is noted as cut."""
+    import pygame_gui
+
+    from game.ui import widgets
+
+    pygame.display.init()
+    screen = pygame.display.set_mode((400, 300))
+    try:
+        manager = pygame_gui.UIManager((400, 300))
+        widgets.gui_button(pygame.Rect(10, 10, 40, 30), "Watch AI against AI", manager)
+        widgets.gui_button(pygame.Rect(10, 50, 200, 30), "Start", manager)
+        image = fonts.text("under the veil", 14, (255, 255, 255))
+        with fonts.recording() as record:
+            record.new_frame()
+            fonts.blit(screen, image, (100, 200))
+            widgets.dim(screen)
+            widgets.draw_gui(manager, screen)
+            texts = {t.text: t for t in record.texts()}
+        assert texts["under the veil"].layer == 0
+        assert texts["Start"].layer == texts["Watch AI against AI"].layer == 1
+        assert texts["Watch AI against AI"].cut and not texts["Start"].cut
+    finally:
+        pygame.display.quit()
