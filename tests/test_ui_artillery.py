@@ -63,6 +63,7 @@ from game.ui.dialogs import (
 from game.ui.intel_layer import SIDE_ANGLES, bearings, picker_of, their_knowledge
 from game.ui.map_layer import MapLayer
 from game.ui.session import GameSession
+from game.ui.tour import hidden_by_a_hill
 from game.ui.widgets import place_box
 from tests.engine_fixtures import duel, end_phase, end_setup, game, hold_everything, mech
 
@@ -1007,14 +1008,7 @@ def test_screenshots_of_the_game_window(tmp_path, monkeypatch, shots):
         # The LOS tool: the rifles' line over the hill to the south-west.
         platoon = state.units["n-platoon"]
         assert platoon.hex is not None
-        blocked = [
-            h
-            for h in state.area.hexes()
-            if 7 <= distance(h, platoon.hex) <= 12
-            and not (sight := line_of_sight(state.area, platoon.hex, h, platoon.height))
-            and "higher than both" in sight.reason
-        ]
-        aim = max(blocked, key=lambda h: (h.r + h.q / 2, -h.q))
+        aim = hidden_by_a_hill(state, platoon)
         screen.ctx.selected = "n-platoon"
         screen.set_zoom(4)
         (ax, ay), (bx, by) = hex_to_pixel(platoon.hex, 1.0), hex_to_pixel(aim, 1.0)

@@ -31,6 +31,7 @@ from game.state import (
     Hold,
     PlotFire,
     Predesignate,
+    Unit,
     acting_side,
     apply,
     legal_commands,
@@ -361,23 +362,31 @@ def map_labels(app: App) -> None:
     press(app, pygame.K_i)
 
 
+def hidden_by_a_hill(state: GameState, unit: Unit) -> Hex:
+    """A hex 7 to 12 hexes from ``unit`` that a hill higher than both ends hides from
+    it, the farthest south-west of them."""
+    from game.board.los import line_of_sight
+
+    assert unit.hex is not None
+    blocked = [
+        h
+        for h in state.area.hexes()
+        if 7 <= distance(h, unit.hex) <= 12
+        and not (sight := line_of_sight(state.area, unit.hex, h, unit.height))
+        and "higher than both" in sight.reason
+    ]
+    return max(blocked, key=lambda h: (h.r + h.q / 2, -h.q))
+
+
 def los_tool(app: App) -> None:
     """The line-of-sight tool (L): the rifles' line over a hill, blocked, its hex
     marked."""
-    from game.board.los import line_of_sight
     from game.hexmath import hex_to_pixel
 
     state = advance(hunt(), at(MOVEMENT))
     screen = play(app, state)
     platoon = state.units["n-platoon"]
-    blocked = [
-        h
-        for h in state.area.hexes()
-        if 7 <= distance(h, platoon.hex) <= 12
-        and not (sight := line_of_sight(state.area, platoon.hex, h, platoon.height))
-        and "higher than both" in sight.reason
-    ]
-    aim = max(blocked, key=lambda h: (h.r + h.q / 2, -h.q))
+    aim = hidden_by_a_hill(state, platoon)
     screen.ctx.selected = platoon.id
     screen.set_zoom(4)
     (ax, ay), (bx, by) = hex_to_pixel(platoon.hex, 1.0), hex_to_pixel(aim, 1.0)
