@@ -6,6 +6,7 @@ bar) at 1024x700 and 1280x800: no two map labels overlap and none lies under a p
 
 from __future__ import annotations
 
+import math
 import random
 
 import pygame
@@ -93,6 +94,15 @@ def test_a_label_never_gives_way_to_a_less_important_one(scene, cut):
     kept = place([lb for lb in found if lb.priority >= cut], BOUNDS, obstacles)
     assert [p for p in whole.placed if p.label.priority >= cut] == kept.placed
     assert [lb for lb in whole.dropped if lb.priority >= cut] == kept.dropped
+
+
+def test_spots_around_a_point_start_where_asked_and_lead_back_once_moved():
+    spots = around(10, labels.facing(math.pi / 2))  # an arrow pointing down: below first
+    assert [s.anchor for s in spots[:3]] == ["midtop", "topright", "topleft"]
+    assert spots[0] == Spot(0.0, 10.0, "midtop", False)
+    assert all(s.leader for s in spots[1:]) and len(spots) == 16
+    assert labels.facing(0) == "right" and labels.facing(-math.pi / 2) == "above"
+    assert labels.spread(5, 5) == [0.0, 5, -5, 10, -10]
 
 
 def test_priorities_go_first_then_top_to_bottom():
