@@ -215,7 +215,7 @@ def test_hard_keeps_the_weakest_out_of_a_fight_it_could_also_outlast() -> None:
     state.units["s-rifles-west"].damage["troopers"] = 20
     view = player_view(state, "south")
     goals = objectives.read(view)
-    assert goals.survive and goals.destroy_units == 2 and goals.enemy_destroys == 3
+    assert goals.survive and goals.destroy_units == 2 and goals.enemy_destroys == 4
     hard = Board.read(view, Memory(), level("hard"), personality("steady"))
     units = ("s-hunchback", "s-scorpion", "s-rifles-west", "s-rifles-east")
     assert [u for u in units if _shelters(hard, goals, u)] == ["s-rifles-west"]

@@ -51,7 +51,7 @@ PINNED = {
     "fort_pewter": "c55633b2d89e428bc0477cb021a696b2051a420bac6e36294065a7dd0ac25a49",
     "hold_the_ford": "27262cace2f76447f17694c70d1d7ef87386270e48319d52cf95ac72c9a54edd",
     "long_tom_hunt": "2d6b953c55e0aaf14677125bcef0679f90ef7234d09b551bf3bae49730b7b73f",
-    "strike_on_market_town": "94fe8a570a2a1ac97aa0d0b3cdb7ca6d0865247eab905a8cf4eae4be9189cd92",
+    "strike_on_market_town": "6955fc3b326f93144a8b2e4329bf3791589db499f4b8ee28c9cd2bf926359148",
 }
 
 
