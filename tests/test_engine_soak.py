@@ -58,3 +58,27 @@ def test_random_hunts_with_batteries_on_the_board_run_to_a_result() -> None:
         assert state.result is not None
     assert kinds.get("place_sheet", 0) > 0
     assert kinds.get("plot_fire", 0) > 0 and kinds.get("attack", 0) > 0
+
+
+def test_a_finished_game_leaves_nothing_behind_in_a_long_run():
+    """Headless runs play hundreds of games in one process: once a game and its
+    views are dropped, their play areas (and the movement searches and sight grids
+    kept for them) go too, so memory does not grow game by game."""
+    import gc
+    import weakref
+
+    from game.state import DEFAULT_SCENARIO, new_game, player_view
+    from game.state.moving import reach
+
+    state = new_game(DEFAULT_SCENARIO, 5)
+    view = player_view(state, "north")
+    unit = next(u for u in state.living("north") if u.hex is not None and u.profile)
+    # (Counted outside the asserts, which would hold the searches for their report.)
+    found = [len(reach(state, unit)), len(reach(view, view.units[unit.id]))]
+    assert min(found) > 0
+    areas = [weakref.ref(state.area), weakref.ref(view.area)]
+    del state, view, unit
+    # Twice: the view's area is let go when the engine's area is collected.
+    gc.collect()
+    gc.collect()
+    assert [a() for a in areas] == [None, None]

@@ -334,6 +334,13 @@ class PlayArea:
         self.revision += 1
         self._rebuild()
 
+    def __getstate__(self) -> dict[str, object]:
+        # Copies and pickles leave out the movement searches kept for this area
+        # (``movement.reachable``): they belong to the area they were made on.
+        state = dict(self.__dict__)
+        state.pop("_reached", None)
+        return state
+
     def snapshot(self) -> PlayArea:
         """A copy of the area as it is now. Laying a sheet or demolishing a building
         rebuilds the original's arrays rather than writing into them, so the copy

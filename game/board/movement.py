@@ -931,10 +931,12 @@ def reachable(
     # The same question is often asked twice in a row (the legal moves of a unit,
     # then the move chosen among them): the answer is kept until the area changes.
     key = (start, facing, mover, budget, frozenset(enemy), frozenset(friendly), exits)
-    kept = _REACHED.get(area)
+    # Kept on the area itself, not in a table keyed by it: every answer holds its
+    # area, so a module-level table would keep each game's areas alive for good.
+    kept: tuple[int, dict[tuple, Reach]] | None = getattr(area, "_reached", None)
     if kept is None or kept[0] != area.revision:
         kept = (area.revision, {})
-        _REACHED[area] = kept
+        area._reached = kept  # type: ignore[attr-defined]
     found = kept[1].get(key)
     if found is None:
         found = _search(area, start, facing, mover, budget, enemy, friendly, exits)
@@ -948,9 +950,6 @@ def reachable(
 # Search states kept per play area (13 bytes each): a side's unmoved units on a
 # map of 30 sheets, and only the latest search or two on the largest maps.
 _REACHED_STATES = 1_000_000
-_REACHED: weakref.WeakKeyDictionary[PlayArea, tuple[int, dict[tuple, Reach]]] = (
-    weakref.WeakKeyDictionary()
-)
 
 
 def _search(
