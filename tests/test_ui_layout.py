@@ -28,9 +28,7 @@ DOCKING = (
     "panels dock clear of each other (panel placement, game_screen.py/panels.py): "
     "a panel's text under another panel"
 )
-DOCKING_OPEN = {
-    "los_tool-1024x700",
-}
+DOCKING_OPEN: set[str] = set()
 # Labels on the map placed clear of each other and of the panels: the label placer of
 # the map's layers.
 MAP_LABELS = "map labels are placed clear of each other and of the panels (label placer)"

@@ -173,7 +173,9 @@ class LosTool:
                     theme.MUTED,
                 ),
             ]
-        width = 520
+        # Two fifths of a small window: at 1024x700 a wider card finds no room clear
+        # of the line, the log and the tabs.
+        width = min(520, max(380, ui.map_rect(ctx).w * 2 // 5))
         wrapped = [(p, c) for t, c in lines for p in ui.wrap(t, width - 24, theme.SMALL)]
         size = (width, 40 + 17 * len(wrapped) + 18)
         if sight is not None:

@@ -116,9 +116,12 @@ def hunt(seed: int = 3) -> GameState:
     return new_game(HUNT, seed)
 
 
-def play(app: App, state: GameState, seats: Seats | None = None, frames: int = 4) -> GameScreen:
+def play(
+    app: App, state: GameState, seats: Seats | None = None, frames: int = 4, logs: bool = False
+) -> GameScreen:
     """The game window of ``state``, north at the screen, south played by a stand-in
-    that holds and ends its phases (the scene stays where it was brought)."""
+    that holds and ends its phases (the scene stays where it was brought); ``logs``:
+    the finished game's log is kept, as the window keeps it."""
     from game.ui.game_screen import GameScreen, StandingController
     from game.ui.session import GameSession
 
@@ -127,6 +130,10 @@ def play(app: App, state: GameState, seats: Seats | None = None, frames: int = 4
         human = seats.human or "north"
         other = state.other(human)
         session = GameSession(state, {human: "human", other: StandingController()}, shown=human)
+        if logs:
+            from game.ui.home import logs_dir
+
+            session.logs_dir = logs_dir()
         screen = app.replace_all(GameScreen(app, session, seats))
     else:
         screen = app.open_game(state, seats)
@@ -617,7 +624,8 @@ def replay(app: App) -> None:
 
 
 def end_screen(app: App) -> None:
-    play(app, finished_game())
+    """The end of a game whose log is kept: with its "Watch the replay" button."""
+    play(app, finished_game(), logs=True)
 
 
 SCENES: dict[str, Callable[[App], None]] = {
