@@ -124,16 +124,6 @@ STEP_BUTTONS = (
 COMPACT_BELOW = 1200  # window width under which the step buttons take short labels
 
 
-def _fit(label: str, px: int, width: int, bold: bool = False) -> str:
-    """``label`` cut with an ellipsis to ``width`` pixels."""
-    font = fonts.font(px, bold)
-    if font.size(label)[0] <= width:
-        return label
-    while label and font.size(label + "…")[0] > width:
-        label = label[:-1]
-    return label + "…" if label else ""
-
-
 class ReplayBar:
     """The top bar of a replay, in place of the phase bar: the turn and phase, where
     the replay stands, the step buttons, the view toggle, Help and Menu."""
@@ -250,9 +240,9 @@ class ReplayBar:
         right = self.text_right - 12
         x = 16
         name = view.scenario_name or "Barrage"
-        title = fonts.text(_fit(name, 17, max(40, right - x), True), 17, ACCENT, bold=True)
+        title = fonts.text(ui.fit_text(name, max(40, right - x), 17, True), 17, ACCENT, bold=True)
         fonts.blit(surf, title, (x, 4))
-        sub = fonts.text(_fit(where_text(view), 13, max(40, right - x)), 13, MUTED)
+        sub = fonts.text(ui.fit_text(where_text(view), max(40, right - x), 13), 13, MUTED)
         fonts.blit(surf, sub, (x, 26))
         x += max(title.get_width(), sub.get_width()) + 22
         if right - x < 120:
@@ -266,9 +256,11 @@ class ReplayBar:
         if fonts.font(14, True).size(head)[0] > right - head_x:
             head = f"{screen.position}/{screen.timeline.last}"
         fonts.blit(
-            surf, fonts.text(_fit(head, 14, right - head_x, True), 14, TEXT, True), (head_x, 4)
+            surf,
+            fonts.text(ui.fit_text(head, right - head_x, 14, True), 14, TEXT, True),
+            (head_x, 4),
         )
-        seen = _fit(view_name(view.side).capitalize(), 13, right - x, True)
+        seen = ui.fit_text(view_name(view.side).capitalize(), right - x, 13, True)
         fonts.blit(
             surf, fonts.text(seen, 13, theme.mix(colour, (255, 255, 255), 0.45), True), (x, 26)
         )
@@ -405,7 +397,7 @@ class ReplayOverlay:
         head = f"Command {k} of {screen.timeline.last}" + (f" · {by}" if by else "")
         lines = ui.wrap(screen.step_text(), width - 24, theme.BODY)
         if len(lines) > 2:
-            lines = [lines[0], _fit(lines[1] + " " + lines[2], theme.BODY, width - 24)]
+            lines = [lines[0], ui.fit_text(lines[1] + " " + lines[2], width - 24, theme.BODY)]
         image = pygame.Surface((width, 40 + 18 * len(lines)), pygame.SRCALPHA)
         accent = theme.SIDE_COLOURS.get(by or "", UMPIRE_COLOUR)
         inner = ui.draw_panel(image, image.get_rect(), head, accent)
