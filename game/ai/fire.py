@@ -5,7 +5,7 @@ the shell's landing distribution (hit with P(2d6 >= TN), else scatter by the
 margin in one of six directions, ART-11, ART-12) spread over the damage rings
 (ART-25), weighed by where the unit will probably stand when the shell
 arrives: its observed movement carried over the flight time (ART-6, ART-14).
-The flight and the to-hit number are the engine's own (``queries.shot_now``):
+The flight and the to-hit number are the engine's own (``queries.shots_now``):
 the best spotter that sees the hex (ART-13, ART-16), the adjusted shots
 already made at it (ART-17), an aircraft's altitude (ART-14); auto-hit and
 pre-designated hexes hit for sure (ART-19, ART-21). A hex whose rings would threaten own
@@ -22,6 +22,7 @@ unsearched hexes share the guns' value.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from itertools import compress
 
 import numpy as np
 
@@ -37,7 +38,7 @@ from game.rules.core import probability_at_least
 from game.state.commands import Command, EndPhase, PlotFire
 from game.state.legal import LegalCommands
 from game.state.model import Unit
-from game.state.queries import on_auto_hit_hex, on_predesignated_hex, shot_now
+from game.state.queries import on_auto_hit_hex, on_predesignated_hex, shots_now
 
 
 def _expected(
@@ -95,30 +96,27 @@ def _automatic_hexes(board: Board, battery_id: str) -> set[Hex]:
 
 
 def _sight(board: Board, aims: list[Hex]) -> Callable[[Unit, Hex], bool]:
-    """Line of sight (MAP-5) read from the sight the memory keeps: the same answers
-    as the engine's, worked out once per unit, hex it stands in and set of aimed
-    hexes, on those hexes alone (the hexes whose spotters are asked for)."""
+    """Line of sight (MAP-5) to the aimed hexes, read from the sight the memory
+    keeps: the same answers as the engine's, worked out once per hex a unit stands
+    in, its height and set of aimed hexes, on those hexes alone (asked about any
+    other hex, it answers that the unit does not see it)."""
     area = board.area
+    index = {h: i for h in aims if (i := area.index_of(h)) >= 0}
+    hexes, at = list(index), np.array(list(index.values()), dtype=np.int64)
     wanted = np.zeros(len(area), dtype=bool)
-    for h in aims:
-        if (i := area.index_of(h)) >= 0:
-            wanted[i] = True
+    wanted[at] = True
     among = (wanted, ("aimed hexes", tuple(aims)))
-    masks: dict[tuple[Hex, int, bool], np.ndarray] = {}
+    seen: dict[tuple[Hex, int], frozenset[Hex]] = {}
 
     def sees(unit: Unit, h: Hex) -> bool:
         assert unit.hex is not None
         height = unit.height + (unit.altitude or 0)
-        i = area.index_of(h)
-        if i < 0:
-            return False
-        key = (unit.hex, height, bool(wanted[i]))
-        mask = masks.get(key)
-        if mask is None:
-            within = among if wanted[i] else None
-            mask = board.memory.sight(area, unit.hex, viewer_height=height, among=within)
-            masks[key] = mask
-        return bool(mask[i])
+        key = (unit.hex, height)
+        sight = seen.get(key)
+        if sight is None:
+            mask = board.memory.sight(area, unit.hex, viewer_height=height, among=among)
+            sight = seen[key] = frozenset(compress(hexes, mask[at].tolist()))
+        return h in sight
 
     return sees
 
@@ -178,7 +176,7 @@ def _score_targets(
         return []
     # ART-11 .. ART-21: each shot's number and flight as the engine works them out.
     sees = _sight(board, aims)
-    shots = [shot_now(view, battery, h, sees) for h in aims]
+    shots = shots_now(view, battery, aims, sees)
     tns = [None if s.to_hit is None else s.to_hit.total for s in shots]
     flights = [s.flight for s in shots]
     own_points = [(u.hex, 1.0) for u in board.own.values()]

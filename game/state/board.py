@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from game.board.los import in_sight
@@ -35,17 +35,22 @@ def seeing_units(
     side: str,
     target: Hex,
     sees: Callable[[Unit, Hex], bool] | None = None,
+    among: Sequence[Unit] | None = None,
 ) -> list[Unit]:
     """Units of ``side`` on the board with ``target`` in line of sight (MAP-5); over
     a side's own view, its own units. ``sees`` answers the line of sight instead,
-    for a caller that keeps the same answers worked out over the whole area."""
+    for a caller that keeps the same answers worked out over the whole area;
+    ``among``: the living units of ``side`` on the board, for a caller that asks
+    about many targets (in the order ``living`` gives them)."""
     if sees is None:
         area = state.area
 
         def sees(u: Unit, h: Hex) -> bool:
             return in_sight(area, u.hex, h, u.height + (u.altitude or 0))  # type: ignore[arg-type]
 
-    return [u for u in state.living(side) if u.hex is not None and sees(u, target)]
+    if among is None:
+        among = [u for u in state.living(side) if u.hex is not None]
+    return [u for u in among if sees(u, target)]
 
 
 def battery_sheet(state: GameState | PlayerView, unit: Unit) -> tuple[int, int]:

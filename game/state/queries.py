@@ -30,7 +30,7 @@ scores its attacks and its answers to the rules' questions by them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -174,15 +174,19 @@ def shot_flight(board: GameState | PlayerView, unit: Unit, target: Hex) -> tuple
 
 
 def spotters_at(
-    board: GameState | PlayerView, side: str, target: Hex, sees: Sight | None = None
+    board: GameState | PlayerView,
+    side: str,
+    target: Hex,
+    sees: Sight | None = None,
+    among: Sequence[Unit] | None = None,
 ) -> list[Unit]:
     """ART-16: the side's units that see ``target`` (its spotters if a shot is fired
     now); none for counter-battery fire, no unit sees a hex off the map (ART-37).
-    ``sees``: line of sight answered from sight worked out beforehand
-    (``seeing_units``)."""
+    ``sees`` and ``among``: line of sight answered from sight worked out beforehand,
+    and the side's units on the board when the caller has them (``seeing_units``)."""
     if counter_battery.is_counter_battery(board, target):
         return []
-    return seeing_units(board, side, target, sees)
+    return seeing_units(board, side, target, sees, among)
 
 
 def best_spotter(spotters: Iterable[Unit], attacking: Collection[str]) -> Unit | None:
@@ -337,35 +341,60 @@ def shot_now(
     rules of plotting (``aim_refusal``, ``shot_flight``, ``spotters_at``), of
     launching (``adjustments``, ART-18 attacking spotters) and of arrival
     (``shot_to_hit``), with the spotters of now standing in for those at arrival."""
-    refusal = f"{unit.name} has been destroyed" if unit.destroyed else None
-    refusal = refusal or aim_refusal(board, unit, target)
-    sheets = flight = None
-    if refusal is None:
-        sheets, flight = shot_flight(board, unit, target)
-    automatic = None
-    if on_predesignated_hex(board, unit, target):
-        automatic = "pre-designated hex"
-    elif on_auto_hit_hex(unit, target, board.turn):
-        automatic = "auto-hit hex"
-    seeing = spotters_at(board, unit.side, target, sees)
-    attacking = frozenset(u.id for u in seeing if u.attacked)
-    adjusted = adjustments(board, unit.id, target, seeing)
-    tn = spotter = None
-    if refusal is not None:
-        pass  # no shot, no number (an aircraft at altitude 10 has none at all, ART-14)
-    elif counter_battery.is_counter_battery(board, target):
-        automatic, tn = None, counter_battery_target_number(unit.gunnery)
-    elif automatic is None:
-        air = (aircraft.altitude_map(unit), int(unit.altitude or 0))
-        tn, spotter = shot_to_hit(
-            unit,
-            seeing,
-            adjusted,
-            attacking,
-            direct=flight == 0,
-            air=air if aircraft.is_aircraft(unit) else None,
-        )
-    return Shot(refusal, sheets, flight, automatic, tuple(seeing), attacking, adjusted, tn, spotter)
+    return shots_now(board, unit, [target], sees)[0]
+
+
+def shots_now(
+    board: GameState | PlayerView,
+    unit: Unit,
+    targets: Iterable[Hex],
+    sees: Sight | None = None,
+) -> list[Shot]:
+    """``shot_now`` at each of ``targets``. What the shots share is worked out once:
+    the units of the side that may spot, the flight to each sheet (ART-5, ART-6)
+    and the to-hit number of each set of spotters (ART-11 .. ART-18)."""
+    watchers = [u for u in board.living(unit.side) if u.hex is not None]
+    flights: dict[SheetPosition, tuple[int, int]] = {}
+    numbers: dict[tuple, tuple[TargetNumber, Unit | None]] = {}
+    out = []
+    for target in targets:
+        refusal = f"{unit.name} has been destroyed" if unit.destroyed else None
+        refusal = refusal or aim_refusal(board, unit, target)
+        sheets = flight = None
+        if refusal is None:
+            pos = board.area.position_of(target)
+            if pos not in flights:
+                flights[pos] = shot_flight(board, unit, target)
+            sheets, flight = flights[pos]
+        automatic = None
+        if on_predesignated_hex(board, unit, target):
+            automatic = "pre-designated hex"
+        elif on_auto_hit_hex(unit, target, board.turn):
+            automatic = "auto-hit hex"
+        seeing = spotters_at(board, unit.side, target, sees, watchers)
+        attacking = frozenset(u.id for u in seeing if u.attacked)
+        adjusted = adjustments(board, unit.id, target, seeing)
+        tn = spotter = None
+        if refusal is not None:
+            pass  # no shot, no number (an aircraft at altitude 10 has none at all, ART-14)
+        elif counter_battery.is_counter_battery(board, target):
+            automatic, tn = None, counter_battery_target_number(unit.gunnery)
+        elif automatic is None:
+            key = (tuple(u.id for u in seeing), adjusted, flight == 0)
+            if key not in numbers:
+                air = (aircraft.altitude_map(unit), int(unit.altitude or 0))
+                numbers[key] = shot_to_hit(
+                    unit,
+                    seeing,
+                    adjusted,
+                    attacking,
+                    direct=flight == 0,
+                    air=air if aircraft.is_aircraft(unit) else None,
+                )
+            tn, spotter = numbers[key]
+        seen = tuple(seeing)
+        out.append(Shot(refusal, sheets, flight, automatic, seen, attacking, adjusted, tn, spotter))
+    return out
 
 
 def plot_preview(board: GameState | PlayerView, battery_id: str, target: Hex) -> PlotPreview:
