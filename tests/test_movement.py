@@ -822,3 +822,50 @@ def test_MOV_1_end_facings_match_the_routes_for_every_class() -> None:
         assert set(facings) == set(reach)
         for h, facing in facings.items():
             assert reach[h].facing == facing, (mover.movement_class, h)
+
+
+@pytest.mark.parametrize("movement_class", MOVEMENT_CLASSES)
+def test_MOV_1_MOV_2_MAP_6_a_search_within_the_mp_answers_as_one_over_the_whole_area(
+    movement_class: str,
+) -> None:
+    """MOV-1/MOV-2/MAP-6: a move searches only the hexes within its MP of the start
+    (every step costs 1 MP or more); on a 2 x 2 area every cost, route, end facing
+    and exit within the MP is the one a search with MP to cross the whole area finds."""
+    layout = {(i, j): random_sheet(5 + 2 * i + j) for i in (0, 1) for j in (0, 1)}
+    area = PlayArea.from_layout(layout)
+    rng = np.random.default_rng(7)
+    hexes = area.hexes()
+    mover = Mover(movement_class, 4)
+    edges = [area.hex_at((0, 0), "0802"), area.hex_at((1, 1), "1415")]  # exits within reach
+    exits = 0
+    for start in [*edges, hexes[int(rng.integers(len(hexes)))]]:
+        near = [h for h in hexes if 0 < distance(h, start) <= 4]
+        enemy = [near[int(k)] for k in rng.integers(len(near), size=3)]
+        friendly = [near[int(k)] for k in rng.integers(len(near), size=3)]
+        for mp in (0, 3, mover.run_mp):
+            reach = reachable(area, start, S, mover, mp, enemy, friendly, exits=True)
+            whole = reachable(area, start, S, mover, 100, enemy, friendly, exits=True)
+            within = {h: c for h, c in whole.costs().items() if c <= mp}
+            exits += len(reach.exits())
+            assert reach.costs() == within
+            facings = whole.end_facings()
+            assert reach.end_facings() == {h: facings[h] for h in within}
+            for h in [start, *within]:
+                assert reach.get(h) == whole.get(h)
+                for f in DIRECTIONS:
+                    route = whole.route(h, f)
+                    expected = route if route is not None and route.mp_spent <= mp else None
+                    assert reach.route(h, f) == expected, (h, f)
+                assert reach.facings(h) == [f for f in DIRECTIONS if reach.route(h, f)]
+    assert exits
+
+
+def test_MOV_1_facings_a_unit_may_end_with_in_a_hex() -> None:
+    """MOV-1: a mech with 1 MP left to turn ends facing its own way or one hexside
+    either side (1 MP a hexside); infantry turn freely, so any facing."""
+    area = one_sheet()
+    start = at(area, "0808")
+    assert reachable(area, start, N, MECH5, 1).facings(start) == [N, NE, NW]
+    assert reachable(area, start, N, MECH5, 0).facings(start) == [N]
+    assert reachable(area, start, N, FOOT3, 0).facings(start) == list(DIRECTIONS)
+    assert reachable(area, start, N, MECH5, 1).facings(at(area, "0101")) == []

@@ -16,9 +16,10 @@ In short:
 - Units pass through friendly units, never through enemy units, and end in
   neither.
 - ``reachable`` answers every hex a unit can reach this phase at once (a
-  Dijkstra search over hex and facing with a bucket queue, over per-area cost
-  tables cached by area revision); ``route_to``/``path_cost`` answer one hex;
-  ``validate_move`` says in players' words why a move is illegal.
+  Dijkstra search over hex and facing with a bucket queue, over the hexes
+  within the move's MP, cut from per-area cost tables cached by area
+  revision); ``route_to``/``path_cost`` answer one hex; ``validate_move`` says
+  in players' words why a move is illegal.
 - A route records what MOV-3 needs: stood, walked or ran, hexes entered
   (ART-32a) and MP spent (ART-19).
 """
@@ -43,7 +44,7 @@ from game.board.terrain import (
     TERRAIN_NAMES,
     WATER,
 )
-from game.hexmath import DIRECTION_NAMES, DIRECTIONS, Hex, neighbor
+from game.hexmath import DIRECTION_NAMES, DIRECTIONS, Hex, distances, neighbor
 
 # --- movement classes ---------------------------------------------------------------
 
@@ -351,8 +352,8 @@ def mean_entry_cost(area: PlayArea, movement_class: str, closed: float) -> float
     """MOV-1/MOV-2: the mean MP ``movement_class`` pays for a step between two
     neighbouring hexes of ``area`` (level changes included), a step closed to it
     counting ``closed``: how slow the ground is to cross."""
-    neighbours = _tables(area, movement_class).neighbours
-    costs = _enter_costs(area, neighbours, movement_class)
+    t = _tables(area, movement_class)
+    neighbours, costs = t.neighbours, t.enter[movement_class]
     return float(np.where(costs > 0, costs, closed)[neighbours >= 0].mean())
 
 
@@ -378,36 +379,67 @@ _POS_MASK = (1 << 21) - 1
 _MAX_STATES = 1 << 22
 
 
-@dataclass
-class _Graph:
-    """The moves of one movement class on one area, as a static graph of states.
+@dataclass(frozen=True)
+class _Window:
+    """The area hexes one search covers: those within its MP of the start (every
+    step into a hex costs 1 MP or more, so no route within the MP leaves them),
+    numbered in area order so that the search breaks ties as over the whole area.
 
-    Units that pay for facing: state ``b * 6N + f * N + j`` for area hex ``j``,
-    facing ``f + 1`` and ``b`` 1 once the move has had a backward step; actions
-    0 forward, 1 backward, 2 turn right, 3 turn left. Units that turn freely:
-    state ``j``, action ``d`` a step in direction ``d + 1``. ``out[s, k]`` is the
-    state action ``k`` leads to (``size``, a sentinel, when it is not allowed)
-    and ``weight[s, k]`` its MP. Exits (MAP-6) are listed apart: from state
-    ``exit_src``, action ``exit_action`` leaves into ``exit_hexes[exit_hex]``,
-    facing ``exit_facing``; ``exit_walk`` marks the ones within walking MP only.
+    Units that pay for facing: state ``b * 6M + f * M + k`` for window hex ``k``,
+    facing ``f + 1`` and ``b`` 1 once the move has had a backward step. Units that
+    turn freely: state ``k``.
     """
 
-    size: int
-    hexes: int
+    hexes: np.ndarray  # the area index of each window hex, ascending
     layered: bool
-    out: np.ndarray
-    weight: np.ndarray
-    exit_src: np.ndarray
-    exit_action: np.ndarray
-    exit_walk: np.ndarray
-    exit_hex: np.ndarray
-    exit_facing: np.ndarray
-    exit_hexes: list[Hex]
+
+    @property
+    def count(self) -> int:
+        return int(self.hexes.size)
+
+    @property
+    def size(self) -> int:
+        """Search states (the sentinel ``size`` aside)."""
+        return 12 * self.count if self.layered else self.count
 
     @property
     def walk_layer(self) -> int:
         """States from here on need the whole move within walking MP."""
-        return 6 * self.hexes if self.layered else self.size
+        return 6 * self.count if self.layered else self.size
+
+    def slot(self, i: int) -> int:
+        """The window index of area hex ``i``, -1 when the window leaves it out."""
+        k = int(np.searchsorted(self.hexes, i))
+        return k if k < self.hexes.size and int(self.hexes[k]) == i else -1
+
+
+@dataclass
+class _Graph:
+    """The moves of one movement class within one window, as a static graph of states.
+
+    Actions of units that pay for facing: 0 forward, 1 backward, 2 turn right, 3
+    turn left; of units that turn freely: action ``d`` a step in direction
+    ``d + 1``. ``out[s, k]`` is the state action ``k`` leads to (``size``, a
+    sentinel, when it is not allowed) and ``weight[s, k]`` its MP.
+    """
+
+    window: _Window
+    out: np.ndarray
+    weight: np.ndarray
+
+
+@dataclass
+class _Exits:
+    """The exits (MAP-6) of one window, listed apart from its graph: from state
+    ``src``, action ``action`` leaves into the off-area hex ``(q, r)``, facing
+    ``facing``; ``walk`` marks the ones within walking MP only."""
+
+    src: np.ndarray
+    action: np.ndarray
+    walk: np.ndarray
+    q: np.ndarray
+    r: np.ndarray
+    facing: np.ndarray
 
 
 @dataclass
@@ -416,9 +448,12 @@ class _Tables:
     size: int
     q: list[int]
     r: list[int]
+    q_array: np.ndarray
+    r_array: np.ndarray
     neighbours: np.ndarray  # (N, 6): area index of the neighbour in direction d + 1, or -1
     exit_ok: np.ndarray  # (N, 6): that neighbour is off the area, in an exit position
-    graphs: dict[str, _Graph] = field(default_factory=dict)
+    # movement class -> (N, 6) MP to step into each neighbour (0: no step, _enter_costs)
+    enter: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 _TABLES: weakref.WeakKeyDictionary[PlayArea, _Tables] = weakref.WeakKeyDictionary()
@@ -431,8 +466,10 @@ def _tables(area: PlayArea, movement_class: str) -> _Tables:
     if t is None or t.revision != area.revision:
         t = _twin_tables(area) or _build_tables(area)
         _TABLES[area] = t
-    if movement_class not in t.graphs:
-        t.graphs[movement_class] = _build_graph(area, t, movement_class)
+    if movement_class not in t.enter:
+        enter = _enter_costs(area, t.neighbours, movement_class)
+        enter.flags.writeable = False
+        t.enter[movement_class] = enter
     return t
 
 
@@ -465,9 +502,11 @@ def _build_tables(area: PlayArea) -> _Tables:
     off = np.nonzero(neighbours < 0)
     pi, pj = locate_positions(nq[off], nr[off])
     beside = np.abs(pi - area.sheet_i[off[0]]) + np.abs(pj - area.sheet_j[off[0]]) == 1
-    held = zip(pi.tolist(), pj.tolist(), strict=True)
-    free = np.array([area.may_grow_to(pos) for pos in held], dtype=bool)
-    exit_ok[off] = beside & free.reshape(beside.shape)
+    # Whether the area may grow there is asked once per sheet position.
+    held, which = np.unique(np.stack([pi, pj], axis=1), axis=0, return_inverse=True)
+    grows = np.array([area.may_grow_to((i, j)) for i, j in held.tolist()], dtype=bool)
+    free = grows[which.ravel()] if held.size else np.zeros(0, dtype=bool)
+    exit_ok[off] = beside & free
     neighbours.flags.writeable = False
     exit_ok.flags.writeable = False
     return _Tables(
@@ -475,6 +514,8 @@ def _build_tables(area: PlayArea) -> _Tables:
         size=n,
         q=area.q.tolist(),
         r=area.r.tolist(),
+        q_array=q,
+        r_array=r,
         neighbours=neighbours,
         exit_ok=exit_ok,
     )
@@ -496,78 +537,84 @@ def _enter_costs(area: PlayArea, nb: np.ndarray, movement_class: str) -> np.ndar
     return np.where(inside, costs, 0).astype(np.int32)
 
 
-def _build_graph(area: PlayArea, t: _Tables, movement_class: str) -> _Graph:
-    n = t.size
-    nb = t.neighbours
-    enter = _enter_costs(area, nb, movement_class)
-    j = np.arange(n, dtype=np.int64)
-    q = np.asarray(t.q, dtype=np.int64)
-    r = np.asarray(t.r, dtype=np.int64)
-    exits: list[tuple[np.ndarray, int, bool, np.ndarray, np.ndarray, int]] = []
-    if movement_class in FACING_CLASSES:
-        size = 12 * n
-        out = np.full((size + 1, 4), size, dtype=np.int64)
-        weight = np.zeros((size + 1, 4), dtype=np.int32)
-        for b in (0, 1):
-            for f in range(6):
-                rows = b * 6 * n + f * n + j
-                back = (f + 3) % 6
-                for action, d, layer in ((0, f, b), (1, back, 1)):
-                    ok = enter[:, d] > 0
-                    out[rows[ok], action] = layer * 6 * n + f * n + nb[ok, d]
-                    weight[rows[ok], action] = enter[ok, d]
-                    ex = t.exit_ok[:, d]
-                    exits.append((rows[ex], action, bool(layer), q[ex] + _DQ[d], r[ex] + _DR[d], f))
-                for action, f2 in ((2, (f + 1) % 6), (3, (f + 5) % 6)):
-                    out[rows, action] = b * 6 * n + f2 * n + j
-                    weight[rows, action] = 1
-    else:
-        size = n
-        out = np.full((size + 1, 6), size, dtype=np.int64)
-        weight = np.zeros((size + 1, 6), dtype=np.int32)
-        for d in range(6):
-            ok = enter[:, d] > 0
-            out[j[ok], d] = nb[ok, d]
-            weight[j[ok], d] = enter[ok, d]
-            ex = t.exit_ok[:, d]
-            exits.append((j[ex], d, False, q[ex] + _DQ[d], r[ex] + _DR[d], d))
-    # The exits in the order listed; each off-area hex numbered by its first exit.
-    counts = [src.size for src, *_ in exits]
-    exit_src = np.concatenate([e[0] for e in exits]).astype(np.int64)
-    exit_action = np.repeat([e[1] for e in exits], counts).astype(np.int64)
-    exit_walk = np.repeat([e[2] for e in exits], counts).astype(bool)
-    exit_facing = np.repeat([e[5] + 1 for e in exits], counts).astype(np.int64)
-    eq = np.concatenate([e[3] for e in exits]).astype(np.int64)
-    er = np.concatenate([e[4] for e in exits]).astype(np.int64)
-    _, first, inverse = np.unique(
-        (eq << 32) + (er & 0xFFFFFFFF), return_index=True, return_inverse=True
-    )
-    order = np.argsort(first, kind="stable")
-    rank = np.empty_like(order)
-    rank[order] = np.arange(order.size)
-    exit_hex = rank[inverse.ravel()].astype(np.int64)
-    exit_hexes = [
-        Hex(a, b) for a, b in zip(eq[first[order]].tolist(), er[first[order]].tolist(), strict=True)
-    ]
-    if size >= _MAX_STATES or out.shape[1] * n >= _POS_MASK:
+def _window(area: PlayArea, start: Hex, cap: int, layered: bool) -> _Window:
+    """The area hexes within ``cap`` hexes of ``start``."""
+    near = distances(start, area.q, area.r) <= cap
+    return _Window(np.flatnonzero(near), layered)
+
+
+def _build_graph(t: _Tables, movement_class: str, window: _Window) -> _Graph:
+    m = window.count
+    hexes = window.hexes
+    slot = np.full(t.size + 1, -1, dtype=np.int64)  # the last entry answers -1 (off the area)
+    slot[hexes] = np.arange(m)
+    nb = slot[t.neighbours[hexes]]  # (M, 6) window index of each neighbour, or -1
+    enter = np.where(nb >= 0, t.enter[movement_class][hexes], 0)
+    k = np.arange(m, dtype=np.int64)
+    size = window.size
+    if size >= _MAX_STATES or 6 * m >= _POS_MASK:
         raise MovementError(
-            f"a play area of {n} hexes is too large for the movement search "
+            f"a play area of {m} hexes is too large for the movement search "
             f"(at most {_MAX_STATES // 12 - 1} hexes)"
         )
-    for arr in (out, weight):
-        arr.flags.writeable = False
-    return _Graph(
-        size=size,
-        hexes=n,
-        layered=movement_class in FACING_CLASSES,
-        out=out,
-        weight=weight,
-        exit_src=exit_src,
-        exit_action=exit_action,
-        exit_walk=exit_walk,
-        exit_hex=exit_hex,
-        exit_facing=exit_facing,
-        exit_hexes=exit_hexes,
+    if not window.layered:
+        out = np.full((size + 1, 6), size, dtype=np.int64)
+        weight = np.zeros((size + 1, 6), dtype=np.int32)
+        out[:size] = np.where(enter > 0, nb, size)
+        weight[:size] = enter
+        return _Graph(window, out, weight)
+    # Every state as (b, f, k), in state order.
+    b = np.arange(2)[:, None, None]
+    f = np.arange(6)[None, :, None]
+    out = np.full((size + 1, 4), size, dtype=np.int64)
+    weight = np.zeros((size + 1, 4), dtype=np.int32)
+    shape = (2, 6, m)
+    for action, (d, layer) in enumerate(((f, b), ((f + 3) % 6, 1))):
+        cost = enter[k, d]  # (1, 6, M): the step forward (backward) of each facing
+        target = layer * 6 * m + f * m + nb[k, d]
+        out[:size, action] = np.broadcast_to(np.where(cost > 0, target, size), shape).ravel()
+        weight[:size, action] = np.broadcast_to(cost, shape).ravel()
+    for action, turn in ((2, 1), (3, 5)):
+        out[:size, action] = (b * 6 * m + ((f + turn) % 6) * m + k).ravel()
+        weight[:size, action] = 1
+    return _Graph(window, out, weight)
+
+
+def _window_exits(t: _Tables, window: _Window) -> _Exits:
+    """The window's exits in the order of a listing over the whole area: facing
+    units by (backward flag, facing, forward or backward, hex), the others by
+    (direction, hex); ties between exits of equal cost go to the first listed."""
+    m = window.count
+    hexes = window.hexes
+    ok = t.exit_ok[hexes]  # (M, 6)
+    q = t.q_array[hexes]
+    r = t.r_array[hexes]
+    k = np.arange(m, dtype=np.int64)
+    if window.layered:
+        shape = (2, 6, 2, m)  # (b, f, forward or backward, k)
+        b = np.arange(2)[:, None, None, None]
+        f = np.arange(6)[None, :, None, None]
+        step = np.arange(2)[None, None, :, None]
+        d = np.broadcast_to((f + 3 * step) % 6, shape)
+        src = np.broadcast_to(b * 6 * m + f * m + k, shape)
+        walk = np.broadcast_to((b + step) > 0, shape)  # a backward step keeps within walking MP
+        action = np.broadcast_to(step, shape)
+        facing = np.broadcast_to(f + 1, shape)
+    else:
+        shape = (6, m)  # (direction, k)
+        d = np.broadcast_to(np.arange(6)[:, None], shape)
+        src = np.broadcast_to(k, shape)
+        walk = np.zeros(shape, dtype=bool)
+        action = d
+        facing = d + 1
+    leaves = ok[k, d]
+    return _Exits(
+        src=src[leaves],
+        action=action[leaves],
+        walk=walk[leaves],
+        q=(q[k] + _DQ[d])[leaves],
+        r=(r[k] + _DR[d])[leaves],
+        facing=facing[leaves],
     )
 
 
@@ -653,7 +700,7 @@ class Reach(Mapping[Hex, Route]):
         mover: Mover,
         budget: int,
         tables: _Tables,
-        graph: _Graph,
+        window: _Window,
         dist: np.ndarray,
         pred: np.ndarray,
         action: np.ndarray,
@@ -666,24 +713,26 @@ class Reach(Mapping[Hex, Route]):
         self.mover = mover
         self.budget = budget
         self._t = tables
-        self._g = graph
+        self._w = window
         self._dist = dist
         self._pred = pred
         self._action = action
         self._exits = exits
         self._revision = area.revision
-        n = graph.hexes
-        per_hex = dist[: graph.size].reshape(-1, n)  # one row per (backward flag, facing)
+        n = window.count
+        per_hex = dist[: window.size].reshape(-1, n)  # one row per (backward flag, facing)
         best_row = per_hex.argmin(axis=0)  # ties: no backward step first, then facing 1..6
         best = per_hex[best_row, np.arange(n)]
-        start_index = area.index_of(start)
+        start_index = window.slot(area.index_of(start))
         ends = (best >= 0) & (best <= budget)
         for i in friendly:
-            if i != start_index:
-                ends[i] = False
+            k = window.slot(i)
+            if k >= 0 and k != start_index:
+                ends[k] = False
         idx = np.flatnonzero(ends)
+        # Window hexes where the unit may end, cheapest first (ties in area order).
         self._order = idx[np.argsort(best[idx], kind="stable")]
-        self._cost_array = np.where(ends, best, -1).astype(np.int32)
+        self._costs = np.where(ends, best, -1).astype(np.int32)
         self._best_state = best_row * n + np.arange(n)
         self._exit_best: dict[Hex, tuple[int, int]] = {}
         for (h, f), (cost, _, _) in sorted(exits.items(), key=lambda kv: kv[1][0]):
@@ -692,13 +741,19 @@ class Reach(Mapping[Hex, Route]):
         self._routes: dict[tuple[Hex, int | None], Route] = {}
 
     def _index(self, h: Hex) -> int:
-        """The area index of ``h`` when the unit may end there, else -1."""
+        """The window index of ``h`` when the unit may end there, else -1."""
         if self.area.revision != self._revision:
             raise MovementError(
                 "the play area has changed since this search (a sheet was added): search again"
             )
         i = self.area.index_of(h)
-        return i if i >= 0 and self._cost_array[i] >= 0 else -1
+        k = self._w.slot(i) if i >= 0 else -1
+        return k if k >= 0 and self._costs[k] >= 0 else -1
+
+    def _hex(self, k: int) -> Hex:
+        """The hex of window index ``k``."""
+        i = int(self._w.hexes[k])
+        return Hex(self._t.q[i], self._t.r[i])
 
     # Mapping
     def __getitem__(self, h: Hex) -> Route:
@@ -716,9 +771,8 @@ class Reach(Mapping[Hex, Route]):
         return route
 
     def __iter__(self) -> Iterator[Hex]:
-        q, r = self._t.q, self._t.r
-        for i in self._order.tolist():
-            yield Hex(q[i], r[i])
+        for k in self._order.tolist():
+            yield self._hex(k)
         yield from self._exit_best
 
     def __len__(self) -> int:
@@ -736,7 +790,7 @@ class Reach(Mapping[Hex, Route]):
         h = _as_hex(h, "hex")
         i = self._index(h)
         if i >= 0:
-            return int(self._cost_array[i])
+            return int(self._costs[i])
         if h in self._exit_best:
             return self._exit_best[h][0]
         return None
@@ -744,8 +798,8 @@ class Reach(Mapping[Hex, Route]):
     def costs(self) -> dict[Hex, int]:
         """Every reachable hex with the MP of its cheapest route."""
         q, r = self._t.q, self._t.r
-        order = self._order.tolist()
-        values = self._cost_array[self._order].tolist()
+        order = self._w.hexes[self._order].tolist()
+        values = self._costs[self._order].tolist()
         out = {Hex(q[i], r[i]): c for i, c in zip(order, values, strict=True)}
         out.update({h: v[0] for h, v in self._exit_best.items()})
         return out
@@ -754,23 +808,27 @@ class Reach(Mapping[Hex, Route]):
         """Every reachable hex with the facing its cheapest route ends with, without
         building the routes (what a list of legal moves needs, many times a phase)."""
         q, r = self._t.q, self._t.r
-        n = self._g.hexes
+        n = self._w.count
+        hexes = self._w.hexes
         out: dict[Hex, int] = {}
-        for i in self._order.tolist():
-            s = int(self._best_state[i])
-            if self._g.layered:
+        for k in self._order.tolist():
+            s = int(self._best_state[k])
+            if self._w.layered:
                 facing = (s // n) % 6 + 1
             elif self._pred[s] >= 0:
                 facing = int(self._action[s]) + 1  # figures face where they last stepped
             else:
                 facing = self.facing
+            i = int(hexes[k])
             out[Hex(q[i], r[i])] = facing
         out.update({h: v[1] for h, v in self._exit_best.items()})
         return out
 
     def cost_array(self) -> np.ndarray:
         """Costs over the area arrays (``area.q``, ``area.r``): -1 where the unit cannot end."""
-        return self._cost_array.copy()
+        costs = np.full(self._t.size, -1, dtype=np.int32)
+        costs[self._w.hexes] = self._costs
+        return costs
 
     def exits(self) -> dict[Hex, Route]:
         """MAP-6: the reachable hexes off the play area, with the sheet position each enters."""
@@ -789,16 +847,16 @@ class Reach(Mapping[Hex, Route]):
         route: Route | None = None
         i = self._index(h)
         if i >= 0:
-            if not self._g.layered:
+            if not self._w.layered:
                 route = self._build(int(self._best_state[i]), facing)
             else:
-                n = self._g.hexes
+                n = self._w.count
                 states = [(b * 6 + facing - 1) * n + i for b in (0, 1)]
                 reached = [s for s in states if 0 <= self._dist[s] <= self.budget]
                 if reached:
                     route = self._build(min(reached, key=lambda s: self._dist[s]), None)
         elif h in self._exit_best:
-            if not self._g.layered:
+            if not self._w.layered:
                 route = self._build_exit(h, self._exit_best[h][1], facing)
             elif (h, facing) in self._exits:
                 route = self._build_exit(h, facing, None)
@@ -806,13 +864,32 @@ class Reach(Mapping[Hex, Route]):
             self._routes[key] = route
         return route
 
+    def facings(self, h: Hex) -> list[int]:
+        """The facings the unit may end with in ``h`` (those ``route(h, facing)``
+        answers), without building the routes."""
+        h = _as_hex(h, "hex")
+        i = self._index(h)
+        if i < 0:
+            if h not in self._exit_best:
+                return []
+            if not self._w.layered:
+                return list(DIRECTIONS)
+            return [f for f in DIRECTIONS if (h, f) in self._exits]
+        if not self._w.layered:
+            return list(DIRECTIONS)
+        n = self._w.count
+        return [
+            f
+            for f in DIRECTIONS
+            if any(0 <= self._dist[(b * 6 + f - 1) * n + i] <= self.budget for b in (0, 1))
+        ]
+
     # Route building
     def _state(self, s: int) -> tuple[Hex, int]:
         """The hex and facing of a state (facing 0 for units that turn freely)."""
-        n = self._g.hexes
-        i = s % n
-        facing = (s // n) % 6 + 1 if self._g.layered else 0
-        return Hex(self._t.q[i], self._t.r[i]), facing
+        n = self._w.count
+        facing = (s // n) % 6 + 1 if self._w.layered else 0
+        return self._hex(s % n), facing
 
     def _unwind(self, s: int) -> list[Step]:
         """Steps from the start to state ``s``, following predecessors."""
@@ -820,7 +897,7 @@ class Reach(Mapping[Hex, Route]):
         while self._pred[s] >= 0:
             h, facing = self._state(s)
             a = int(self._action[s])
-            if self._g.layered:
+            if self._w.layered:
                 steps.append(Step(_ACTIONS[a], h, facing, int(self._dist[s])))
             else:
                 steps.append(Step(MOVE, h, a + 1, int(self._dist[s])))
@@ -848,7 +925,7 @@ class Reach(Mapping[Hex, Route]):
 
     def _build(self, s: int, facing: int | None) -> Route:
         steps = self._unwind(s)
-        if self._g.layered:
+        if self._w.layered:
             final = self._state(s)[1]
         else:
             # Infantry and figures face where they last stepped, or any way asked for free.
@@ -858,7 +935,7 @@ class Reach(Mapping[Hex, Route]):
     def _build_exit(self, h: Hex, f: int, facing: int | None) -> Route:
         cost, from_state, a = self._exits[(h, f)]
         steps = self._unwind(from_state)
-        if self._g.layered:
+        if self._w.layered:
             steps.append(Step(_ACTIONS[a], h, f, cost))
             final = f
         else:
@@ -940,15 +1017,15 @@ def reachable(
     found = kept[1].get(key)
     if found is None:
         found = _search(area, start, facing, mover, budget, enemy, friendly, exits)
-        held = sum(r._g.size for r in kept[1].values())
-        if held + found._g.size > _REACHED_STATES:
+        held = sum(r._w.size for r in kept[1].values())
+        if held + found._w.size > _REACHED_STATES:
             kept[1].clear()
         kept[1][key] = found
     return found
 
 
-# Search states kept per play area (13 bytes each): a side's unmoved units on a
-# map of 30 sheets, and only the latest search or two on the largest maps.
+# Search states kept per play area (13 bytes each): a search covers the hexes
+# within its MP (about 2,600 states for a mech running 8 MP), so a few hundred.
 _REACHED_STATES = 1_000_000
 
 
@@ -972,21 +1049,23 @@ def _search(
     question always gets the same routes.
     """
     t = _tables(area, mover.movement_class)
-    g = t.graphs[mover.movement_class]
-    s0_index = area.index_of(start)
     cap = _COST_MASK - 8 if budget is None else min(budget, _COST_MASK - 8)
+    w = _window(area, start, cap, mover.movement_class in FACING_CLASSES)
+    g = _build_graph(t, mover.movement_class, w)
+    s0_index = w.slot(area.index_of(start))
     walk = min(mover.walk_mp, cap)
-    layer = g.walk_layer
-    dist = np.full(g.size + 1, _UNREACHED, dtype=np.int32)
-    dist[g.size] = -1  # the sentinel: never entered
-    states_per_hex = g.size // g.hexes
+    layer = w.walk_layer
+    dist = np.full(w.size + 1, _UNREACHED, dtype=np.int32)
+    dist[w.size] = -1  # the sentinel: never entered
+    states_per_hex = w.size // w.count
     for i in enemy:
-        if i != s0_index:
-            dist[i + g.hexes * np.arange(states_per_hex)] = -1  # never entered
-    s0 = (facing - 1) * g.hexes + s0_index if g.layered else s0_index
+        k = w.slot(i)
+        if k >= 0 and k != s0_index:
+            dist[k + w.count * np.arange(states_per_hex)] = -1  # never entered
+    s0 = (facing - 1) * w.count + s0_index if w.layered else s0_index
     dist[s0] = 0
-    pred = np.full(g.size + 1, -1, dtype=np.int64)
-    action = np.zeros(g.size + 1, dtype=np.int8)
+    pred = np.full(w.size + 1, -1, dtype=np.int64)
+    action = np.zeros(w.size + 1, dtype=np.int8)
     # No limit is checked while searching: a state reached for more than the
     # budget, or a state after a backward step reached for more than walking MP,
     # is never expanded (nothing it leads to is any cheaper) and is dropped below.
@@ -1021,21 +1100,20 @@ def _search(
         action[target] = pos % width
         top = min(cap, max(top, int(cost.max())))
     dist[dist > cap] = _UNREACHED
-    walk_layer = dist[layer : g.size]
+    walk_layer = dist[layer : w.size]
     walk_layer[walk_layer > walk] = _UNREACHED
     found: dict[tuple[Hex, int], tuple[int, int, int]] = {}
-    if exits and g.exit_src.size:
-        before = dist[g.exit_src]
+    if exits and t.exit_ok[w.hexes].any():
+        e = _window_exits(t, w)
+        before = dist[e.src]
         spent = before + EXIT_COST
-        allowed = (
-            (before >= 0) & (before < _UNREACHED) & (spent <= np.where(g.exit_walk, walk, cap))
-        )
+        allowed = (before >= 0) & (before < _UNREACHED) & (spent <= np.where(e.walk, walk, cap))
         for k in np.flatnonzero(allowed).tolist():
-            key = (g.exit_hexes[int(g.exit_hex[k])], int(g.exit_facing[k]))
-            value = (int(spent[k]), int(g.exit_src[k]), int(g.exit_action[k]))
+            key = (Hex(int(e.q[k]), int(e.r[k])), int(e.facing[k]))
+            value = (int(spent[k]), int(e.src[k]), int(e.action[k]))
             if key not in found or value[0] < found[key][0]:
                 found[key] = value
-    return Reach(area, start, facing, mover, cap, t, g, dist, pred, action, friendly, found)
+    return Reach(area, start, facing, mover, cap, t, w, dist, pred, action, friendly, found)
 
 
 # --- one destination ---------------------------------------------------------------------

@@ -274,8 +274,8 @@ def _moves(state: GameState, side: str, unit: Unit) -> list[Command]:
     reach = moving.reach(state, unit)
     for h, facing in reach.end_facings().items():
         out.append(Move(side, unit.id, h, facing))
-    for facing in range(1, 7):
-        if facing != unit.facing and reach.route(unit.hex, facing) is not None:  # type: ignore[arg-type]
+    for facing in reach.facings(unit.hex):  # type: ignore[arg-type]
+        if facing != unit.facing:
             out.append(Move(side, unit.id, unit.hex, facing))  # type: ignore[arg-type]
     return out
 
