@@ -184,7 +184,7 @@ def test_hard_weighs_a_shell_by_the_share_of_the_unit_it_takes_ART_25() -> None:
     def weights(level_name: str) -> dict[Hex, float]:
         board = Board.read(view, Memory(), level(level_name), personality("steady"))
         out: dict[Hex, float] = {}
-        for h, w in fire_points(board, 0):
+        for h, w in fire_points(board, 0, "arrow_iv_is"):
             out[h] = out.get(h, 0.0) + w
         return out
 

@@ -49,7 +49,7 @@ PINNED = {
     "air_strike": "fcb9cf724741a06ed0a1329a6f5a39cfcb80d0cd225a025bafe8903f83b8c9a1",
     "burning_bridge": "d9c5f03bc42dc853262bac1818e790c29fcceb04c631d3ff2641964a33e09e55",
     "fort_pewter": "c55633b2d89e428bc0477cb021a696b2051a420bac6e36294065a7dd0ac25a49",
-    "hold_the_ford": "27262cace2f76447f17694c70d1d7ef87386270e48319d52cf95ac72c9a54edd",
+    "hold_the_ford": "c53d43a31fd7348fee8ecbe83bab353d7059c0257b1cd7d4c79cf7fed9c0da6f",
     "long_tom_hunt": "2d6b953c55e0aaf14677125bcef0679f90ef7234d09b551bf3bae49730b7b73f",
     "strike_on_market_town": "6955fc3b326f93144a8b2e4329bf3791589db499f4b8ee28c9cd2bf926359148",
 }

@@ -33,6 +33,7 @@ from game.ai.hunt import beliefs, search_hexes
 from game.ai.manoeuvre import predicted_hexes
 from game.ai.shell_damage import KERNEL_RADIUS, damage_kernel
 from game.artillery.forecast import forecast
+from game.artillery.weapons import weapon
 from game.hexmath import Hex, distance
 from game.rules.core import probability_at_least
 from game.state.commands import Command, EndPhase, PlotFire
@@ -121,11 +122,26 @@ def _sight(board: Board, aims: list[Hex]) -> Callable[[Unit, Hex], bool]:
     return sees
 
 
-def _points(board: Board, turns: int) -> list[tuple[Hex, float]]:
+def out_of_reach(enemy: Unit, weapon_id: str) -> bool:
+    """ART-28: a shell reaches an aircraft only in the hit hex, its damage falling by
+    the weapon's falloff for each level of altitude; an aircraft high enough takes
+    nothing (a Long Tom's 25 at altitude 3), and one on the high-altitude map is out
+    of every shell's reach (ART-36)."""
+    if enemy.altitude is None:
+        return False
+    if enemy.profile.get("altitude_map") == "high":
+        return True
+    w = weapon(weapon_id)
+    return w.base_damage - w.falloff * enemy.altitude <= 0
+
+
+def _points(board: Board, turns: int, weapon_id: str) -> list[tuple[Hex, float]]:
     points: list[tuple[Hex, float]] = []
     goals = objectives.read(board.view, board.level.reads_turn_limit)
     for eid in sorted(board.enemies):
         enemy = board.enemies[eid]
+        if board.level.reads_altitude and out_of_reach(enemy, weapon_id):
+            continue
         value = unit_value(enemy)
         if board.level.aims_to_destroy:
             # A whole unit toward the objective, whatever its kind.
@@ -185,7 +201,7 @@ def _score_targets(
         seeing = np.zeros_like(seeing)
     scored: list[tuple[float, float, Hex, int | None, int]] = []
     for flight in sorted(set(flights)):
-        points = _points(board, flight) + hidden
+        points = _points(board, flight, weapon_id) + hidden
         for tn in sorted(
             {t for t, f in zip(tns, flights, strict=True) if f == flight},
             key=lambda x: -1 if x is None else x,
@@ -258,7 +274,7 @@ def _exact_value(
     if risk > _tolerance(board, aimed):
         return None
     value = 0.0
-    for h, w in _points(board, flight) + hidden:
+    for h, w in _points(board, flight, weapon_id) + hidden:
         i = area.index_of(h)
         if i >= 0:
             value += w * float(damage[i])

@@ -30,11 +30,14 @@ from game.ai.shell_damage import harmful_radius
 from game.artillery.flight import sheet_distance
 from game.board.area import PlayArea
 from game.board.los import in_sight
-from game.hexmath import Hex, distance, distances, line
+from game.board.terrain import HEAVY_WOODS, LIGHT_WOODS
+from game.hexmath import Hex, distance, distances, line, opposite
+from game.rules.battlesystem import in_front_arc
 from game.state.commands import Command, Hold, Move
 from game.state.legal import LegalCommands
 from game.state.model import Unit
 from game.state.queries import fastest_move, ground_reach, points_left
+from game.state.systems import has_missile_weapons
 
 
 def movement_candidates(board: Board, legal: Sequence[Command]) -> list[Candidate]:
@@ -45,6 +48,8 @@ def movement_candidates(board: Board, legal: Sequence[Command]) -> list[Candidat
     goals = objectives.read(board.view, board.level.reads_turn_limit)
     hunters = [u for u in board.hunters if u in by_unit] if _hunting(board, goals) else []
     free = [u for u in by_unit if u not in hunters and board.view.units[u].battery is None]
+    archers = [u for u in free if _stands_off(board, goals, u)]
+    free = [u for u in free if u not in archers]
     jobs = _garrison_jobs(board, goals, sorted(free))
     jobs.update(objectives.assignments(goals, board.own, sorted(u for u in free if u not in jobs)))
     order = hunters + sorted(u for u in jobs if u in by_unit)
@@ -61,15 +66,21 @@ def movement_candidates(board: Board, legal: Sequence[Command]) -> list[Candidat
         ]
     if uid in hunters:
         return _hunter_moves(board, uid, options)
+    if uid in archers:
+        return _archer_moves(board, uid, options, goals)
     if uid in jobs:
         goal, why = jobs[uid]
         if why.startswith("garrison"):
             return _garrison_moves(board, uid, options, goal, why)
         return _objective_moves(board, uid, options, goal, why)
     if _shelters(board, goals, uid):
-        return _spotter_moves(board, uid, options)
-    if _fights(board, goals) or _escorts(board, goals, uid):
+        return _sheltered_moves(board, goals, uid, options)
+    if _fights(board, goals):
         return _fighter_moves(board, uid, options, goals)
+    if _escorts(board, goals, uid):
+        return _fighter_moves(board, uid, options, goals, _escorted(board))
+    if _escorted(board) is not None and goals.survive and goals.enemy_destroys:
+        return _sheltered_moves(board, goals, uid, options)  # the weakest, escorted
     return _spotter_moves(board, uid, options)
 
 
@@ -128,6 +139,62 @@ def _escorts(board: Board, goals: objectives.Objectives, uid: str) -> bool:
     return weakest is not None and uid != weakest.id
 
 
+# Escorting the weakest unit, the farthest (hexes) an escort goes from it.
+ESCORT_RADIUS = 3
+
+
+def _escorted(board: Board) -> Unit | None:
+    """The weakest own unit the escorts stay by, for the levels that keep near it."""
+    return _weakest(board) if board.level.stays_by_the_weakest else None
+
+
+def _sheltered_moves(
+    board: Board, goals: objectives.Objectives, uid: str, options: list[Command]
+) -> list[Candidate]:
+    """The weakest unit kept out of the fight: hidden (``_hiding_moves``) at the levels
+    whose escorts stay by it when the side wins only by outlasting the enemy; out of
+    sight as a spotter is when it also plays to destroy units (its spotting helps)."""
+    if board.level.stays_by_the_weakest and not goals.destroy_units:
+        return _hiding_moves(board, uid, options)
+    return _spotter_moves(board, uid, options)
+
+
+# Hexes from the nearest enemy beyond which a hiding unit gains nothing by going farther.
+HIDING_DISTANCE = 12
+# What woods in its hex are worth to a hiding unit: the to-hit modifier they give
+# the enemy's shots at it (ART-32a: +1 light, +2 heavy woods in the target hex).
+WOODS_COVER = {LIGHT_WOODS: 1.0, HEAVY_WOODS: 2.0}
+
+
+def _hiding_moves(board: Board, uid: str, options: list[Command]) -> list[Candidate]:
+    """Keep the weakest unit out of the enemy's sight and reach, in woods where it can
+    (ART-32a), away from the enemy and never toward it to watch it: the side wins by
+    its surviving, not by its spotting."""
+    view = board.view
+    area = view.area
+    here = board.hex_of(uid)
+    danger = board.shell_danger()
+    exposed = board.enemy_sight(view.units[uid].height)
+    foes = [e.hex for e in board.enemies.values() if e.hex is not None and e.battery is None]
+    weight = board.personality.exposure_weight
+    dodge = flight_danger(board) if board.level.dodges_shells else None
+    out: list[Candidate] = []
+    for c in options:
+        h = _destination(c, here)
+        i = area.index_of(h)
+        if i < 0:
+            out.append(Candidate(c, -50.0, "stay on the map"))
+            continue
+        score = WOODS_COVER.get(int(area.terrain[i]), 0.0)
+        if foes:
+            score += 0.5 * min(HIDING_DISTANCE, min(distance(h, f) for f in foes))
+        score -= 2.0 * weight * float(exposed[i])
+        score -= _common_penalty(board, uid, h, danger)
+        score -= _dodge_penalty(board, uid, h, dodge)
+        out.append(Candidate(c, score, "keep the weakest unit out of the enemy's sight and reach"))
+    return out
+
+
 def _shelters(board: Board, goals: objectives.Objectives, uid: str) -> bool:
     """Hard: a side that also wins by surviving keeps its weakest unit out of the fight
     even while the others close with the enemy for its own destroy-units condition."""
@@ -145,6 +212,84 @@ def _weakest(board: Board) -> Unit | None:
     return min(mobile, key=lambda u: (points_left(u), u.id))
 
 
+def _stands_off(board: Board, goals: objectives.Objectives, uid: str) -> bool:
+    """Bowmen guarding a hex (normal, hard) stand off and shoot rather than stand by it:
+    a regiment in melee looses no volley (BS-13), and bowmen fight it with their
+    weakest dice (BS-6, ``6*4``)."""
+    unit = board.view.units[uid]
+    return (
+        board.level.bowmen_stand_off
+        and bool(goals.guard)
+        and not goals.take
+        and unit.system == cs.BATTLESYSTEM
+        and has_missile_weapons(unit)
+    )
+
+
+def _facing_worth(board: Board, c: Command, h: Hex) -> float:
+    """BATTLESYSTEM (normal, hard): a regiment ends its move with its front toward the
+    nearest enemy, whose attack on a flank or the rear would count +2 or +4 to its
+    armour rating (BS-11) and whose volleys need the front arc (BS-13)."""
+    if not board.level.faces_the_enemy:
+        return 0.0
+    unit = board.view.units[c.unit] if isinstance(c, Move | Hold) else None
+    if unit is None or unit.system != cs.BATTLESYSTEM:
+        return 0.0
+    foes = [e.hex for e in board.enemies.values() if e.hex is not None and e.battery is None]
+    if not foes:
+        return 0.0
+    facing = c.facing if isinstance(c, Move) else unit.facing
+    foe = min(foes, key=lambda f: (distance(h, f), f))
+    if foe == h:
+        return 0.0
+    if in_front_arc(h, facing, foe):
+        return FACING_WORTH
+    if in_front_arc(h, opposite(facing), foe):
+        return -FACING_WORTH
+    return 0.0
+
+
+# What a front toward the nearest enemy is worth beside a step nearer the goal.
+FACING_WORTH = 0.5
+
+
+def _archer_moves(
+    board: Board, uid: str, options: list[Command], goals: objectives.Objectives
+) -> list[Candidate]:
+    """Bowmen guarding a hex: within range of the enemy on its way there, short range
+    best (BS-18), out of the reach of its charges (its fastest move and a step), not
+    far from the guarded hex, front toward the nearest enemy (BS-13)."""
+    view = board.view
+    here = board.hex_of(uid)
+    unit = view.units[uid]
+    ranges = [int(r) for r in unit.profile["missile_ranges"]]
+    danger = board.shell_danger()
+    goal = min((g.hex for g in goals.guard), key=lambda g: (distance(here, g), g))
+    foes = [
+        (e.hex, fastest_move(e))
+        for e in board.enemies.values()
+        if e.hex is not None and e.battery is None
+    ]
+    # A guarded hex left empty is taken by the first enemy to step on it: the bowmen
+    # stand on it themselves when no other unit of the side does.
+    empty = not any(u.hex == goal for u in board.view.units.values() if not u.destroyed)
+    out: list[Candidate] = []
+    for c in options:
+        h = _destination(c, here)
+        if empty and h == goal:
+            out.append(Candidate(c, 10.0, "stand on the guarded hex: no one else holds it"))
+            continue
+        score = -0.3 * max(0, distance(h, goal) - ranges[0])
+        if foes:
+            nearest = min(distance(h, f) for f, _ in foes)
+            score += sum(1.0 for r in ranges if nearest <= r)
+            score -= 2.0 * sum(1 for f, mp in foes if distance(h, f) <= mp + 1)
+        score -= _common_penalty(board, uid, h, danger)
+        score += _facing_worth(board, c, h)
+        out.append(Candidate(c, score, "bowmen stand off and shoot at the enemy on its way"))
+    return out
+
+
 def _objective_moves(
     board: Board, uid: str, options: list[Command], goal: Hex, why: str
 ) -> list[Candidate]:
@@ -152,6 +297,7 @@ def _objective_moves(
     here = board.hex_of(uid)
     danger = board.shell_danger()
     taken = {u.hex for o, u in board.own.items() if o != uid}
+    goals_take = why.startswith("hold")
     out: list[Candidate] = []
     for c in options:
         h = _destination(c, here)
@@ -162,6 +308,8 @@ def _objective_moves(
         elif d == 1 and goal in taken:
             score += 3.0  # the hex is ours already: stand by to take over
         score -= 0.5 * _common_penalty(board, uid, h, danger)
+        if not goals_take:
+            score += _facing_worth(board, c, h)
         out.append(Candidate(c, score, why))
     return out
 
@@ -193,11 +341,17 @@ def _garrison_moves(
 
 
 def _fighter_moves(
-    board: Board, uid: str, options: list[Command], goals: objectives.Objectives
+    board: Board,
+    uid: str,
+    options: list[Command],
+    goals: objectives.Objectives,
+    escorted: Unit | None = None,
 ) -> list[Candidate]:
     """Close with the nearest known enemy: within three hexes for units that shoot
     (BattleTech), into contact for the others; with none in sight, toward the
-    enemy's objective hex or home edge."""
+    enemy's objective hex or home edge. An escort of ``escorted`` closes with the
+    enemy nearest that unit and stays within ``ESCORT_RADIUS`` of it: the enemy has
+    to come through its fire to reach it."""
     view = board.view
     area = view.area
     here = board.hex_of(uid)
@@ -207,7 +361,11 @@ def _fighter_moves(
     ideal = 3 if unit.system == "battletech" else 1
     enemies = [(e, e.hex) for e in board.enemies.values() if e.battery is None and e.hex]
     dodge = flight_danger(board) if board.level.dodges_shells else None
-    if enemies:
+    guarded = escorted.hex if escorted is not None else None
+    if enemies and guarded is not None:
+        target = min((h for _, h in enemies), key=lambda h: (distance(h, guarded), h))
+        why = f"cover {escorted.name or escorted.id} against the enemy at {area.label(target)}"
+    elif enemies:
         target = objectives.nearest_to_destroy(goals, here, enemies)
         why = f"close with the enemy at {area.label(target)}"
     else:
@@ -225,6 +383,8 @@ def _fighter_moves(
             score -= 0.1 * board.personality.exposure_weight * float(exposed[i])
         score -= _common_penalty(board, uid, h, danger)
         score -= _dodge_penalty(board, uid, h, dodge)
+        if guarded is not None:
+            score -= 1.5 * max(0, distance(h, guarded) - ESCORT_RADIUS)
         out.append(Candidate(c, score, why))
     if enemies and ideal > 1 and board.level.keeps_target_in_sight:
         _reward_sight_of(board, uid, out, here, target)

@@ -75,6 +75,8 @@ class Level:
     # Surviving against an enemy that wins by destroying units: the weakest own
     # unit keeps out of the way while the others close with the enemy (normal, hard).
     escorts_the_weakest: bool = False
+    # ... and those escorts stay by the weakest unit, against the enemy nearest it.
+    stays_by_the_weakest: bool = False
     # Units that shoot close with the enemy on ground that sees it (normal, hard).
     keeps_target_in_sight: bool = False
     # Playing to destroy units, weigh a shell's damage to each enemy unit by the share
@@ -87,6 +89,14 @@ class Level:
     # contact leave the rings around where they stood while those shells were
     # plotted, and keep out of one another's (hard).
     dodges_shells: bool = False
+    # BATTLESYSTEM regiments end their moves with the front toward the nearest enemy
+    # (BS-11: flank +2, rear +4 to the armour rating; BS-13: volleys need the front).
+    faces_the_enemy: bool = True
+    # Bowmen guarding a hex stand off and shoot instead of standing by it (BS-13).
+    bowmen_stand_off: bool = True
+    # Aim at an enemy aircraft only where the shell's damage reaches its altitude
+    # (ART-28); otherwise an aircraft is a target like any unit.
+    reads_altitude: bool = True
     # A side that holds a hex against toy soldiers garrisons it with every warrior
     # unit (TS-10: every guard within a step of the gun counts).
     crews_guns: bool = True
@@ -131,6 +141,9 @@ LEVELS: dict[str, Level] = {
         weighs_return_blows=False,
         weighs_break_tests=False,
         crews_guns=False,
+        reads_altitude=False,
+        faces_the_enemy=False,
+        bowmen_stand_off=False,
     ),
     "normal": Level(
         name="normal",
@@ -148,6 +161,7 @@ LEVELS: dict[str, Level] = {
         weighs_detection=True,
         quickest_unhunted=True,
         escorts_the_weakest=True,
+        stays_by_the_weakest=True,
         keeps_target_in_sight=True,
     ),
 }
