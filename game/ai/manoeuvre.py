@@ -25,6 +25,7 @@ import game.ai.objectives as objectives
 import game.state.combat as cs
 from game.ai.aircraft import flight_candidates
 from game.ai.candidates import Board, Candidate
+from game.ai.charges import move_worth
 from game.ai.hunt import beliefs, goal_position, search_hexes
 from game.ai.shell_damage import harmful_radius
 from game.artillery.flight import sheet_distance
@@ -311,7 +312,34 @@ def _objective_moves(
         if not goals_take:
             score += _facing_worth(board, c, h)
         out.append(Candidate(c, score, why))
+    _weigh_charges(board, uid, out, here)
     return out
+
+
+# Points of a round's worth (``game.ai.attacks.worth``) per hex of the move scores, and
+# how many of the best moves are weighed by their rounds.
+CHARGE_WEIGHT = 0.25
+CHARGES_WEIGHED = 8
+
+
+def _weigh_charges(board: Board, uid: str, out: list[Candidate], here: Hex) -> None:
+    """Hard: among the best few moves, add the worth of the rounds of close combat each
+    makes possible this turn (``game.ai.charges``: its charge, both units' faces, the
+    rounds the enemies next to it can start back)."""
+    if not board.level.weighs_charges:
+        return
+    facing = board.view.units[uid].facing
+    ranked = sorted(range(len(out)), key=lambda k: -out[k].score)[:CHARGES_WEIGHED]
+    for k in ranked:
+        c = out[k]
+        to = _destination(c.command, here)
+        gain = move_worth(
+            board, uid, to, c.command.facing if isinstance(c.command, Move) else facing
+        )
+        if gain:
+            out[k] = Candidate(
+                c.command, c.score + CHARGE_WEIGHT * gain, c.reason + f"; rounds {gain:+.1f}"
+            )
 
 
 def _garrison_moves(
@@ -386,6 +414,7 @@ def _fighter_moves(
         if guarded is not None:
             score -= 1.5 * max(0, distance(h, guarded) - ESCORT_RADIUS)
         out.append(Candidate(c, score, why))
+    _weigh_charges(board, uid, out, here)
     if enemies and ideal > 1 and board.level.keeps_target_in_sight:
         _reward_sight_of(board, uid, out, here, target)
     return out

@@ -100,6 +100,10 @@ class Level:
     # A side that holds a hex against toy soldiers garrisons it with every warrior
     # unit (TS-10: every guard within a step of the gun counts).
     crews_guns: bool = True
+    # Score each move of a unit that fights in contact by the rounds of close combat
+    # it makes possible this turn: its charge, the faces of both units, the rounds
+    # the enemies next to it can start back (WHC-1, BS-12; hard).
+    weighs_charges: bool = False
 
 
 @dataclass(frozen=True)
@@ -178,6 +182,7 @@ LEVELS["hard"] = replace(
     dodges_shells=True,
     aims_to_destroy=True,
     shelters_the_weakest=True,
+    weighs_charges=True,
 )
 PERSONALITIES: dict[str, Personality] = {
     "steady": Personality(

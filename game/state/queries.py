@@ -878,14 +878,32 @@ def _blows(striker: Unit, struck: Unit, attacks: int, needed: int) -> Distributi
     """WHC-1, WH-7 .. WH-9: the unsaved wounds of one side's blows: each attack hits on
     ``needed``+ and then wounds and gets through the saves as a shooting hit does."""
     aimed = cs.troops(struck)
-    through = wh.unsaved_chance(
-        int(striker.profile.get("s", DEFAULT_STRENGTH)),
+    strength = int(striker.profile.get("s", DEFAULT_STRENGTH))
+    return _blows_through(
+        strength,
         aimed.toughness,
         aimed.armour,
-        shield=aimed.shield,
-        mount=aimed.mount,
-        ward=aimed.ward,
+        aimed.shield,
+        aimed.mount,
+        aimed.ward,
+        attacks,
+        needed,
     )
+
+
+@lru_cache(maxsize=1024)
+def _blows_through(
+    strength: int,
+    toughness: int,
+    armour: str | int,
+    shield: bool,
+    mount: bool,
+    ward: int | None,
+    attacks: int,
+    needed: int,
+) -> Distribution:
+    """``_blows`` by the figures it reads: the odds of every round ask them again."""
+    through = wh.unsaved_chance(strength, toughness, armour, shield=shield, mount=mount, ward=ward)
     return binomial(attacks, probability_at_least(1, 6, needed) * through)
 
 
@@ -963,14 +981,19 @@ def _break_odds(
     )
     broke = _BREAKS.get(key)
     if broke is None:
-        broke = [Fraction(0), Fraction(0)]
+        # The chance of each loser losing by each margin, then its break test once a margin.
+        lost: dict[tuple[int, int], Fraction] = {}
         for d, p_dealt in dealt.items():
             for t, p_taken in suffered.items():
                 outcome = cs.round_outcome(unit, target, plan, d, t)
                 k = outcome.loser
                 if k is None or outcome.after[k].models == 0:
                     continue
-                broke[k] += p_dealt * p_taken * cs.break_chance(units[k], outcome.result.margin)
+                margin = (k, outcome.result.margin)
+                lost[margin] = lost.get(margin, Fraction(0)) + p_dealt * p_taken
+        broke = [Fraction(0), Fraction(0)]
+        for (k, margin), p in lost.items():
+            broke[k] += p * cs.break_chance(units[k], margin)
         if len(_BREAKS) > 4096:
             _BREAKS.clear()
         _BREAKS[key] = broke

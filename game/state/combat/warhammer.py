@@ -9,6 +9,7 @@ result (WHC-1) and a break test. docs/engine-systems.md gives every decision.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -205,7 +206,13 @@ def _rolled(result: wh.ShootingResult, target: Unit) -> dict[str, Any]:
 
 def _wound_models(target: Unit, unsaved: int) -> tuple[WarhammerTroops, int, int]:
     """Unsaved wounds remove whole models, the rest carried (the ART-35 decision)."""
-    before = troops(target)
+    return _after_wounds(troops(target), unsaved)
+
+
+# The odds of a round (``game.state.queries``) ask the same casualties and combat units
+# of every pair of wounds dealt and taken: both are pure, so they are kept.
+@functools.lru_cache(maxsize=4096)
+def _after_wounds(before: WarhammerTroops, unsaved: int) -> tuple[WarhammerTroops, int, int]:
     removed, carried = models_removed_by_wounds(
         unsaved, before.wounds_per_model, before.carried_wounds, before.models
     )
@@ -391,7 +398,7 @@ def round_outcome(
     b_after = _wound_models(target, dealt)[0]
     name_a = unit.name if unit.name != target.name else f"{unit.name} ({unit.side})"
     name_b = target.name if unit.name != target.name else f"{target.name} ({target.side})"
-    result = wh.combat_result(
+    result = _combat_result(
         wh.CombatSide(
             name_a,
             (_combat_unit(unit, name_a, a_after, plan.faces[0]),),
@@ -409,6 +416,10 @@ def round_outcome(
     if len(result.losers) == 1:
         loser = 0 if result.losers[0] == name_a else 1
     return RoundOutcome((a_after, b_after), result, loser)
+
+
+# WHC-1's result of one pair of sides, pure: the odds ask it of every pair of wounds.
+_combat_result = functools.lru_cache(maxsize=16384)(wh.combat_result)
 
 
 def break_chance(loser: Unit, margin: int) -> Fraction:
@@ -467,9 +478,15 @@ def _combat_unit(unit: Unit, name: str, after: WarhammerTroops, face: str) -> wh
     """WHC-1: the unit in the combat result: its full ranks after casualties and its
     command from the profile (standard +1, army battle standard +1, a musician breaks
     ties), carried while a model is left to carry them."""
-    alive = after.models > 0
-    command = {key: alive and bool(unit.profile.get(key, False)) for key in COMMAND}
-    return wh.CombatUnit(name, after.models // RANK_WIDTH, attacking=face, **command)
+    flags = tuple(bool(unit.profile.get(key, False)) for key in COMMAND)
+    return _command_unit(name, after.models, face, flags)
+
+
+@functools.lru_cache(maxsize=4096)
+def _command_unit(name: str, models: int, face: str, flags: tuple[bool, ...]) -> wh.CombatUnit:
+    alive = models > 0
+    command = {key: alive and flag for key, flag in zip(COMMAND, flags, strict=True)}
+    return wh.CombatUnit(name, models // RANK_WIDTH, attacking=face, **command)
 
 
 def standing_scores(unit: Unit, target: Unit, plan: CombatPlan) -> tuple[wh.SideScore, ...]:

@@ -1,0 +1,117 @@
+"""Hard weighs the rounds of close combat a move makes possible (WHC-1): its charge,
+both units' faces and the rounds the enemies next to the hex can start back, by the
+engine's own odds (``game.ai.charges``)."""
+
+from __future__ import annotations
+
+from game.ai.attacks import _stakes, worth
+from game.ai.charges import move_worth, placed
+from game.ai.manoeuvre import CHARGE_WEIGHT, movement_candidates
+from game.hexmath import Hex, distance, neighbor
+from game.state import EndPhase, acting_side, apply, legal_commands, new_game, player_view
+from game.state import combat as cs
+from game.state.commands import Move
+from game.state.model import GameState
+from game.state.queries import attack_odds_of
+from tests.test_ai_figures import board_of
+from tests.test_ai_objectives import BRIDGE
+from tests.test_engine_systems import place
+
+FARMLAND = (0, 0)
+
+
+def bridge_with_arrers_alone() -> GameState:
+    """The Burning Bridge after set-up, the Arrer Boyz alone on the farmland facing
+    east and the Halberdiers three hexes west of them, every other unit far off."""
+    state = new_game(BRIDGE, 3)
+    while state.phase == "setup":
+        side = acting_side(state)
+        assert side is not None
+        apply(state, EndPhase(side))
+    place(state, "e-arrers", state.area.hex_at(FARMLAND, "0805"), facing=2)
+    place(state, "w-halberds", state.area.hex_at(FARMLAND, "0505"), facing=2)
+    return state
+
+
+def faces_from(state: GameState, at: Hex) -> dict[str, Hex]:
+    """The hexes next to the Arrer Boyz by the face of theirs a charge from there hits."""
+    view = player_view(state, "west")
+    arrers = view.units["e-arrers"]
+    out: dict[str, Hex] = {}
+    for d in range(1, 7):
+        h = neighbor(at, d)
+        if not state.area.contains(h) or state.units_at(h):
+            continue
+        toward = next(f for f in range(1, 7) if neighbor(h, f) == at)
+        here = placed(view.units["w-halberds"], h, toward, [arrers.id])
+        plan = cs.combat_plan(view, here, arrers)
+        assert not isinstance(plan, str)
+        out.setdefault(plan.faces[0], h)
+    return out
+
+
+def test_WHC_1_hard_weighs_a_charge_into_the_rear_above_one_into_the_front() -> None:
+    """WHC-1: a rear attack with a full rank adds +3 to the combat result, a charge +1:
+    the Halberdiers' charge into the Arrer Boyz's rear is worth more to the hard AI
+    than the same charge into their front, and each is the worth the attack phase gives
+    the round the engine's odds count for the Halberdiers placed there, charging."""
+    state = bridge_with_arrers_alone()
+    arrers_at = state.units["e-arrers"].hex
+    assert arrers_at is not None
+    by_face = faces_from(state, arrers_at)
+    assert {"front", "rear"} <= set(by_face)
+    board = board_of(state, "west", "hard")
+    view = board.view
+    arrers = view.units["e-arrers"]
+    scores = {}
+    for face in ("front", "rear"):
+        h = by_face[face]
+        toward = next(f for f in range(1, 7) if neighbor(h, f) == arrers_at)
+        here = placed(view.units["w-halberds"], h, toward, ["e-arrers"])
+        odds = attack_odds_of(view, here, arrers, cs.CLOSE_COMBAT)
+        plan = cs.combat_plan(view, here, arrers)
+        assert not isinstance(plan, str) and plan.charges == ("charge", "none")
+        expected = worth(odds, here, arrers, stakes=_stakes(board, here, arrers))
+        scores[face] = move_worth(board, "w-halberds", h, toward)
+        assert scores[face] == expected
+    assert scores["rear"] > scores["front"] > 0
+
+
+def test_WHC_1_a_hex_next_to_no_enemy_is_worth_no_round() -> None:
+    """No enemy next to the hex, no round: the move is scored as before."""
+    state = bridge_with_arrers_alone()
+    board = board_of(state, "west", "hard")
+    here = state.units["w-halberds"].hex
+    assert here is not None
+    assert move_worth(board, "w-halberds", here, 2) == 0.0
+
+
+def test_WHC_1_only_hard_scores_its_moves_by_the_rounds_they_make_possible() -> None:
+    """The levels differ in play: the hard AI's best moves of the Halberdiers count the
+    rounds each makes possible (``CHARGE_WEIGHT`` times ``move_worth``), the normal
+    AI's do not; every other candidate scores alike."""
+    state = bridge_with_arrers_alone()
+    while acting_side(state) != "west" or state.units["w-halberds"].moved:
+        side = acting_side(state)
+        assert side is not None
+        others = [c for c in legal_commands(state, side) if getattr(c, "unit", "") != "w-halberds"]
+        apply(state, next(c for c in others if not isinstance(c, Move)))
+    legal = [c for c in legal_commands(state, "west") if getattr(c, "unit", "") == "w-halberds"]
+    normal = {c.command: c for c in movement_candidates(board_of(state, "west", "normal"), legal)}
+    hard_board = board_of(state, "west", "hard")
+    hard = movement_candidates(hard_board, legal)
+    weighed = 0
+    arrers_at = state.units["e-arrers"].hex
+    assert arrers_at is not None
+    for c in hard:
+        gain = hard_board.level.weighs_charges and "rounds" in c.reason
+        if gain:
+            weighed += 1
+            assert isinstance(c.command, Move) and distance(c.command.to, arrers_at) == 1
+            extra = CHARGE_WEIGHT * move_worth(
+                hard_board, "w-halberds", c.command.to, c.command.facing
+            )
+            assert abs(c.score - normal[c.command].score - extra) < 1e-9
+        else:
+            assert c.score == normal[c.command].score
+    assert weighed > 0
