@@ -14,11 +14,13 @@ import numpy as np
 
 from game.ai.memory import Memory
 from game.ai.personality import Level, Personality
+from game.ai.shell_damage import is_blast
+from game.artillery.forecast import forecast
 from game.board.area import PlayArea
 from game.hexmath import Hex, distances
 from game.state.commands import Command
 from game.state.model import Unit
-from game.state.queries import fastest_move
+from game.state.queries import fastest_move, shot_to_hit, spotters_at
 from game.state.view import PlayerView
 
 # Longest direct-fire reach assumed for an enemy unit whose weapons are unknown.
@@ -130,3 +132,37 @@ class Board:
             d = distances(h, area.q, area.r)
             danger = np.maximum(danger, np.where(d == 0, 1.0, np.where(d <= 2, 0.5, 0.0)))
         return danger
+
+    def own_shells_landing(self) -> np.ndarray:
+        """Expected damage per area hex of the side's own blast shells (``is_blast``:
+        a cruise missile's) that land this turn, after its movement phase (ART-7:
+        fired turns ago, they arrive in this turn's artillery phase). With the level's
+        ``reads_scatter``: the shell's exact landing pattern (ART-11, ART-12: a miss
+        scatters by its margin) with the to-hit number it will be rolled against
+        (ART-13, ART-16, ART-17: its spotters seeing the aimed hex now, the
+        adjustments it left the gun with); otherwise the rings of a hit on the aimed
+        hex alone (ART-25)."""
+        view = self.view
+        landing = [p for p in view.plots if p.arrival_turn == view.turn and p.air is None]
+        key = (view.turn, self.area.revision, tuple(p.id for p in landing))
+        cached = self.memory.notes.get("own_shells_landing")
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        damage = np.zeros(len(self.area), dtype=np.float64)
+        for plot in landing:
+            gun = view.units.get(plot.battery)
+            if gun is None or gun.battery is None or not self.area.contains(plot.target):
+                continue
+            if not is_blast(gun.battery.weapon):
+                continue
+            tn = None
+            if plot.automatic is None and self.level.reads_scatter:
+                seeing = spotters_at(view, view.side, plot.target)
+                number, _ = shot_to_hit(
+                    gun, seeing, plot.adjustments, frozenset(plot.attacking_spotters)
+                )
+                tn = number.total
+            damage += forecast(self.area, plot.target, tn, gun.battery.weapon).damage_array
+        damage.flags.writeable = False
+        self.memory.notes["own_shells_landing"] = (key, damage)
+        return damage

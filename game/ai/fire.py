@@ -31,7 +31,7 @@ from game.ai.candidates import Board, Candidate, unit_value
 from game.ai.counter_battery import counter_battery_candidates
 from game.ai.hunt import beliefs, search_hexes
 from game.ai.manoeuvre import predicted_hexes
-from game.ai.shell_damage import KERNEL_RADIUS, damage_kernel
+from game.ai.shell_damage import KERNEL_RADIUS, damage_kernel, is_blast
 from game.artillery.forecast import forecast
 from game.artillery.weapons import weapon
 from game.hexmath import Hex, distance
@@ -39,7 +39,7 @@ from game.rules.core import probability_at_least
 from game.state.commands import Command, EndPhase, PlotFire
 from game.state.legal import LegalCommands
 from game.state.model import Unit
-from game.state.queries import on_auto_hit_hex, on_predesignated_hex, shots_now
+from game.state.queries import fastest_move, on_auto_hit_hex, on_predesignated_hex, shots_now
 
 
 def _expected(
@@ -181,8 +181,12 @@ def _score_targets(
     # Aim points: near where enemies will be, the hidden guns' sheet, auto-hit hexes.
     wanted: set[Hex] = set()
     for eid in sorted(board.enemies):
-        for h, p in predicted_hexes(board, eid, 1):
-            if p >= 0.2:
+        # The likeliest hexes: read ahead (hard), a unit's chances spread over every
+        # hex it can reach, so the bar is set by its likeliest hex, not a fixed share.
+        ahead = predicted_hexes(board, eid, 1)
+        top = max((p for _, p in ahead), default=0.0)
+        for h, p in ahead:
+            if p >= min(0.2, 0.5 * top):
                 wanted.update(_near(h, 2))
     wanted.update(h for h, _ in hidden)
     enemy_hexes = [e.hex for e in board.enemies.values()]
@@ -195,13 +199,13 @@ def _score_targets(
     shots = shots_now(view, battery, aims, sees)
     tns = [None if s.to_hit is None else s.to_hit.total for s in shots]
     flights = [s.flight for s in shots]
-    own_points = [(u.hex, 1.0) for u in board.own.values()]
     seeing = board.enemy_sight(1)
     if not (board.level.weighs_detection and _detection_matters(board)):
         seeing = np.zeros_like(seeing)
     scored: list[tuple[float, float, Hex, int | None, int]] = []
     for flight in sorted(set(flights)):
         points = _points(board, flight, weapon_id) + hidden
+        own_points = [(u.hex, 1.0) for u in _staying(board, weapon_id, flight)]
         for tn in sorted(
             {t for t, f in zip(tns, flights, strict=True) if f == flight},
             key=lambda x: -1 if x is None else x,
@@ -267,7 +271,7 @@ def _exact_value(
     f = forecast(area, aimed, tn, weapon_id)
     damage = f.damage_array
     risk = 0.0
-    for u in board.own.values():
+    for u in _staying(board, weapon_id, flight):
         i = area.index_of(u.hex)
         if i >= 0:
             risk += float(damage[i])
@@ -279,6 +283,27 @@ def _exact_value(
         if i >= 0:
             value += w * float(damage[i])
     return value
+
+
+def _staying(board: Board, weapon_id: str, flight: int) -> list[Unit]:
+    """Own units that may still stand in a blast shell's rings (``is_blast``) when it
+    lands; for a smaller shell, every own unit where it stands. A shell of a
+    turn's flight or more (ART-6) lands after a movement phase (ART-7), so a unit
+    out of contact that moves farther than the rings reach (ART-25) steps out of
+    them (``manoeuvre``: own units keep out of own shells landing); guns, slow
+    units and units in contact with the enemy stay, and direct fire (flight 0)
+    lands before anyone moves."""
+    if flight <= 0 or not is_blast(weapon_id):
+        return list(board.own.values())
+    reach = weapon(weapon_id).ring_radius + 1
+    enemies = [e.hex for e in board.enemies.values() if e.hex is not None]
+    out = []
+    for u in board.own.values():
+        free = u.battery is None and fastest_move(u) >= reach
+        if free and not any(distance(u.hex, e) <= 1 for e in enemies):
+            continue
+        out.append(u)
+    return out
 
 
 def _tolerance(board: Board, aimed: Hex) -> float:

@@ -34,6 +34,8 @@ from game.board.los import in_sight
 from game.board.terrain import HEAVY_WOODS, LIGHT_WOODS
 from game.hexmath import Hex, distance, distances, line, opposite
 from game.rules.battlesystem import in_front_arc
+from game.rules.battletech import direct_fire_weapon
+from game.rules.core import probability_at_least
 from game.state.commands import Command, Hold, Move
 from game.state.legal import LegalCommands
 from game.state.model import Unit
@@ -74,6 +76,8 @@ def movement_candidates(board: Board, legal: Sequence[Command]) -> list[Candidat
         if why.startswith("garrison"):
             return _garrison_moves(board, uid, options, goal, why)
         return _objective_moves(board, uid, options, goal, why)
+    if _spares_the_eyes(board, goals):
+        return _spotter_moves(board, uid, options)
     if _shelters(board, goals, uid):
         return _sheltered_moves(board, goals, uid, options)
     if _fights(board, goals):
@@ -203,6 +207,63 @@ def _shelters(board: Board, goals: objectives.Objectives, uid: str) -> bool:
         return False
     weakest = _weakest(board)
     return weakest is not None and uid == weakest.id
+
+
+# Score lost per point of direct-fire damage the enemy is expected to deal to a
+# unit standing in the hex (a spotter its side cannot lose).
+THREAT_WEIGHT = 0.5
+# To-hit modifiers assumed for an enemy's shot at a unit that moved (ART-32a: the
+# attacker walked, +1; the target moved some five hexes, +2).
+ASSUMED_MOVEMENT_MODIFIERS = 3
+
+
+def _guards_the_eyes(board: Board, goals: objectives.Objectives) -> bool:
+    """A side with guns whose enemy wins by destroying its units on the board fights,
+    but out of the enemy's best reach: its guns shoot by those units' eyes (ART-16,
+    ART-17). Every level."""
+    if not (goals.destroy_units and goals.enemy_destroys):
+        return False
+    return any(u.battery is not None and not u.destroyed for u in board.view.own_units())
+
+
+def _threat(board: Board, uid: str) -> np.ndarray:
+    """Expected damage per area hex of one turn of the enemy BattleTech units' direct
+    fire at ``uid`` standing there: each weapon's damage times its chance to hit
+    (2d6 against gunnery + range band + ``ASSUMED_MOVEMENT_MODIFIERS``, ART-32a),
+    from every enemy unit that sees the hex (MAP-5)."""
+    area = board.area
+    unit = board.view.units[uid]
+    out = np.zeros(len(area), dtype=np.float64)
+    for eid in sorted(board.enemies):
+        e = board.enemies[eid]
+        if e.system != cs.BATTLETECH or e.hex is None:
+            continue
+        bands = np.zeros(64, dtype=np.float64)  # expected damage by distance
+        for name in e.profile.get("weapons", []):
+            w = direct_fire_weapon(str(name))
+            for d in range(max(1, w.minimum_range), min(w.long, 63) + 1):
+                band = 0 if d <= w.short else 2 if d <= w.medium else 4
+                tn = e.gunnery + band + ASSUMED_MOVEMENT_MODIFIERS
+                bands[d] += w.damage * float(probability_at_least(2, 6, tn))
+        d = np.minimum(distances(e.hex, area.q, area.r), 63)
+        seen = board.memory.sight(
+            area, e.hex, 63, viewer_height=e.height, target_height=unit.height
+        )
+        out += np.where(seen, bands[d], 0.0)
+    return out
+
+
+def _spares_the_eyes(board: Board, goals: objectives.Objectives) -> bool:
+    """Careful spotters (normal, hard): a side with guns whose enemy wins by destroying
+    one more of its units keeps its units out of the enemy's sight and reach as
+    spotters even while it plays to destroy units: the guns still shoot by their
+    eyes (ART-16, ART-17), and losing the last of them loses the game."""
+    if not (board.level.careful_spotters and goals.destroy_units and goals.enemy_destroys):
+        return False
+    if not any(u.battery is not None and not u.destroyed for u in board.view.own_units()):
+        return False
+    lost = sum(1 for u in board.view.own_units() if u.destroyed)
+    return goals.enemy_destroys - lost <= 1
 
 
 def _weakest(board: Board) -> Unit | None:
@@ -400,6 +461,7 @@ def _fighter_moves(
         marks = [g.hex for g in goals.guard] or [area.edge_centre(view.enemy)]
         target, ideal = marks[0], 0
         why = "advance toward the enemy"
+    threat = _threat(board, uid) if _guards_the_eyes(board, goals) else None
     out: list[Candidate] = []
     for c in options:
         h = _destination(c, here)
@@ -409,6 +471,8 @@ def _fighter_moves(
             score -= 50.0
         else:
             score -= 0.1 * board.personality.exposure_weight * float(exposed[i])
+            if threat is not None:
+                score -= THREAT_WEIGHT * float(threat[i])
         score -= _common_penalty(board, uid, h, danger)
         score -= _dodge_penalty(board, uid, h, dodge)
         if guarded is not None:
@@ -445,13 +509,22 @@ def _destination(c: Command, here: Hex) -> Hex:
     return c.to if isinstance(c, Move) else here
 
 
+# Score lost per point of damage an own shell landing this turn is expected to do
+# to a unit standing in the hex: a Locust (97 points) stays out of a Cruise
+# Missile/90's 65-point ring at any cost, and out of its 15-point ring when the
+# fight allows.
+OWN_SHELL_WEIGHT = 0.3
+
+
 def _common_penalty(board: Board, uid: str, h: Hex, danger: np.ndarray) -> float:
-    """Shells falling nearby and own units crowding one shell's rings."""
+    """Shells falling nearby (the enemy's lately, the side's own landing this turn)
+    and own units crowding one shell's rings."""
     area = board.area
     i = area.index_of(h)
     penalty = 0.0
     if i >= 0:
         penalty += 4.0 * float(danger[i]) * board.personality.exposure_weight
+        penalty += OWN_SHELL_WEIGHT * float(board.own_shells_landing()[i])
     for other, u in board.own.items():
         if other != uid and u.battery is None and u.hex is not None and distance(h, u.hex) <= 1:
             penalty += 1.5

@@ -104,6 +104,9 @@ class Level:
     # it makes possible this turn: its charge, the faces of both units, the rounds
     # the enemies next to it can start back (WHC-1, BS-12; hard).
     weighs_charges: bool = False
+    # Own units keep out of where the side's own shells landing this turn can fall:
+    # their whole scatter pattern (ART-12); otherwise the rings of a hit alone.
+    reads_scatter: bool = True
 
 
 @dataclass(frozen=True)
@@ -148,6 +151,7 @@ LEVELS: dict[str, Level] = {
         reads_altitude=False,
         faces_the_enemy=False,
         bowmen_stand_off=False,
+        reads_scatter=False,
     ),
     "normal": Level(
         name="normal",

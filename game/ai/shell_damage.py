@@ -46,3 +46,16 @@ def harmful_radius(weapon_id: str) -> int:
     """The farthest ring of ``weapon_id``'s shells that does ``HARMFUL_RING`` or more."""
     rings = weapon(weapon_id).rings()
     return max((d for d, dmg in enumerate(rings) if dmg >= HARMFUL_RING), default=0)
+
+
+# Harmful radius (hexes) from which a shell's rings are a blast own units must plan
+# around: they step out of it before it lands, and the plot does not wait for them
+# (``manoeuvre``, ``fire``). A cruise missile's reaches three hexes; the rings of
+# the other guns harm one hex out at most, and the plot's own-damage check where
+# own units stand covers them.
+BLAST_RADIUS = 2
+
+
+def is_blast(weapon_id: str) -> bool:
+    """Whether ``weapon_id``'s harmful rings reach ``BLAST_RADIUS`` hexes or more."""
+    return harmful_radius(weapon_id) >= BLAST_RADIUS

@@ -1,0 +1,164 @@
+"""Strike Command's play on Strike on Market Town: its units keep out of its own
+missiles (ART-7, ART-12, ART-25), the missile fires past spotters that will step
+out of its rings, hard aims at where the Guard can be by the time a missile lands,
+and spotters the side cannot lose keep out of the enemy's best reach."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import game.ai.objectives as objectives
+from game.ai.candidates import Board
+from game.ai.fire import _staying, targeting_candidates
+from game.ai.manoeuvre import _guards_the_eyes, _spares_the_eyes, _threat, movement_candidates
+from game.ai.memory import Memory
+from game.ai.personality import level, personality
+from game.artillery.forecast import forecast
+from game.artillery.plots import Plot
+from game.artillery.weapons import ring_damage
+from game.hexmath import Hex, distance
+from game.state import Move, legal_commands, new_game, player_view
+from game.state.model import GameState
+
+MARKET_TOWN = str(Path(__file__).resolve().parents[1] / "maps" / "strike_on_market_town.toml")
+
+
+def _with_missile(
+    target: Hex, automatic: str | None, turn: int = 2, lands: int | None = None
+) -> GameState:
+    """The game at ``turn``'s movement phase with Strike Command's missile, fired last
+    turn at ``target``, landing this turn (ART-7: flight 1) unless ``lands`` says."""
+    state = new_game(MARKET_TOWN, 3)
+    state.phase = "movement"
+    state.turn = turn
+    state.queue.add(
+        Plot(
+            id=0,
+            side="north",
+            battery="n-cruise",
+            piece=1,
+            fired_turn=turn - 1,
+            target=target,
+            ammunition="standard",
+            arrival_turn=turn if lands is None else lands,
+            automatic=automatic,
+        )
+    )
+    return state
+
+
+def _board(state: GameState, level_name: str, side: str = "north") -> Board:
+    view = player_view(state, side)
+    return Board.read(view, Memory(), level(level_name), personality("steady"))
+
+
+def test_own_missile_landing_this_turn_is_danger_to_own_units_ART_7_ART_25() -> None:
+    """ART-7: a missile fired last turn with a turn's flight lands after this turn's
+    movement phase. ART-21/ART-25: one at a pre-designated hex hits it, rings
+    90/65/40/15: that is the danger every level reads for its own units."""
+    keep = Hex(6, 21)  # 0708 on the town sheet, pre-designated by the scenario
+    state = _with_missile(keep, "pre-designated hex")
+    area = state.area
+    for name in ("easy", "normal"):
+        danger = _board(state, name).own_shells_landing()
+        for h in (keep, Hex(7, 21), Hex(8, 21), Hex(9, 21), Hex(10, 21)):
+            assert danger[area.index_of(h)] == ring_damage("cruise_90", distance(h, keep))
+    # A missile that lands next turn is no danger yet: units move again before it.
+    later = _with_missile(keep, "pre-designated hex", turn=2, lands=3)
+    assert _board(later, "normal").own_shells_landing().max() == 0.0
+
+
+def test_normal_reads_the_scatter_of_its_own_missile_easy_the_rings_of_a_hit_ART_12() -> None:
+    """ART-11/ART-12: a missile that must roll (to-hit 11 unspotted, ART-13) misses
+    most of the time and scatters by its margin: normal keeps its units out of the
+    whole pattern (the engine's forecast); easy only out of the rings of a hit."""
+    aimed = Hex(7, 18)
+    state = _with_missile(aimed, None)
+    area = state.area
+    normal = _board(state, "normal").own_shells_landing()
+    easy = _board(state, "easy").own_shells_landing()
+    expected = forecast(area, aimed, 11, "cruise_90").damage_array
+    assert abs(normal - expected).max() < 1e-9
+    five_off = next(
+        i for i in range(len(area)) if distance(Hex(int(area.q[i]), int(area.r[i])), aimed) == 5
+    )
+    assert easy[five_off] == 0.0 < normal[five_off]
+    assert easy[area.index_of(aimed)] == 90.0 > normal[area.index_of(aimed)]
+
+
+def test_a_spotter_steps_out_of_its_own_missiles_rings_ART_25() -> None:
+    """ART-25: a Locust standing by the hex its own missile will hit moves out of the
+    65- and 40-point rings before it lands."""
+    keep = Hex(6, 21)
+    state = _with_missile(keep, "pre-designated hex")
+    state.units["n-eye-west"].hex = Hex(6, 20)  # next to the keep
+    board = _board(state, "normal")
+    legal = [c for c in legal_commands(state, "north") if getattr(c, "unit", "") == "n-eye-west"]
+    found = movement_candidates(board, legal)
+    best = max(found, key=lambda c: c.score)
+    assert isinstance(best.command, Move)
+    assert distance(best.command.to, keep) >= 3
+
+
+def test_missile_fires_past_spotters_that_will_step_out_ART_6_ART_7() -> None:
+    """ART-6/ART-7: a missile flies at least a turn and lands after a movement phase,
+    so a Locust out of contact (12 MP, more than the rings' three hexes) will be gone
+    from the rings and does not hold the missile back; a unit next to an enemy, and
+    everyone under direct fire (flight 0), still counts where it stands."""
+    state = new_game(MARKET_TOWN, 3)
+    board = _board(state, "normal")
+    assert _staying(board, "cruise_90", 1) == []
+    assert {u.id for u in _staying(board, "cruise_90", 0)} == {"n-eye-west", "n-eye-east"}
+    state.units["n-eye-west"].hex = Hex(6, 20)  # next to the Hunchback in the keep
+    board = _board(state, "normal")
+    assert [u.id for u in _staying(board, "cruise_90", 1)] == ["n-eye-west"]
+
+
+def test_hard_aims_at_where_the_guard_can_be_when_the_missile_lands_ART_6() -> None:
+    """Look-ahead (hard): a Guard unit's chances spread over every hex it can reach
+    by the time the missile lands (ART-6: a turn's flight), so no single hex holds a
+    fifth of them; hard still aims near its likeliest hexes, not only at
+    pre-designated ones."""
+    state = new_game(MARKET_TOWN, 3)
+    state.phase = "targeting"
+    state.turn = 1
+    state.predesignated["north"] = []
+    for uid in ("s-scorpion", "s-rifles-west", "s-rifles-east"):
+        state.units[uid].hex = None
+        state.units[uid].damage = {**state.units[uid].damage}
+    board = _board(state, "hard")
+    found = targeting_candidates(board, legal_commands(state, "north"))
+    aimed = [c.command.target for c in found if hasattr(c.command, "target")]
+    hunchback = state.units["s-hunchback"].hex
+    assert aimed and min(distance(h, hunchback) for h in aimed) <= 2
+
+
+def test_spotters_keep_out_of_the_hunchbacks_reach_and_the_last_one_hides() -> None:
+    """The Guard wins by destroying both spotters: Strike Command's fighters weigh the
+    Guard's direct fire at each hex (the Hunchback's AC/20 and lasers, ART-32a), every
+    level; with one spotter left, normal and hard keep it out of sight and reach."""
+    state = new_game(MARKET_TOWN, 3)
+    board = _board(state, "easy")
+    goals = objectives.read(board.view, board.level.reads_turn_limit)
+    assert _guards_the_eyes(board, goals)
+    threat = _threat(board, "n-eye-west")
+    area = board.area
+    keep = state.units["s-hunchback"].hex
+    near = max(
+        (i for i in range(len(area)) if distance(Hex(int(area.q[i]), int(area.r[i])), keep) == 2),
+        key=lambda i: threat[i],
+    )
+    far = max(
+        (i for i in range(len(area)) if distance(Hex(int(area.q[i]), int(area.r[i])), keep) == 8),
+        key=lambda i: threat[i],
+    )
+    assert threat[near] > threat[far] > 0.0
+    assert not _spares_the_eyes(_board(state, "normal"), goals)
+    state.units["n-eye-east"].destroyed = True
+    for name, spared in (("easy", False), ("normal", True), ("hard", True)):
+        board = _board(state, name)
+        goals = objectives.read(board.view, board.level.reads_turn_limit)
+        assert _spares_the_eyes(board, goals) == spared
+    # The Guard has no guns: its units do not play by these rules.
+    south = _board(state, "normal", "south")
+    assert not _guards_the_eyes(south, objectives.read(south.view))
