@@ -10,11 +10,13 @@ from pathlib import Path
 
 import game.ai.objectives as objectives
 from game.ai import Policy
+from game.ai.attacks import THREAT_WEIGHT, _presses, _threat
 from game.ai.candidates import Board
 from game.ai.fire import _points as fire_points
 from game.ai.fire import out_of_reach
 from game.ai.manoeuvre import (
     ESCORT_RADIUS,
+    _archer_moves,
     _destination,
     _facing_worth,
     _fighter_moves,
@@ -146,3 +148,43 @@ def test_BS_13_bowmen_guarding_the_ford_stand_off_at_normal() -> None:
     assert not _stands_off(north, objectives.read(north.view), "n-bows")
     picks = movement_candidates(south, _moves(state, "south", "s-bows"))
     assert picks and all(c.reason.startswith("bowmen stand off") for c in picks)
+
+
+def test_BS_13_bowmen_step_onto_the_guarded_hex_when_no_one_holds_it() -> None:
+    """A hex with a unit of each side is held by neither, and no unit enters an enemy's
+    hex: when the Wardens' Spears are gone from the bridge end, normal's bowmen, a move
+    away, stand on it themselves."""
+    state = _in_movement(FORD)
+    goal = state.units["s-spears"].hex
+    state.units["s-spears"].hex = None
+    state.units["s-spears"].destroyed = True
+    state.units["s-bows"].hex = Hex(goal.q, goal.r + 3)
+    board = _board(state, "south", "normal")
+    picks = _archer_moves(
+        board, "s-bows", _moves(state, "south", "s-bows"), objectives.read(board.view)
+    )
+    best = max(picks, key=lambda c: c.score)
+    assert _destination(best.command, state.units["s-bows"].hex) == goal
+
+
+def test_BS_9_the_side_taking_the_ford_presses_every_melee_round() -> None:
+    """BS-9: both sides strike at once. The Marchers must take the bridge end before the
+    limit, so their regiments make every melee round that takes something (the blows
+    struck back are not weighed); the Wardens, who win by waiting, weigh them."""
+    state = _in_movement(FORD)
+    north = objectives.read(player_view(state, "north"))
+    south = objectives.read(player_view(state, "south"))
+    assert _presses(north, state.units["n-pikes"])
+    assert not _presses(south, state.units["s-spears"])
+
+
+def test_hard_strikes_first_at_the_regiment_on_the_hex_to_take() -> None:
+    """Hard's look-ahead: the Wardens' regiment standing on the bridge end keeps the
+    Marchers from taking it (units never enter an enemy's hex), so an attack on it is
+    worth THREAT_WEIGHT times its odds; one on a regiment elsewhere is not."""
+    state = _in_movement(FORD)
+    hard = _board(state, "north", "hard")
+    assert _threat(hard, hard.view.units["s-spears"]) == THREAT_WEIGHT
+    far = state.units["s-bows"]
+    far.hex = Hex(far.hex.q + 6, far.hex.r + 4)
+    assert _threat(_board(state, "north", "hard"), far) == 1.0

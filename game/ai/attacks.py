@@ -164,12 +164,16 @@ def _gun_fight(board: Board, unit: SeenUnit, gun: SeenUnit) -> float:
 
 def _threat(board: Board, target: SeenUnit) -> float:
     """Look-ahead (hard): an enemy unit that can reach a hex the side guards by its next
-    move (its fastest move and a step) threatens to take it: hitting it is worth
-    ``THREAT_WEIGHT`` times as much."""
+    move (its fastest move and a step) threatens to take it, and a regiment standing on
+    a hex the side must take keeps it from being taken (units never enter an enemy's
+    hex): hitting either is worth ``THREAT_WEIGHT`` times as much."""
     if target.hex is None or target.battery is not None:
         return 1.0
+    goals = objectives.read(board.view)
+    if target.system == cs.BATTLESYSTEM and any(target.hex == t.hex for t in goals.take):
+        return THREAT_WEIGHT  # it stands on the hex to take: none is taken while it does
     reach = fastest_move(target) + 1
-    guarded = objectives.read(board.view).guard
+    guarded = goals.guard
     near = any(distance(target.hex, g.hex) <= reach for g in guarded)
     return THREAT_WEIGHT if near and fastest_move(target) > 0 else 1.0
 

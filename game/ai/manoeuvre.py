@@ -319,8 +319,8 @@ def _archer_moves(
     board: Board, uid: str, options: list[Command], goals: objectives.Objectives
 ) -> list[Candidate]:
     """Bowmen guarding a hex: within range of the enemy on its way there, short range
-    best (BS-18), out of the reach of its charges (its fastest move and a step), not
-    far from the guarded hex, front toward the nearest enemy (BS-13)."""
+    best (BS-18), out of the reach of its charges (its fastest move and a step), within
+    a move of the guarded hex, front toward the nearest enemy (BS-13)."""
     view = board.view
     here = board.hex_of(uid)
     unit = view.units[uid]
@@ -341,11 +341,12 @@ def _archer_moves(
         if empty and h == goal:
             out.append(Candidate(c, 10.0, "stand on the guarded hex: no one else holds it"))
             continue
-        score = -0.3 * max(0, distance(h, goal) - ranges[0])
+        # Within a move of the hex, to step onto it when it is left empty.
+        score = -2.0 * max(0, distance(h, goal) - fastest_move(unit))
         if foes:
             nearest = min(distance(h, f) for f, _ in foes)
             score += sum(1.0 for r in ranges if nearest <= r)
-            score -= 2.0 * sum(1 for f, mp in foes if distance(h, f) <= mp + 1)
+            score -= 1.0 * sum(1 for f, mp in foes if distance(h, f) <= mp + 1)
         score -= _common_penalty(board, uid, h, danger)
         score += _facing_worth(board, c, h)
         out.append(Candidate(c, score, "bowmen stand off and shoot at the enemy on its way"))
