@@ -963,7 +963,7 @@ def _break_odds(
 ) -> tuple[Fraction, Fraction, Fraction, Fraction]:
     """WHC-1's break test over every outcome of the round: (the target breaks, the
     unit breaks, the target is cut down, the unit is cut down). Each pair of wounds
-    dealt and taken gives the combat result (``round_outcome``, as the engine counts
+    dealt and taken gives the combat result (``round_outcomes``, as the engine counts
     it); a loser with models left breaks on 2d6 above its Leadership less the margin,
     and is cut down when no hex is free to fall back to."""
     units = (unit, target)
@@ -983,14 +983,12 @@ def _break_odds(
     if broke is None:
         # The chance of each loser losing by each margin, then its break test once a margin.
         lost: dict[tuple[int, int], Fraction] = {}
-        for d, p_dealt in dealt.items():
-            for t, p_taken in suffered.items():
-                outcome = cs.round_outcome(unit, target, plan, d, t)
-                k = outcome.loser
-                if k is None or outcome.after[k].models == 0:
-                    continue
-                margin = (k, outcome.result.margin)
-                lost[margin] = lost.get(margin, Fraction(0)) + p_dealt * p_taken
+        for d, t, outcome in cs.round_outcomes(unit, target, plan, dealt, suffered):
+            k = outcome.loser
+            if k is None or outcome.after[k].models == 0:
+                continue
+            margin = (k, outcome.result.margin)
+            lost[margin] = lost.get(margin, Fraction(0)) + dealt[d] * suffered[t]
         broke = [Fraction(0), Fraction(0)]
         for (k, margin), p in lost.items():
             broke[k] += p * cs.break_chance(units[k], margin)

@@ -10,6 +10,7 @@ result (WHC-1) and a break test. docs/engine-systems.md gives every decision.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -394,28 +395,37 @@ def round_outcome(
     unsaved wounds through and the target's ``taken``: casualties, then each side's
     wounds caused, charge, full ranks left and command. The engine resolves a round
     with it and the odds (``game.state.queries``) weigh every outcome with it."""
-    a_after = _wound_models(unit, taken)[0]
-    b_after = _wound_models(target, dealt)[0]
+    return next(round_outcomes(unit, target, plan, (dealt,), (taken,)))[2]
+
+
+def round_outcomes(
+    unit: Unit, target: Unit, plan: CombatPlan, dealt: Iterable[int], taken: Iterable[int]
+) -> Iterator[tuple[int, int, RoundOutcome]]:
+    """``round_outcome`` of every pair of wounds dealt and taken, as (dealt, taken,
+    outcome): each unit's casualties and its place in the combat result are worked out
+    once for each count of wounds it takes."""
     name_a = unit.name if unit.name != target.name else f"{unit.name} ({unit.side})"
     name_b = target.name if unit.name != target.name else f"{target.name} ({target.side})"
-    result = _combat_result(
-        wh.CombatSide(
-            name_a,
-            (_combat_unit(unit, name_a, a_after, plan.faces[0]),),
-            wounds_caused=dealt,
-            charge=plan.charges[0],
-        ),
-        wh.CombatSide(
-            name_b,
-            (_combat_unit(target, name_b, b_after, plan.faces[1]),),
-            wounds_caused=taken,
-            charge=plan.charges[1],
-        ),
-    )
-    loser = None
-    if len(result.losers) == 1:
-        loser = 0 if result.losers[0] == name_a else 1
-    return RoundOutcome((a_after, b_after), result, loser)
+    ours = {t: _in_combat(unit, name_a, t, plan.faces[0]) for t in taken}
+    theirs = {d: _in_combat(target, name_b, d, plan.faces[1]) for d in dealt}
+    for d, (b_after, b_unit) in theirs.items():
+        for t, (a_after, a_unit) in ours.items():
+            result = _combat_result(
+                wh.CombatSide(name_a, (a_unit,), wounds_caused=d, charge=plan.charges[0]),
+                wh.CombatSide(name_b, (b_unit,), wounds_caused=t, charge=plan.charges[1]),
+            )
+            loser = None
+            if len(result.losers) == 1:
+                loser = 0 if result.losers[0] == name_a else 1
+            yield d, t, RoundOutcome((a_after, b_after), result, loser)
+
+
+def _in_combat(
+    unit: Unit, name: str, wounds: int, face: str
+) -> tuple[WarhammerTroops, wh.CombatUnit]:
+    """``unit`` after taking ``wounds`` unsaved wounds, and as the combat result counts it."""
+    after = _wound_models(unit, wounds)[0]
+    return after, _combat_unit(unit, name, after, face)
 
 
 # WHC-1's result of one pair of sides, pure: the odds ask it of every pair of wounds.
