@@ -11,7 +11,7 @@ import game.ai.objectives as objectives
 from game.ai.candidates import Board
 from game.ai.fire import _staying, targeting_candidates
 from game.ai.manoeuvre import _guards_the_eyes, _spares_the_eyes, _threat, movement_candidates
-from game.ai.memory import Memory
+from game.ai.memory import EnemyShell, Memory
 from game.ai.personality import level, personality
 from game.artillery.forecast import forecast
 from game.artillery.plots import Plot
@@ -162,3 +162,33 @@ def test_spotters_keep_out_of_the_hunchbacks_reach_and_the_last_one_hides() -> N
     # The Guard has no guns: its units do not play by these rules.
     south = _board(state, "normal", "south")
     assert not _guards_the_eyes(south, objectives.read(south.view))
+
+
+def test_normal_keeps_out_of_the_rings_round_where_missiles_were_aimed_ART_19_ART_25() -> None:
+    """ART-19: a missile that hit its aimed hex hits it again for sure; ART-25: its
+    rings (90/65/40/15) tear apart every unit three hexes round. The Guard at normal
+    reads that danger a point per 40 points of ring damage; easy and hard (whose
+    dodge reads the rings round where its units stood instead) only the aimed hex
+    and two hexes round, as for any shell."""
+    aimed = Hex(7, 18)
+    state = new_game(MARKET_TOWN, 3)
+    state.turn = 3
+    view = player_view(state, "south")
+    area = state.area
+    three_off = next(
+        i for i in range(len(area)) if distance(Hex(int(area.q[i]), int(area.r[i])), aimed) == 3
+    )
+    one_off = next(
+        i for i in range(len(area)) if distance(Hex(int(area.q[i]), int(area.r[i])), aimed) == 1
+    )
+    dangers = {}
+    for name in ("easy", "normal", "hard"):
+        memory = Memory()
+        memory.enemy_shells.append(EnemyShell(1, "cruise_90", aimed, 1, 2))
+        dangers[name] = Board.read(view, memory, level(name), personality("steady")).shell_danger()
+    normal = dangers["normal"]
+    assert normal[area.index_of(aimed)] == 90 / 40
+    assert normal[one_off] == 65 / 40 and normal[three_off] == 15 / 40
+    for name in ("easy", "hard"):
+        assert dangers[name][area.index_of(aimed)] == 1.0
+        assert dangers[name][one_off] == 0.5 and dangers[name][three_off] == 0.0

@@ -51,7 +51,7 @@ PINNED = {
     "fort_pewter": "c55633b2d89e428bc0477cb021a696b2051a420bac6e36294065a7dd0ac25a49",
     "hold_the_ford": "c53d43a31fd7348fee8ecbe83bab353d7059c0257b1cd7d4c79cf7fed9c0da6f",
     "long_tom_hunt": "2d6b953c55e0aaf14677125bcef0679f90ef7234d09b551bf3bae49730b7b73f",
-    "strike_on_market_town": "63d84e9c73f643b4b35390293dda20dfe64edd617950631f925b56a7fddac70a",
+    "strike_on_market_town": "b92f5a5572c5a6e16e0a716feeef5f7317af220fd91e652af6422cf7ea3ef8a7",
 }
 
 

@@ -16,6 +16,7 @@ from game.ai.memory import Memory
 from game.ai.personality import Level, Personality
 from game.ai.shell_damage import is_blast
 from game.artillery.forecast import forecast
+from game.artillery.weapons import weapon
 from game.board.area import PlayArea
 from game.hexmath import Hex, distances
 from game.state.commands import Command
@@ -25,6 +26,11 @@ from game.state.view import PlayerView
 
 # Longest direct-fire reach assumed for an enemy unit whose weapons are unknown.
 ENEMY_REACH = 15
+# Ring damage of an enemy blast shell that counts as a whole point of shell danger
+# (the 40-point ring of a Cruise Missile/90, which destroys a rifle platoon), and the
+# turns its aimed hex is remembered.
+BLAST_DANGER_POINTS = 40.0
+BLAST_MEMORY = 4
 
 
 @dataclass(frozen=True)
@@ -125,12 +131,25 @@ class Board:
         ]
 
     def shell_danger(self) -> np.ndarray:
-        """0..1 per area hex: near where enemy shells have been aimed lately."""
+        """Per area hex: near where enemy shells have been aimed lately, 1 on the hex
+        and 0.5 two hexes round. With the level's ``reads_blasts``, round where an
+        enemy blast shell (``is_blast``: a cruise missile) was aimed the danger follows
+        its rings (ART-25), a point per ``BLAST_DANGER_POINTS`` of ring damage: its
+        aimed hex may be an auto-hit hex now (ART-19), and a shell there tears
+        apart every unit three hexes round."""
         area = self.area
         danger = np.zeros(len(area), dtype=np.float64)
         for h in self.shelled_recently():
             d = distances(h, area.q, area.r)
             danger = np.maximum(danger, np.where(d == 0, 1.0, np.where(d <= 2, 0.5, 0.0)))
+        if self.level.reads_blasts:
+            recent = self.view.turn - BLAST_MEMORY
+            for s in self.memory.enemy_shells:
+                if s.arrival_turn < recent or not is_blast(s.weapon):
+                    continue
+                rings = np.array([*weapon(s.weapon).rings(), 0], dtype=np.float64)
+                d = np.minimum(distances(s.aimed, area.q, area.r), len(rings) - 1)
+                danger = np.maximum(danger, rings[d] / BLAST_DANGER_POINTS)
         return danger
 
     def own_shells_landing(self) -> np.ndarray:

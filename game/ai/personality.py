@@ -107,6 +107,9 @@ class Level:
     # Own units keep out of where the side's own shells landing this turn can fall:
     # their whole scatter pattern (ART-12); otherwise the rings of a hit alone.
     reads_scatter: bool = True
+    # Keep out of the rings round where enemy blast shells (cruise missiles) were
+    # aimed, not only off the hexes themselves (ART-19, ART-25).
+    reads_blasts: bool = True
 
 
 @dataclass(frozen=True)
@@ -152,6 +155,7 @@ LEVELS: dict[str, Level] = {
         faces_the_enemy=False,
         bowmen_stand_off=False,
         reads_scatter=False,
+        reads_blasts=False,
     ),
     "normal": Level(
         name="normal",
@@ -184,6 +188,10 @@ LEVELS["hard"] = replace(
     posterior_hunt=True,
     spots_both_ends=True,
     dodges_shells=True,
+    # Its dodge keeps it out of the rings round where its units stood when the
+    # enemy's shells were plotted; the rings round where they were aimed would only
+    # crowd its units together in what is left of the town.
+    reads_blasts=False,
     aims_to_destroy=True,
     shelters_the_weakest=True,
     weighs_charges=True,
