@@ -50,7 +50,10 @@ def counter_battery_candidates(board: Board, plots: list[PlotFire]) -> list[Cand
     gun = battery.battery
     assert gun is not None
     by_position = {area.position_of(c.target): c for c in far}
-    rows = counter_battery_odds(view, battery, {pos: weights.get(pos, 0.0) for pos in by_position})
+    # Only a position believed to hold a gun gives a chance (the others would be
+    # listed after every one that does, and are never shot at).
+    believed = {pos: w for pos in by_position if (w := weights.get(pos, 0.0)) > 0}
+    rows = counter_battery_odds(view, battery, believed)
     tn = counter_battery_target_number(battery.gunnery).total
     at_aim = float(damage_kernel(gun.weapon, tn)[KERNEL_RADIUS, KERNEL_RADIUS])
     gun_value = unit_value(battery)

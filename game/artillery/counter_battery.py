@@ -173,14 +173,17 @@ def forecast_positions(
     first, then by position)."""
     w = weapon(weapon_)
     near = float(ring_chance(counter_battery_target_number(gunnery).total, w))
+    # The flight to each distance in reach (ART-6), looked up once for the many
+    # positions at that distance.
+    flights: dict[int, int] = {}
     rows = []
     for pos, belief in weights.items():
         sheets = sheet_distance(origin, pos)
-        reaches = 0 < sheets <= w.max_range_sheets
-        rows.append(
-            CandidateOdds(
-                pos, float(belief), sheets, flight_time(w, sheets) if reaches else None, near
-            )
-        )
+        flight = None
+        if 0 < sheets <= w.max_range_sheets:
+            flight = flights.get(sheets)
+            if flight is None:
+                flight = flights[sheets] = flight_time(w, sheets)
+        rows.append(CandidateOdds(pos, float(belief), sheets, flight, near))
     rows.sort(key=lambda r: (-r.chance, r.sheets, r.position))
     return rows

@@ -20,11 +20,12 @@ from __future__ import annotations
 import copy
 import os
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import FrozenInstanceError, dataclass, field, fields, replace
+from functools import partial
 from typing import Any
 
-from game.artillery.plots import FireQueue, Plot
+from game.artillery.plots import Arrival, FireQueue, Plot
 from game.board.area import PlayArea
 from game.hexmath import Hex
 from game.secrecy import PUBLIC, UMPIRE
@@ -60,8 +61,24 @@ def _copy_of(data: Any) -> Any:
     return copied
 
 
+def _plain_copy(data: Any) -> Any:
+    """A copy of the engine's plain ``data`` (its options, the initiative), shared by
+    views while it equals the engine's: made again once either was written into."""
+    held = _COPIES.get(id(data))
+    if held is not None and held[0] is data and held[1] == data:
+        return held[1]
+    if len(_COPIES) >= _COPIES_KEPT:
+        _COPIES.clear()
+    copied = copy.deepcopy(data)
+    _COPIES[id(data)] = (data, copied)
+    return copied
+
+
 # Set by the tests: every shared copy is compared with the engine's object.
 _CHECK_COPIES = os.environ.get("BARRAGE_CHECK_VIEW_COPIES") == "1"
+
+
+_UNIT_FIELDS = tuple(f.name for f in fields(Unit))
 
 
 class SeenUnit(Unit):
@@ -84,7 +101,7 @@ class SeenUnit(Unit):
 
     @classmethod
     def seen(cls, unit: Unit, seen_as: str) -> SeenUnit:
-        values = {f.name: getattr(unit, f.name) for f in fields(Unit)}
+        values = {name: getattr(unit, name) for name in _UNIT_FIELDS}
         values["profile"], values["damage"] = _copy_of(unit.profile), _copy_of(unit.damage)
         for name in ("weapons_fired", "charged", "in_combat_with"):
             values[name] = list(values[name])
@@ -96,9 +113,10 @@ class SeenUnit(Unit):
             values["battery"] = Battery(gun.weapon, gun.pieces, None, {})
         if seen_as == ENEMY:
             values["weapons_fired"], values["mp_spent"] = [], 0
-        seen = cls(**values)
-        object.__setattr__(seen, "seen_as", seen_as)
-        object.__setattr__(seen, "_sealed", True)
+        # Every field is given: filled in directly, past the sealed ``__setattr__``
+        # (a view is made for every decision, a unit of it field by field).
+        seen = object.__new__(cls)
+        seen.__dict__.update(values, seen_as=seen_as, _sealed=True)
         return seen
 
     def record(self) -> dict[str, Any]:
@@ -328,6 +346,26 @@ def area_copy(area: PlayArea) -> PlayArea:
     return snapshot
 
 
+# Each side's copy of a plot or an arrival of the engine's queue, made once while
+# the engine holds that object: plots and arrivals are frozen, and the engine
+# replaces a plot whole when it changes one (ART-17, ART-18). Keyed by the
+# engine's object and what else the copy shows, held so that its id is not reused.
+_QUEUE_COPIES: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+_QUEUE_COPIES_KEPT = 16384
+
+
+def _queue_copy(source: Any, shows: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+    key = (id(source), *shows)
+    held = _QUEUE_COPIES.get(key)
+    if held is not None and held[0] is source:
+        return held[1]
+    if len(_QUEUE_COPIES) >= _QUEUE_COPIES_KEPT:
+        _QUEUE_COPIES.clear()
+    made = make()
+    _QUEUE_COPIES[key] = (source, made)
+    return made
+
+
 def _own_queue(state: GameState, sides: tuple[str, ...]) -> tuple[FireQueue, dict[int, int]]:
     """The shells of ``sides``, each numbered among its own side's plots (ART-9), and
     the numbering (engine plot id -> number)."""
@@ -337,10 +375,12 @@ def _own_queue(state: GameState, sides: tuple[str, ...]) -> tuple[FireQueue, dic
     for p in state.queue.plots:
         per_side[p.side] = per_side.get(p.side, 0) + 1
         if p.side in sides:
-            numbers[p.id] = per_side[p.side]
-            plots.append(replace(p, id=numbers[p.id]))
+            n = numbers[p.id] = per_side[p.side]
+            plots.append(_queue_copy(p, ("plot", n), partial(replace, p, id=n)))
     arrivals = [
-        replace(a, plot_id=numbers[a.plot_id]) for a in state.queue.arrivals if a.plot_id in numbers
+        _queue_copy(a, ("arrival", n), partial(replace, a, plot_id=n))
+        for a in state.queue.arrivals
+        if (n := numbers.get(a.plot_id)) is not None
     ]
     return FireQueue(plots, arrivals, next_id=len(plots) + 1), numbers
 
@@ -354,24 +394,36 @@ def _arrivals(state: GameState, side: str, numbers: Mapping[int, int]) -> tuple[
         own = umpire or plot.side == side
         if a.off_board and not own:
             continue  # ART-37: a counter-battery shot stays the firing side's secret
-        # Nobody sees where a counter-battery shell comes down, the firer included;
-        # of an enemy shell nobody learns the battery, the plot or its spotters.
-        seen.append(
-            SeenArrival(
-                side=plot.side,
-                turn=a.turn,
-                target=a.target,
-                fired_turn=plot.fired_turn,
-                ammunition=plot.ammunition,
-                off_board=a.off_board,
-                landing=None if a.off_board and not umpire else a.landing,
-                hit=None if a.off_board and not umpire else a.hit,
-                plot_id=numbers[a.plot_id] if own else None,
-                battery=a.battery if own else None,
-                spotted=a.spotted if own else None,
-            )
+        shows = (
+            "seen",
+            plot.side,
+            plot.fired_turn,
+            plot.ammunition,
+            umpire,
+            own and numbers[a.plot_id],
         )
+        seen.append(_queue_copy(a, shows, partial(_seen_arrival, a, plot, umpire, own, numbers)))
     return tuple(seen)
+
+
+def _seen_arrival(
+    a: Arrival, plot: Plot, umpire: bool, own: bool, numbers: Mapping[int, int]
+) -> SeenArrival:
+    # Nobody sees where a counter-battery shell comes down, the firer included;
+    # of an enemy shell nobody learns the battery, the plot or its spotters.
+    return SeenArrival(
+        side=plot.side,
+        turn=a.turn,
+        target=a.target,
+        fired_turn=plot.fired_turn,
+        ammunition=plot.ammunition,
+        off_board=a.off_board,
+        landing=None if a.off_board and not umpire else a.landing,
+        hit=None if a.off_board and not umpire else a.hit,
+        plot_id=numbers[a.plot_id] if own else None,
+        battery=a.battery if own else None,
+        spotted=a.spotted if own else None,
+    )
 
 
 def _pending(state: GameState, side: str) -> SeenPendingSheet | None:
@@ -396,9 +448,9 @@ def _common(state: GameState) -> dict[str, Any]:
         "acting": acting_side(state),
         "turn_limit": state.turn_limit,
         "area": area_copy(state.area),
-        "initiative": copy.deepcopy(state.initiative),
+        "initiative": _plain_copy(state.initiative),
         "building_cf": dict(state.building_cf),
-        "options": copy.deepcopy(state.options),
+        "options": _plain_copy(state.options),
         "result": None if state.result is None else replace(state.result),
         "scenario_name": str(state.options.get("name", "")),
         "briefing": str(state.scenario.get("scenario", {}).get("briefing", "")),
