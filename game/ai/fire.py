@@ -203,8 +203,9 @@ def _score_targets(
     if not (board.level.weighs_detection and _detection_matters(board)):
         seeing = np.zeros_like(seeing)
     scored: list[tuple[float, float, Hex, int | None, int]] = []
+    points_by_flight: dict[int, list[tuple[Hex, float]]] = {}
     for flight in sorted(set(flights)):
-        points = _points(board, flight, weapon_id) + hidden
+        points = points_by_flight[flight] = _points(board, flight, weapon_id) + hidden
         own_points = [(u.hex, 1.0) for u in _staying(board, weapon_id, flight)]
         for tn in sorted(
             {t for t, f in zip(tns, flights, strict=True) if f == flight},
@@ -231,7 +232,7 @@ def _score_targets(
     out: list[Candidate] = []
     for value, _, h, tn, flight in scored[: board.level.forecast_checks]:
         if board.level.exact_forecast:
-            value = _exact_value(board, weapon_id, h, tn, flight, hidden)
+            value = _exact_value(board, weapon_id, h, tn, flight, points_by_flight[flight])
             if value is None:
                 continue
             value -= board.personality.detection_cost * min(3, int(seeing[area.index_of(h)]))
@@ -264,9 +265,10 @@ def _exact_value(
     aimed: Hex,
     tn: int | None,
     flight: int,
-    hidden: list[tuple[Hex, float]],
+    points: list[tuple[Hex, float]],
 ) -> float | None:
-    """The exact forecast's expected damage to enemies; None when own units are at risk."""
+    """The exact forecast's expected damage to enemies (``points``: where they may
+    stand when the shell lands, weighed); None when own units are at risk."""
     area = board.area
     f = forecast(area, aimed, tn, weapon_id)
     damage = f.damage_array
@@ -278,7 +280,7 @@ def _exact_value(
     if risk > _tolerance(board, aimed):
         return None
     value = 0.0
-    for h, w in _points(board, flight, weapon_id) + hidden:
+    for h, w in points:
         i = area.index_of(h)
         if i >= 0:
             value += w * float(damage[i])

@@ -134,10 +134,11 @@ def aim_refusal(board: GameState | PlayerView, unit: Unit, target: Hex) -> str |
         reason = counter_battery.refusal(board, unit, target)
         if reason:
             return reason
+    origin, aimed = battery_sheet(board, unit), board.area.position_of(target)
+    if range_refusal(unit.battery.weapon, origin, aimed) is None:
+        return None
     name = counter_battery.where(board, target) if off_board else board.area.name_of(target)[1]
-    return range_refusal(
-        unit.battery.weapon, battery_sheet(board, unit), board.area.position_of(target), name
-    )
+    return range_refusal(unit.battery.weapon, origin, aimed, name)
 
 
 def flights_to_area(
