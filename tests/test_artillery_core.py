@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from game.artillery.flight import arrival_turn, flight_time, range_refusal, sheet_distance
-from game.artillery.forecast import forecast, landing_distribution
+from game.artillery.forecast import expected_damage, forecast, landing_distribution
 from game.artillery.scatter import resolve_shell, resolve_shells
 from game.artillery.tohit import (
     air_altitude_modifier,
@@ -240,6 +240,22 @@ def test_forecast_expected_damage_from_rings() -> None:
     assert fc.expected_damage[Hex(1, 0)] == 15
     assert fc.expected_damage[Hex(0, 2)] == 5
     assert Hex(0, 3) not in fc.expected_damage
+
+
+def test_expected_damage_is_the_forecasts_damage_array() -> None:
+    """ART-25: the damage alone, as the AI weighs its aims, is the forecast's to the
+    last bit: in the middle, by the edge (shells lost off the area), off the area,
+    automatic hits and long odds."""
+    area = DiskArea(Hex(0, 0), 6)
+    aims = [(Hex(0, 0), 8), (Hex(5, -1), 10), (Hex(6, 0), None), (Hex(12, 0), 7), (Hex(2, 2), 12)]
+    for aimed, tn in aims:
+        for weapon_id in ("long_tom", "thumper", "arrow_iv_is"):
+            whole = forecast(area, aimed, tn, weapon_id).damage_array
+            alone = expected_damage(area, aimed, tn, weapon_id)
+            assert alone.tobytes() == whole.tobytes(), (aimed, tn, weapon_id)
+    centre = int(np.flatnonzero((area.q == 0) & (area.r == 0))[0])
+    assert expected_damage(area, Hex(0, 0), None, "long_tom")[centre] == 25
+    assert not expected_damage(area, Hex(40, 0), 8, "long_tom").any()
 
 
 def test_forecast_matches_100000_resolved_shells_chi_square() -> None:

@@ -32,7 +32,7 @@ from game.ai.counter_battery import counter_battery_candidates
 from game.ai.hunt import beliefs, search_hexes
 from game.ai.manoeuvre import predicted_hexes
 from game.ai.shell_damage import KERNEL_RADIUS, damage_kernel, is_blast
-from game.artillery.forecast import forecast
+from game.artillery.forecast import expected_damage
 from game.artillery.weapons import weapon
 from game.hexmath import Hex, distance
 from game.rules.core import probability_at_least
@@ -270,8 +270,7 @@ def _exact_value(
     """The exact forecast's expected damage to enemies (``points``: where they may
     stand when the shell lands, weighed); None when own units are at risk."""
     area = board.area
-    f = forecast(area, aimed, tn, weapon_id)
-    damage = f.damage_array
+    damage = expected_damage(area, aimed, tn, weapon_id)
     risk = 0.0
     for u in _staying(board, weapon_id, flight):
         i = area.index_of(u.hex)

@@ -143,13 +143,9 @@ def forecast(
     so they are worked out once and kept; a forecast then looks up which
     landings fall on the area and sums their rings with one matrix product.
     """
-    w = weapon(weapon_)
     target_hex = Hex(int(target_hex[0]), int(target_hex[1]))
     pattern = _pattern(to_hit_number)
-    lq = pattern.dq + target_hex.q
-    lr = pattern.dr + target_hex.r
-    on = _indices(area, lq, lr) >= 0
-    p_on = np.where(on, pattern.p, 0.0)
+    lq, lr, on = _landings(area, target_hex, pattern)
     landing = {
         Hex(q, r): p
         for q, r, p, keep in zip(
@@ -159,22 +155,10 @@ def forecast(
     }
     off = np.nonzero(~on)[0].tolist()
     lost = float(sum((pattern.exact[k] for k in off), Fraction(0)))
-    damage = np.zeros(len(area.q), dtype=np.float64)
-    expected: dict[Hex, float] = {}
-    if landing:
-        spread = _spread(to_hit_number, w)
-        values = spread.matrix @ p_on
-        cq = spread.cq + target_hex.q
-        cr = spread.cr + target_hex.r
-        idx = _indices(area, cq, cr)
-        hit = np.nonzero((idx >= 0) & (values > 0))[0]
-        damage[idx[hit]] = values[hit]
-        expected = {
-            Hex(q, r): v
-            for q, r, v in zip(
-                cq[hit].tolist(), cr[hit].tolist(), values[hit].tolist(), strict=True
-            )
-        }
+    damage, cq, cr, values = _rings(area, target_hex, to_hit_number, weapon(weapon_), pattern, on)
+    expected = {
+        Hex(q, r): v for q, r, v in zip(cq.tolist(), cr.tolist(), values.tolist(), strict=True)
+    }
     return Forecast(
         aimed=target_hex,
         to_hit_number=to_hit_number,
@@ -184,3 +168,47 @@ def forecast(
         expected_damage=expected,
         damage_array=damage,
     )
+
+
+def expected_damage(
+    area: AreaLike, target_hex: Hex, to_hit_number: int | None, weapon_: str | Weapon
+) -> np.ndarray:
+    """``forecast(...).damage_array`` alone: the expected damage at every area hex
+    (ART-25), for a caller that weighs many aims and reads nothing else."""
+    target_hex = Hex(int(target_hex[0]), int(target_hex[1]))
+    pattern = _pattern(to_hit_number)
+    _, _, on = _landings(area, target_hex, pattern)
+    return _rings(area, target_hex, to_hit_number, weapon(weapon_), pattern, on)[0]
+
+
+def _landings(
+    area: AreaLike, target_hex: Hex, pattern: _Pattern
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every hex the shell may come down in, and which of them lie on the area."""
+    lq = pattern.dq + target_hex.q
+    lr = pattern.dr + target_hex.r
+    return lq, lr, _indices(area, lq, lr) >= 0
+
+
+def _rings(
+    area: AreaLike,
+    target_hex: Hex,
+    to_hit_number: int | None,
+    w: Weapon,
+    pattern: _Pattern,
+    on: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The expected damage at every area hex from the landings on the area, and the
+    hexes (q, r) that take some with their damage."""
+    damage = np.zeros(len(area.q), dtype=np.float64)
+    if not on.any():
+        nothing = np.zeros(0, dtype=np.int64)
+        return damage, nothing, nothing, np.zeros(0, dtype=np.float64)
+    spread = _spread(to_hit_number, w)
+    values = spread.matrix @ np.where(on, pattern.p, 0.0)
+    cq = spread.cq + target_hex.q
+    cr = spread.cr + target_hex.r
+    idx = _indices(area, cq, cr)
+    hit = np.nonzero((idx >= 0) & (values > 0))[0]
+    damage[idx[hit]] = values[hit]
+    return damage, cq[hit], cr[hit], values[hit]
