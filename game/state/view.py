@@ -48,24 +48,14 @@ _COPIES: dict[int, tuple[Any, Any]] = {}
 _COPIES_KEPT = 4096
 
 
-def _copy_of(data: Any) -> Any:
+def _copy_of(data: Any, written_into: bool = False) -> Any:
+    """One copy of the engine's ``data`` for every view. ``written_into``: the engine
+    may change it in place (its options, the initiative), so the copy is shared only
+    while it equals the engine's, and made again once either was written into."""
     held = _COPIES.get(id(data))
-    if held is not None and held[0] is data:
+    if held is not None and held[0] is data and not (written_into and held[1] != data):
         if _CHECK_COPIES and held[1] != data:
             raise AssertionError("a unit's profile or damage was written into in place")
-        return held[1]
-    if len(_COPIES) >= _COPIES_KEPT:
-        _COPIES.clear()
-    copied = copy.deepcopy(data)
-    _COPIES[id(data)] = (data, copied)
-    return copied
-
-
-def _plain_copy(data: Any) -> Any:
-    """A copy of the engine's plain ``data`` (its options, the initiative), shared by
-    views while it equals the engine's: made again once either was written into."""
-    held = _COPIES.get(id(data))
-    if held is not None and held[0] is data and held[1] == data:
         return held[1]
     if len(_COPIES) >= _COPIES_KEPT:
         _COPIES.clear()
@@ -448,9 +438,9 @@ def _common(state: GameState) -> dict[str, Any]:
         "acting": acting_side(state),
         "turn_limit": state.turn_limit,
         "area": area_copy(state.area),
-        "initiative": _plain_copy(state.initiative),
+        "initiative": _copy_of(state.initiative, written_into=True),
         "building_cf": dict(state.building_cf),
-        "options": _plain_copy(state.options),
+        "options": _copy_of(state.options, written_into=True),
         "result": None if state.result is None else replace(state.result),
         "scenario_name": str(state.options.get("name", "")),
         "briefing": str(state.scenario.get("scenario", {}).get("briefing", "")),
