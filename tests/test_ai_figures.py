@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from game.ai.attacks import (
+    DEFERRED_FIGHT,
     GUN_CARE_WORTH,
     HOLD_WORTH,
     REPAIRED_SHARE,
@@ -21,9 +22,11 @@ from game.ai.candidates import Board, unit_value
 from game.ai.manoeuvre import movement_candidates
 from game.ai.memory import Memory
 from game.ai.personality import level, personality
+from game.dice import ScriptedDice
 from game.hexmath import Hex, distance, neighbor
 from game.rules import toysoldiers as ts
 from game.state import (
+    Attack,
     EndPhase,
     GunAction,
     Move,
@@ -165,3 +168,107 @@ def test_hard_looks_ahead_to_the_enemy_that_can_reach_the_tower_next_move() -> N
     assert _threat(board, grenadiers) == 1.0
     assert _threat(board_of(state, "north", "hard"), view.units["s-guard"]) == 1.0
     assert not level("normal").reach_ahead and level("hard").reach_ahead
+
+
+def _put_out_of_action(state: GameState, uid: str) -> None:
+    """Every warrior of ``uid`` wounded, to the hospital: the unit is off the board."""
+    unit = state.units[uid]
+    warriors = [{**w, "status": "wounded"} for w in unit.damage["warriors"]]
+    unit.damage = {**unit.damage, "warriors": warriors}
+    unit.destroyed = True
+
+
+def test_TS_11_normal_spares_a_gun_nobody_can_crew_easy_shoots_it() -> None:
+    """TS-11: only a warrior qualified for a gun's type crews it. With the Mortar Crew
+    and the Sappers off the board, no warrior of the Tin Legion is qualified for its
+    mortar, which fires no more: the normal and hard AI spend no shot of the Tower
+    Cannon on it (TS-2: every shot costs a point of the shooting bonus); easy does."""
+    state = fort_pewter()
+    for uid in ("n-mortar-crew", "n-sappers"):
+        _put_out_of_action(state, uid)
+    place(state, "n-mortar", state.area.hex_at((0, 1), "0802"))  # 5 steps from the tower
+    gun = state.units["s-tower-gun"]
+    gun.damage = {**gun.damage, "gun": {**gun.damage["gun"], "crew": "s-gunners#1"}}
+    to_attack_phase(state)
+    acting_first(state, "south")
+    shot = Attack("south", "s-tower-gun", "n-mortar", cs.SHOT)
+    legal = legal_commands(state, "south")
+    assert shot in legal
+    for level_name, shoots in (("easy", True), ("normal", False), ("hard", False)):
+        found = {c.command for c in attack_candidates(board_of(state, "south", level_name), legal)}
+        assert (shot in found) == shoots, level_name
+    assert level("normal").spares_idle_guns and not level("easy").spares_idle_guns
+
+
+def test_TS_10_hard_shoots_the_guards_before_fighting_for_the_tower_gun() -> None:
+    """TS-10: in the fight for a gun each side adds its warriors to a d6, so a guard shot
+    off the board first is one fewer in the melee. The Tin Riflemen (5) stand next to
+    the Tower Cannon, four of the Pewter Guard on its other side, the Tin Grenadiers two
+    hexes north of them: hard scores the Grenadiers' shot at the Guard by the fight's
+    odds it raises (5 against 3 instead of 5 against 4) and puts the fight off until its
+    shots are made; normal fights first."""
+    state = fort_pewter()
+    place(state, "n-riflemen", neighbor(tower(state), 4))
+    place(state, "s-guard", neighbor(tower(state), 1))
+    place(state, "n-grenadiers", state.area.hex_at((0, 1), "0804"))  # 2 north of the Guard
+    guard = state.units["s-guard"]
+    guard.damage = {**guard.damage, "warriors": guard.damage["warriors"][:4]}
+    for uid, far in (("s-gunners", "0314"), ("s-pickets", "0514")):
+        place(state, uid, state.area.hex_at((0, 1), far))
+    to_attack_phase(state)
+    acting_first(state, "north")
+    legal = legal_commands(state, "north")
+    shot = Attack("north", "n-grenadiers", "s-guard", cs.SHOT)
+    take = GunAction("north", "n-riflemen", "s-tower-gun", cs.CAPTURE)
+    assert shot in legal and take in legal
+    hard = {c.command: c.score for c in attack_candidates(board_of(state, "north", "hard"), legal)}
+    normal = {c.command: c.score for c in attack_candidates(board_of(state, "north"), legal)}
+    view = player_view(state, "north")
+    odds = attack_odds_of(view, view.units["n-grenadiers"], view.units["s-guard"], cs.SHOT)
+    assert odds.chance is not None
+    raised = float(ts.gun_fight_odds(5, 3) - ts.gun_fight_odds(5, 4))
+    assert hard[shot] == pytest.approx(normal[shot] + odds.chance * raised * HOLD_WORTH)
+    assert hard[take] == DEFERRED_FIGHT < hard[shot]
+    assert normal[take] > normal[shot]
+
+
+def test_TS_10_hard_takes_back_the_tower_gun_before_the_end_phase() -> None:
+    """TS-10: a gun taken belongs to its captor, and Fort Pewter's Tin Legion wins by
+    holding the tower at the end of the turn. The Tin Riflemen have taken the Tower
+    Cannon unguarded; the Pewter Guard, next to it, may fight to take it back in the
+    same attack phase: hard counts that fight with the hold it denies (``HOLD_WORTH``
+    times its odds), normal only as a gun won."""
+    state = fort_pewter()
+    place(state, "n-riflemen", neighbor(tower(state), 4))
+    for uid, far in (("s-guard", "0314"), ("s-gunners", "0414"), ("s-pickets", "0514")):
+        place(state, uid, state.area.hex_at((0, 1), far))
+    to_attack_phase(state, ScriptedDice([6, 6, 1, 1]))  # TS-1: the Legion fires first
+    acting_first(state, "north")
+    apply(state, GunAction("north", "n-riflemen", "s-tower-gun", cs.CAPTURE))
+    assert state.units["s-tower-gun"].side == "north"
+    place(state, "s-guard", neighbor(tower(state), 1))
+    apply(state, EndPhase("north"))
+    legal = legal_commands(state, "south")
+    back = GunAction("south", "s-guard", "s-tower-gun", cs.CAPTURE)
+    assert back in legal
+    hard = {c.command: c.score for c in attack_candidates(board_of(state, "south", "hard"), legal)}
+    normal = {c.command: c.score for c in attack_candidates(board_of(state, "south"), legal)}
+    view = player_view(state, "south")
+    odds = attack_odds_of(view, view.units["s-guard"], view.units["s-tower-gun"], cs.CAPTURE)
+    assert odds.chance == pytest.approx(float(ts.gun_fight_odds(6, 5)))  # 6 guards, 5 riflemen
+    assert hard[back] == pytest.approx(normal[back] + HOLD_WORTH * odds.chance)
+
+
+def test_TS_10_hard_garrison_waits_for_the_enemy_that_has_moved_and_stands_off() -> None:
+    """TS-10: a gun is guarded by the warriors within a step of it in the attack phase.
+    Units move in turn, in the open: the Tin Grenadiers, four hexes from the tower with
+    a move of 4, have already moved this phase, so they cannot come next to the gun
+    this turn; hard's garrison stands by two hexes off, out of the shells ranged on the
+    tower (ART-20), while normal steps next to the tower for them."""
+    for level_name, off in (("normal", 1), ("hard", 2)):
+        state = fort_pewter()
+        place(state, "n-grenadiers", state.area.hex_at((0, 1), "0803"))
+        state.units["n-grenadiers"].moved = True
+        why, found = _garrison_step(state, level_name)
+        assert why.startswith("garrison") and found == off, level_name
+    assert level("hard").watches_enemy_moves and not level("normal").watches_enemy_moves

@@ -21,11 +21,14 @@ the unit would give up by it.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import game.ai.objectives as objectives
 from game.ai.candidates import Board, Candidate, unit_value
 from game.hexmath import distance
 from game.rules import toysoldiers as ts
 from game.state import combat as cs
+from game.state.combat.toysoldiers import ToyField
 from game.state.commands import Answer, Attack, Command, EndPhase, GunAction
 from game.state.queries import (
     AttackOdds,
@@ -67,6 +70,9 @@ BREAK_WORTH = 0.3
 # units, more than any other attack of the turn.
 HOLD_WORTH = 5 * WHOLE_UNIT
 BREAK_WORTH_BY_OBJECTIVE = {0: 1.0, 1: 0.6}
+# A fight for a gun put off until the shots at its guards are made (hard): still
+# worth more than ending the phase.
+DEFERRED_FIGHT = 0.01
 
 
 def worth(
@@ -152,12 +158,16 @@ def _enemy_guns(board: Board) -> list[SeenUnit]:
 def _gun_fight(board: Board, unit: SeenUnit, gun: SeenUnit) -> float:
     """The worth of taking ``gun`` this turn, 0 when ``unit`` cannot (TS-10). A gun
     standing on a hex the side must hold is worth ``HOLD_WORTH`` more: taken, it holds
-    the hex for its captor (TS-10: "the gun then belongs to the captor")."""
+    the hex for its captor (TS-10: "the gun then belongs to the captor"). The level that
+    weighs gun fights (hard) counts it on a hex the enemy must hold too: its gun taken
+    back before the end phase, the hex is not the enemy's."""
     odds = attack_odds_of(board.view, unit, gun, cs.CAPTURE)
     if odds.refusal:
         return 0.0
     gain = worth(odds, unit, gun, return_blows=board.level.weighs_return_blows)
-    if gun.hex in {h.hex for h in objectives.read(board.view).take}:
+    goals = objectives.read(board.view)
+    holds = goals.take + goals.guard if board.level.weighs_gun_fights else goals.take
+    if gun.hex in {h.hex for h in holds}:
         gain += HOLD_WORTH * float(odds.share or 0.0)
     return gain
 
@@ -176,6 +186,74 @@ def _threat(board: Board, target: SeenUnit) -> float:
     guarded = goals.guard
     near = any(distance(target.hex, g.hex) <= reach for g in guarded)
     return THREAT_WEIGHT if near and fastest_move(target) > 0 else 1.0
+
+
+def idle_gun(field: ToyField, target: SeenUnit) -> bool:
+    """A toy-soldier gun that fires no more: no warrior of its side left on the board is
+    qualified for its type, so none can crew it (TS-11)."""
+    gun = field.guns.get(target.id)
+    if gun is None:
+        return False
+    return not any(gun.gun_type in w.qualified for _u, w in field.standing(gun.owner))
+
+
+def _fight_odds(captors: int, guards: int) -> float:
+    """TS-10: the captors' chance to take a gun; unguarded it is taken, without
+    captors nobody fights."""
+    if captors <= 0:
+        return 0.0
+    if guards <= 0:
+        return 1.0
+    return float(ts.gun_fight_odds(captors, guards))
+
+
+def _fight_ahead(
+    board: Board, field: ToyField, target: SeenUnit, chance: float
+) -> tuple[float, bool]:
+    """Look-ahead in the fight for a gun (hard): each side adds its warriors to a d6
+    (TS-10), so a figure of ``target`` shot off the board before the fight moves its
+    odds. Worth the shot's chance times that move times ``HOLD_WORTH``, for a gun on
+    a hex the scenario names: as the side that must take the hex, against a guard of
+    the gun (an enemy warrior within a step of it), the largest own unit that can be at
+    the gun by its next move fighting; guarding the hex, against an enemy unit that can
+    be next to the gun by its next move, every own warrior within two steps of it
+    guarding (the garrison steps next to the gun, ``manoeuvre.py``). Also whether the
+    shot thins the guards of a gun the side must take."""
+    view = board.view
+    if target.hex is None or target.id not in field.warriors:
+        return 0.0, False
+    goals = objectives.read(view)
+    take = {h.hex for h in goals.take}
+    guard = {h.hex for h in goals.guard}
+    figures = {uid: sum(1 for w in ws if w.on_board) for uid, ws in field.warriors.items()}
+    best, thins = 0.0, False
+    for gun_unit, _gun in field.gun_units():
+        here = gun_unit.hex
+        assert here is not None
+        if gun_unit.side == view.enemy and here in take and distance(target.hex, here) <= 1:
+            guards = sum(1 for u, _w in field.standing(view.enemy) if distance(u.hex, here) <= 1)
+            captors = max(
+                (
+                    figures[u.id]
+                    for u in field.units
+                    if u.side == view.side
+                    and u.id in figures
+                    and distance(u.hex, here) <= fastest_move(u) + 1
+                ),
+                default=0,
+            )
+            gain = _fight_odds(captors, guards - 1) - _fight_odds(captors, guards)
+            thins = thins or gain > 0
+        elif gun_unit.side == view.side and here in guard:
+            if distance(target.hex, here) > fastest_move(target) + 1:
+                continue
+            guards = sum(1 for u, _w in field.standing(view.side) if distance(u.hex, here) <= 2)
+            captors = figures[target.id]
+            gain = _fight_odds(captors, guards) - _fight_odds(captors - 1, guards)
+        else:
+            continue
+        best = max(best, chance * gain * HOLD_WORTH)
+    return best, thins
 
 
 def _repair_worth(board: Board, gun: SeenUnit) -> float:
@@ -203,6 +281,8 @@ def attack_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
     view = board.view
     out = [Candidate(EndPhase(view.side), 0.0, "no attack worth making")]
     goals = objectives.read(view, board.level.reads_turn_limit)
+    field = ToyField(view) if any(u.system == cs.TOY_SOLDIERS for u in view.living()) else None
+    thinning = False  # a shot left that thins the guards of a gun the side must take
     for c in legal:
         if isinstance(c, GunAction):
             unit, gun = view.units[c.unit], view.units.get(c.gun)
@@ -221,6 +301,8 @@ def attack_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
         odds = attack_odds_of(view, unit, target, c.weapon)
         if odds.refusal is not None:
             continue
+        if field is not None and board.level.spares_idle_guns and idle_gun(field, target):
+            continue
         gain = worth(
             odds,
             unit,
@@ -232,9 +314,22 @@ def attack_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
             gain += objectives.finishing_worth(goals, target, odds.expected)
         if board.level.reach_ahead and gain > 0:
             gain *= _threat(board, target)
+        if field is not None and board.level.weighs_gun_fights and odds.chance:
+            ahead, thins = _fight_ahead(board, field, target, odds.chance)
+            gain += ahead
+            thinning = thinning or thins
         if spotting_this_turn(view, unit) and gain < board.personality.spotter_fire_threshold:
             continue
         out.append(Candidate(c, gain, f"{c.weapon} at {c.target}: {_told(odds)}"))
+    if thinning:
+        # Shots first, then the fight: a guard shot off the board before it is one
+        # fewer in the melee (TS-10), and a fight costs no shooting bonus (TS-2).
+        out = [
+            replace(k, score=min(k.score, DEFERRED_FIGHT))
+            if isinstance(k.command, GunAction) and k.command.action == cs.CAPTURE
+            else k
+            for k in out
+        ]
     return out
 
 

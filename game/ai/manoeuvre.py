@@ -409,11 +409,14 @@ def _garrison_moves(
 ) -> list[Candidate]:
     """Stand by two hexes off the garrisoned hex, out of the rings of the shells that
     fall on it (ART-25), and step next to it once an enemy unit could reach it this
-    turn (its fastest move), to guard its gun in the attack phase (TS-10)."""
+    turn (its fastest move), to guard its gun in the attack phase (TS-10). The level
+    that watches the enemy's moves (hard) counts an enemy unit that has moved this
+    phase only when it stands next to the gun: only then does it fight for it now."""
     here = board.hex_of(uid)
     danger = board.shell_danger()
+    watch = board.level.watches_enemy_moves
     threat = any(
-        distance(e.hex, goal) <= fastest_move(e) + 1
+        distance(e.hex, goal) <= (1 if watch and e.moved else fastest_move(e) + 1)
         for e in board.enemies.values()
         if e.hex is not None and e.battery is None and fastest_move(e) > 0
     )

@@ -97,6 +97,17 @@ class Level:
     # Aim at an enemy aircraft only where the shell's damage reaches its altitude
     # (ART-28); otherwise an aircraft is a target like any unit.
     reads_altitude: bool = True
+    # Count a toy-soldier figure shot off the board before a fight for a gun on a
+    # hex the scenario names by the odds of that fight it changes (TS-10: each side
+    # adds its warriors), and shoot the guards before fighting for the gun (hard).
+    weighs_gun_fights: bool = False
+    # Waste no shot on a toy-soldier gun that fires no more: no enemy warrior left on
+    # the board is qualified for its type to crew it (TS-11) (normal, hard).
+    spares_idle_guns: bool = True
+    # A garrison steps next to its gun only for an enemy unit that can still come
+    # next to it this movement phase: one that has moved already (units move in turn,
+    # in the open) and stands off cannot fight for the gun this turn (hard).
+    watches_enemy_moves: bool = False
     # A side that holds a hex against toy soldiers garrisons it with every warrior
     # unit (TS-10: every guard within a step of the gun counts).
     crews_guns: bool = True
@@ -156,6 +167,7 @@ LEVELS: dict[str, Level] = {
         bowmen_stand_off=False,
         reads_scatter=False,
         reads_blasts=False,
+        spares_idle_guns=False,
     ),
     "normal": Level(
         name="normal",
@@ -195,6 +207,8 @@ LEVELS["hard"] = replace(
     aims_to_destroy=True,
     shelters_the_weakest=True,
     weighs_charges=True,
+    weighs_gun_fights=True,
+    watches_enemy_moves=True,
 )
 PERSONALITIES: dict[str, Personality] = {
     "steady": Personality(
