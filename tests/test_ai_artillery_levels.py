@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import game.ai.objectives as objectives
@@ -15,7 +16,8 @@ from game.ai.fire import _points as fire_points
 from game.ai.manoeuvre import (
     ASSUMED_FLIGHT,
     ASSUMED_RADIUS,
-    _dodge_penalty,
+    _dodge_penalties,
+    _Ends,
     _escorts,
     _reward_sight_of,
     _shelters,
@@ -100,14 +102,19 @@ def test_only_hard_dodges_and_not_in_contact_ART_7() -> None:
     memory = Memory()
     memory.own_after_movement[1] = {"s-hunchback": (keep, 2)}
     hard = _board("hard", memory)
-    assert _dodge_penalty(hard, "s-hunchback", keep, flight_danger(hard)) > 0
+    assert _dodge(hard, keep, flight_danger(hard)) > 0
     far = next(h for h in _ring(keep, 6) if hard.area.contains(h))
-    assert _dodge_penalty(hard, "s-hunchback", far, flight_danger(hard)) == 0
+    assert _dodge(hard, far, flight_danger(hard)) == 0
     normal = _board("normal", memory)
-    assert _dodge_penalty(normal, "s-hunchback", keep, flight_danger(normal)) == 0
+    assert _dodge(normal, keep, flight_danger(normal)) == 0
     eye = next(iter(e for e in hard.enemies.values()))
     beside = next(h for h in _ring(eye.hex, 1) if hard.area.contains(h))
-    assert _dodge_penalty(hard, "s-hunchback", beside, (hard.area.q * 0 + 1.0, 2)) == 0
+    assert _dodge(hard, beside, (hard.area.q * 0 + 1.0, 2)) == 0
+
+
+def _dodge(board: Board, h: Hex, dodge: tuple[np.ndarray, int]) -> float:
+    """The Hunchback's dodge penalty for ending a move in ``h``."""
+    return float(_dodge_penalties(board, "s-hunchback", _Ends.of(board.area, [h]), dodge)[0])
 
 
 def _ring(h: Hex, radius: int) -> list[Hex]:

@@ -19,13 +19,14 @@ prior weight (near positions likelier: guns must reach their targets). Then:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import islice
 
 import numpy as np
 
 from game.ai.memory import Memory, SheetPosition
 from game.artillery.flight import sheet_distance
 from game.artillery.weapons import WEAPONS
-from game.board.area import FLANKS
+from game.board.area import FLANKS, PlayArea
 from game.hexmath import Hex, side_toward
 from game.scenario.model import battery_position
 from game.state.queries import flight_fits
@@ -140,14 +141,20 @@ def _belief(
     weights = dict(prior)
     announcements = view.announcements
     if reads_intelligence:
+        # Whether a shell's flight fits a position never changes: kept per shell.
+        fitting: dict[int, dict[SheetPosition, bool]] = memory.notes.setdefault("fitting", {})
         for shell in memory.enemy_shells:
             weapon = WEAPONS.get(shell.weapon)
             if weapon is None:
                 continue
             flight = shell.arrival_turn - shell.fired_turn
             target_pos = view.area.position_of(shell.aimed)
+            fits = fitting.setdefault(shell.number, {})
             for pos in list(weights):
-                if not flight_fits(weapon, flight, pos, target_pos):
+                fit = fits.get(pos)
+                if fit is None:
+                    fit = fits[pos] = flight_fits(weapon, flight, pos, target_pos)
+                if not fit:
                     del weights[pos]
     sides_cache: dict[tuple[Hex, SheetPosition], int] = memory.notes.setdefault("sides", {})
     for a in announcements:
@@ -183,10 +190,7 @@ def searched_mask(view: PlayerView, memory: Memory) -> np.ndarray:
         return hit[1]
     area = view.area
     mask = np.zeros(len(area), dtype=bool)
-    for h in memory.searched:
-        i = area.index_of(h)
-        if i >= 0:
-            mask[i] = True
+    mask[_searched_indices(area, memory)] = True
     for turn in sorted({s.fired_turn for s in memory.enemy_shells}):
         own = memory.own_after_movement.get(turn)
         if not own:
@@ -213,6 +217,24 @@ def searched_mask(view: PlayerView, memory: Memory) -> np.ndarray:
         mask |= seen
     memory.notes["searched_mask"] = (key, mask)
     return mask
+
+
+def _searched_indices(area: PlayArea, memory: Memory) -> np.ndarray:
+    """The area indices of ``memory.searched``, taken in as it grows (hexes are only
+    ever added to it) and kept until the area changes."""
+    kept = memory.notes.get("searched_indices")
+    if kept is None or kept[0] != area.revision:
+        kept = (area.revision, 0, np.zeros(0, dtype=np.int64))
+    _, count, found = kept
+    if count < len(memory.searched):
+        new = list(islice(memory.searched, count, None))
+        q = np.array([h.q for h in new], dtype=np.int64)
+        r = np.array([h.r for h in new], dtype=np.int64)
+        idx = area.indices_of(q, r)
+        found = np.concatenate([found, idx[idx >= 0].astype(np.int64)])
+        kept = (area.revision, len(memory.searched), found)
+    memory.notes["searched_indices"] = kept
+    return found
 
 
 def searched_share(view: PlayerView, memory: Memory, pos: SheetPosition) -> float:
@@ -251,5 +273,5 @@ def search_hexes(view: PlayerView, memory: Memory, belief: Belief, pos: SheetPos
     if idx.size == 0:
         return []
     mask = searched_mask(view, memory)
-    free = idx[~mask[idx]]
-    return [Hex(int(area.q[i]), int(area.r[i])) for i in free.tolist()]
+    every = area.hexes()
+    return [every[i] for i in idx[~mask[idx]].tolist()]

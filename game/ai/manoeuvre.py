@@ -18,6 +18,7 @@ the spotters, moving later, see where the enemy has gone.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -183,21 +184,26 @@ def _hiding_moves(board: Board, uid: str, options: list[Command]) -> list[Candid
     foes = [e.hex for e in board.enemies.values() if e.hex is not None and e.battery is None]
     weight = board.personality.exposure_weight
     dodge = flight_danger(board) if board.level.dodges_shells else None
-    out: list[Candidate] = []
-    for c in options:
-        h = _destination(c, here)
-        i = area.index_of(h)
-        if i < 0:
-            out.append(Candidate(c, -50.0, "stay on the map"))
-            continue
-        score = WOODS_COVER.get(int(area.terrain[i]), 0.0)
-        if foes:
-            score += 0.5 * min(HIDING_DISTANCE, min(distance(h, f) for f in foes))
-        score -= 2.0 * weight * float(exposed[i])
-        score -= _common_penalty(board, uid, h, danger)
-        score -= _dodge_penalty(board, uid, h, dodge)
-        out.append(Candidate(c, score, "keep the weakest unit out of the enemy's sight and reach"))
-    return out
+    ends = _Ends.of_options(area, options, here)
+    inside = ends.inside
+    i = ends.index[inside]
+    terrain = area.terrain[i]
+    score = np.zeros(i.size, dtype=np.float64)
+    for code, cover in WOODS_COVER.items():
+        score[terrain == code] = cover
+    if foes:
+        nearest = np.min([distances(f, ends.q[inside], ends.r[inside]) for f in foes], axis=0)
+        score += 0.5 * np.minimum(HIDING_DISTANCE, nearest)
+    score -= 2.0 * weight * exposed[i]
+    score -= _common_penalties(board, uid, ends, danger)[inside]
+    score -= _dodge_penalties(board, uid, ends, dodge)[inside]
+    scores = np.full(ends.index.size, -50.0)
+    scores[inside] = score
+    hiding = "keep the weakest unit out of the enemy's sight and reach"
+    return [
+        Candidate(c, s, hiding if on_map else "stay on the map")
+        for c, s, on_map in zip(options, scores.tolist(), inside.tolist(), strict=True)
+    ]
 
 
 def _shelters(board: Board, goals: objectives.Objectives, uid: str) -> bool:
@@ -315,6 +321,14 @@ def _facing_worth(board: Board, c: Command, h: Hex) -> float:
 FACING_WORTH = 0.5
 
 
+def _facing_worths(board: Board, options: Sequence[Command], ends: _Ends) -> np.ndarray:
+    """``_facing_worth`` of every option."""
+    if not board.level.faces_the_enemy:
+        return np.zeros(len(options), dtype=np.float64)
+    worths = [_facing_worth(board, c, h) for c, h in zip(options, ends.hexes, strict=True)]
+    return np.array(worths, dtype=np.float64)
+
+
 def _archer_moves(
     board: Board, uid: str, options: list[Command], goals: objectives.Objectives
 ) -> list[Candidate]:
@@ -335,22 +349,25 @@ def _archer_moves(
     # A guarded hex left empty is taken by the first enemy to step on it: the bowmen
     # stand on it themselves when no other unit of the side does.
     empty = not any(u.hex == goal for u in board.view.units.values() if not u.destroyed)
-    out: list[Candidate] = []
-    for c in options:
-        h = _destination(c, here)
-        if empty and h == goal:
-            out.append(Candidate(c, 10.0, "stand on the guarded hex: no one else holds it"))
-            continue
-        # Within a move of the hex, to step onto it when it is left empty.
-        score = -2.0 * max(0, distance(h, goal) - fastest_move(unit))
-        if foes:
-            nearest = min(distance(h, f) for f, _ in foes)
-            score += sum(1.0 for r in ranges if nearest <= r)
-            score -= 1.0 * sum(1 for f, mp in foes if distance(h, f) <= mp + 1)
-        score -= _common_penalty(board, uid, h, danger)
-        score += _facing_worth(board, c, h)
-        out.append(Candidate(c, score, "bowmen stand off and shoot at the enemy on its way"))
-    return out
+    ends = _Ends.of_options(board.area, options, here)
+    # Within a move of the hex, to step onto it when it is left empty.
+    score = -2.0 * np.maximum(0, distances(goal, ends.q, ends.r) - fastest_move(unit))
+    if foes:
+        away = [distances(f, ends.q, ends.r) for f, _ in foes]
+        nearest = np.min(away, axis=0)
+        score += sum((nearest <= r).astype(np.float64) for r in ranges)
+        score -= 1.0 * sum(
+            (d <= mp + 1).astype(np.int64) for d, (_, mp) in zip(away, foes, strict=True)
+        )
+    score -= _common_penalties(board, uid, ends, danger)
+    score += _facing_worths(board, options, ends)
+    on_goal = (ends.q == goal.q) & (ends.r == goal.r) if empty else np.zeros(score.size, bool)
+    score[on_goal] = 10.0
+    stand_off = "bowmen stand off and shoot at the enemy on its way"
+    return [
+        Candidate(c, s, "stand on the guarded hex: no one else holds it" if held else stand_off)
+        for c, s, held in zip(options, score.tolist(), on_goal.tolist(), strict=True)
+    ]
 
 
 def _objective_moves(
@@ -358,22 +375,18 @@ def _objective_moves(
 ) -> list[Candidate]:
     """To the hold hex and on it (or next to it when another own unit is there)."""
     here = board.hex_of(uid)
-    danger = board.shell_danger()
+    ends = _Ends.of_options(board.area, options, here)
     taken = {u.hex for o, u in board.own.items() if o != uid}
     goals_take = why.startswith("hold")
-    out: list[Candidate] = []
-    for c in options:
-        h = _destination(c, here)
-        d = distance(h, goal)
-        score = -1.0 * d
-        if d == 0:
-            score += 6.0
-        elif d == 1 and goal in taken:
-            score += 3.0  # the hex is ours already: stand by to take over
-        score -= 0.5 * _common_penalty(board, uid, h, danger)
-        if not goals_take:
-            score += _facing_worth(board, c, h)
-        out.append(Candidate(c, score, why))
+    d = distances(goal, ends.q, ends.r)
+    score = -1.0 * d
+    score[d == 0] += 6.0
+    if goal in taken:
+        score[d == 1] += 3.0  # the hex is ours already: stand by to take over
+    score -= 0.5 * _common_penalties(board, uid, ends, board.shell_danger())
+    if not goals_take:
+        score += _facing_worths(board, options, ends)
+    out = _scored(options, score, why)
     _weigh_charges(board, uid, out, here)
     return out
 
@@ -421,16 +434,13 @@ def _garrison_moves(
         if e.hex is not None and e.battery is None and fastest_move(e) > 0
     )
     ideal = 1 if threat else 2
-    out: list[Candidate] = []
-    for c in options:
-        h = _destination(c, here)
-        d = distance(h, goal)
-        score = 6.0 - 2.0 * abs(d - ideal) if d <= ideal else -1.0 * d
-        i = board.area.index_of(h)
-        if i >= 0 and not threat:
-            score -= 4.0 * float(danger[i])
-        out.append(Candidate(c, score, why + ("; the enemy is near" if threat else "")))
-    return out
+    ends = _Ends.of_options(board.area, options, here)
+    d = distances(goal, ends.q, ends.r)
+    score = np.where(d <= ideal, 6.0 - 2.0 * np.abs(d - ideal), -1.0 * d)
+    if not threat:
+        inside = ends.inside
+        score[inside] -= 4.0 * danger[ends.index[inside]]
+    return _scored(options, score, why + ("; the enemy is near" if threat else ""))
 
 
 def _fighter_moves(
@@ -466,22 +476,18 @@ def _fighter_moves(
         target, ideal = marks[0], 0
         why = "advance toward the enemy"
     threat = _threat(board, uid) if _guards_the_eyes(board, goals) else None
-    out: list[Candidate] = []
-    for c in options:
-        h = _destination(c, here)
-        score = -1.0 * abs(distance(h, target) - ideal)
-        i = area.index_of(h)
-        if i < 0:
-            score -= 50.0
-        else:
-            score -= 0.1 * board.personality.exposure_weight * float(exposed[i])
-            if threat is not None:
-                score -= THREAT_WEIGHT * float(threat[i])
-        score -= _common_penalty(board, uid, h, danger)
-        score -= _dodge_penalty(board, uid, h, dodge)
-        if guarded is not None:
-            score -= 1.5 * max(0, distance(h, guarded) - ESCORT_RADIUS)
-        out.append(Candidate(c, score, why))
+    ends = _Ends.of_options(area, options, here)
+    inside = ends.inside
+    score = -1.0 * np.abs(distances(target, ends.q, ends.r) - ideal)
+    score[~inside] -= 50.0
+    score[inside] -= 0.1 * board.personality.exposure_weight * exposed[ends.index[inside]]
+    if threat is not None:
+        score[inside] -= THREAT_WEIGHT * threat[ends.index[inside]]
+    score -= _common_penalties(board, uid, ends, danger)
+    score -= _dodge_penalties(board, uid, ends, dodge)
+    if guarded is not None:
+        score -= 1.5 * np.maximum(0, distances(guarded, ends.q, ends.r) - ESCORT_RADIUS)
+    out = _scored(options, score, why)
     _weigh_charges(board, uid, out, here)
     if enemies and ideal > 1 and board.level.keeps_target_in_sight:
         _reward_sight_of(board, uid, out, here, target)
@@ -513,6 +519,36 @@ def _destination(c: Command, here: Hex) -> Hex:
     return c.to if isinstance(c, Move) else here
 
 
+@dataclass(frozen=True)
+class _Ends:
+    """Where each of a unit's options leaves it, in option order: the hexes as axial
+    arrays and their area indices (-1 off the area: an exit, MAP-6), so that every
+    option is scored at once."""
+
+    hexes: Sequence[Hex]
+    q: np.ndarray
+    r: np.ndarray
+    index: np.ndarray
+
+    @classmethod
+    def of(cls, area: PlayArea, hexes: Sequence[Hex]) -> _Ends:
+        q = np.array([h.q for h in hexes], dtype=np.int64)
+        r = np.array([h.r for h in hexes], dtype=np.int64)
+        return cls(hexes, q, r, area.indices_of(q, r).astype(np.int64))
+
+    @classmethod
+    def of_options(cls, area: PlayArea, options: Sequence[Command], here: Hex) -> _Ends:
+        return cls.of(area, [_destination(c, here) for c in options])
+
+    @property
+    def inside(self) -> np.ndarray:
+        return self.index >= 0
+
+
+def _scored(options: Sequence[Command], scores: np.ndarray, why: str) -> list[Candidate]:
+    return [Candidate(c, s, why) for c, s in zip(options, scores.tolist(), strict=True)]
+
+
 # Score lost per point of damage an own shell landing this turn is expected to do
 # to a unit standing in the hex: a Locust (97 points) stays out of a Cruise
 # Missile/90's 65-point ring at any cost, and out of its 15-point ring when the
@@ -520,18 +556,17 @@ def _destination(c: Command, here: Hex) -> Hex:
 OWN_SHELL_WEIGHT = 0.3
 
 
-def _common_penalty(board: Board, uid: str, h: Hex, danger: np.ndarray) -> float:
-    """Shells falling nearby (the enemy's lately, the side's own landing this turn)
-    and own units crowding one shell's rings."""
-    area = board.area
-    i = area.index_of(h)
-    penalty = 0.0
-    if i >= 0:
-        penalty += 4.0 * float(danger[i]) * board.personality.exposure_weight
-        penalty += OWN_SHELL_WEIGHT * float(board.own_shells_landing()[i])
+def _common_penalties(board: Board, uid: str, ends: _Ends, danger: np.ndarray) -> np.ndarray:
+    """Per option: shells falling nearby (the enemy's lately, the side's own landing
+    this turn) and own units crowding one shell's rings."""
+    inside = ends.inside
+    i = ends.index[inside]
+    penalty = np.zeros(ends.index.size, dtype=np.float64)
+    penalty[inside] = 4.0 * danger[i] * board.personality.exposure_weight
+    penalty[inside] += OWN_SHELL_WEIGHT * board.own_shells_landing()[i]
     for other, u in board.own.items():
-        if other != uid and u.battery is None and u.hex is not None and distance(h, u.hex) <= 1:
-            penalty += 1.5
+        if other != uid and u.battery is None and u.hex is not None:
+            penalty[distances(u.hex, ends.q, ends.r) <= 1] += 1.5
     return penalty
 
 
@@ -568,21 +603,26 @@ def flight_danger(board: Board) -> tuple[np.ndarray, int]:
     return danger, radius
 
 
-def _dodge_penalty(board: Board, uid: str, h: Hex, dodge: tuple[np.ndarray, int] | None) -> float:
-    """Hard: out of contact, keep clear of where shells in flight may land and out of
-    the harmful rings of the other own units (one shell, several units lost)."""
+def _dodge_penalties(
+    board: Board, uid: str, ends: _Ends, dodge: tuple[np.ndarray, int] | None
+) -> np.ndarray:
+    """Hard, per option: out of contact, keep clear of where shells in flight may land
+    and out of the harmful rings of the other own units (one shell, several units lost)."""
+    penalty = np.zeros(ends.index.size, dtype=np.float64)
     if dodge is None or not board.level.dodges_shells:
-        return 0.0
-    if any(e.hex is not None and distance(h, e.hex) <= 1 for e in board.enemies.values()):
-        return 0.0
+        return penalty
     danger, radius = dodge
-    i = board.area.index_of(h)
-    penalty = 3.0 * float(danger[i]) if i >= 0 else 0.0
+    inside = ends.inside
+    penalty[inside] = 3.0 * danger[ends.index[inside]]
     for other, u in board.own.items():
-        near = u.hex is not None and 1 < distance(h, u.hex) <= radius
-        if other != uid and u.battery is None and near:
-            penalty += 1.0  # within 1 the common penalty counts it already
-    return penalty * board.personality.exposure_weight
+        if other != uid and u.battery is None and u.hex is not None:
+            d = distances(u.hex, ends.q, ends.r)
+            penalty[(d > 1) & (d <= radius)] += 1.0  # within 1 the common penalty counts it
+    penalty = penalty * board.personality.exposure_weight
+    for e in board.enemies.values():
+        if e.hex is not None:
+            penalty[distances(e.hex, ends.q, ends.r) <= 1] = 0.0  # in contact
+    return penalty
 
 
 def hunt_goal(board: Board, uid: str) -> tuple[Hex | None, list[Hex], str]:
@@ -604,8 +644,14 @@ def hunt_goal(board: Board, uid: str) -> tuple[Hex | None, list[Hex], str]:
     if view.area.has_sheet(pos):
         hexes = search_hexes(view, board.memory, belief, pos)
         if hexes:
-            target = min(hexes, key=lambda h: (distance(h, here), h))
-            return target, hexes, f"search sheet {pos} for the hidden guns (ART-4, MAP-10)"
+            # The nearest, the lowest (q, r) among equals.
+            ends = _Ends.of(view.area, hexes)
+            nearest = np.lexsort((ends.r, ends.q, distances(here, ends.q, ends.r)))[0]
+            return (
+                hexes[int(nearest)],
+                hexes,
+                f"search sheet {pos} for the hidden guns (ART-4, MAP-10)",
+            )
     return view.area.hex_0909(pos), [], f"head for sheet {pos}, the likeliest gun position"
 
 
@@ -616,27 +662,31 @@ def _hunter_moves(board: Board, uid: str, options: list[Command]) -> list[Candid
     goal, search, why = hunt_goal(board, uid)
     danger = board.shell_danger()
     sight = board.enemy_sight(view.units[uid].height)
-    search_set = set(search)
-    out: list[Candidate] = []
     if goal is not None and why.startswith("close in"):
         return _close_in(board, uid, options, goal, danger, why)
-    for c in options:
-        h = _destination(c, here)
-        score = 0.0
-        if goal is not None:
-            d = distance(h, goal)
-            score -= 1.0 * d if not search else 0.6 * d
-            if search:
-                fresh = sum(1 for n in _disk(h, 1) if n in search_set)
-                score += 1.2 * fresh
-        i = area.index_of(h)
-        if i >= 0:
-            score -= 0.3 * board.personality.exposure_weight * float(sight[i])
-            score += 0.15 * float(area.level[i])
-        score -= _common_penalty(board, uid, h, danger)
-        out.append(Candidate(c, score, why))
+    ends = _Ends.of_options(area, options, here)
+    score = np.zeros(ends.index.size, dtype=np.float64)
+    search_idx = _Ends.of(area, search).index
+    if goal is not None:
+        d = distances(goal, ends.q, ends.r)
+        score -= 1.0 * d if not search else 0.6 * d
+        if search:
+            # Hexes to search that the move ends in or next to (ART-4).
+            to_search = np.zeros(len(area), dtype=bool)
+            to_search[search_idx] = True
+            fresh = np.zeros(ends.index.size, dtype=np.int64)
+            for n in _disk(Hex(0, 0), 1):
+                i = area.indices_of(ends.q + n.q, ends.r + n.r)
+                fresh += (i >= 0) & to_search[i]
+            score += 1.2 * fresh
+    inside = ends.inside
+    i = ends.index[inside]
+    score[inside] -= 0.3 * board.personality.exposure_weight * sight[i]
+    score[inside] += 0.15 * area.level[i]
+    score -= _common_penalties(board, uid, ends, danger)
+    out = _scored(options, score, why)
     if search:
-        _reward_search_sight(board, uid, out, search, here)
+        _reward_search_sight(board, uid, out, search_idx, here)
     return out
 
 
@@ -649,19 +699,14 @@ def _close_in(
     view = board.view
     here = board.hex_of(uid)
     height = view.units[uid].height
-    out: list[Candidate] = []
-    ranked: list[tuple[float, int]] = []
-    for k, c in enumerate(options):
-        h = _destination(c, here)
-        d = distance(h, guns)
-        score = -1.5 * abs(d - 3) if d >= 2 else -4.0 + d
-        if h == here:
-            score += 1.0
-        score -= _common_penalty(board, uid, h, danger)
-        out.append(Candidate(c, score, why))
-        ranked.append((score, k))
-    ranked.sort(key=lambda t: (-t[0], t[1]))
-    for _, k in ranked[:8]:
+    ends = _Ends.of_options(view.area, options, here)
+    d = distances(guns, ends.q, ends.r)
+    score = np.where(d >= 2, -1.5 * np.abs(d - 3), -4.0 + d)
+    score[(ends.q == here.q) & (ends.r == here.r)] += 1.0
+    score -= _common_penalties(board, uid, ends, danger)
+    out = _scored(options, score, why)
+    ranked = sorted(range(len(out)), key=lambda k: (-out[k].score, k))
+    for k in ranked[:8]:
         h = _destination(out[k].command, here)
         if not view.area.contains(h):
             continue
@@ -672,11 +717,11 @@ def _close_in(
 
 
 def _reward_search_sight(
-    board: Board, uid: str, out: list[Candidate], search: list[Hex], here: Hex
+    board: Board, uid: str, out: list[Candidate], idx: np.ndarray, here: Hex
 ) -> None:
-    """Among the best few search moves, prefer ground that sees many unsearched hexes."""
+    """Among the best few search moves, prefer ground that sees many unsearched hexes
+    (``idx``: their area indices)."""
     area = board.area
-    idx = np.array([area.index_of(h) for h in search], dtype=np.int64)
     # Sight is read on the searched hexes alone, so it is worked out there alone.
     wanted = np.zeros(len(area), dtype=bool)
     wanted[idx] = True
@@ -814,18 +859,19 @@ def _spotter_moves(board: Board, uid: str, options: list[Command]) -> list[Candi
         d = distances(e.hex, area.q, area.r)
         near = np.maximum(near, np.clip(10 - d, 0, 10) / 10.0)
     dodge = flight_danger(board) if board.level.dodges_shells else None
-    out: list[Candidate] = []
-    for c in options:
-        h = _destination(c, here)
-        i = area.index_of(h)
-        if i < 0:
-            out.append(Candidate(c, -50.0, "spotters stay on the map"))
-            continue
-        score = 2.0 * float(watch[i]) + 0.4 * float(area.level[i])
-        score -= weight * (1.0 * float(exposed[i]) + 3.0 * float(near[i]))
-        if not board.enemies:
-            score -= 0.05 * distance(h, here)
-        score -= _common_penalty(board, uid, h, danger)
-        score -= _dodge_penalty(board, uid, h, dodge)
-        out.append(Candidate(c, score, "watch where the enemy will be, out of its sight"))
-    return out
+    ends = _Ends.of_options(area, options, here)
+    inside = ends.inside
+    i = ends.index[inside]
+    score = 2.0 * watch[i] + 0.4 * area.level[i]
+    score -= weight * (1.0 * exposed[i] + 3.0 * near[i])
+    if not board.enemies:
+        score -= 0.05 * distances(here, ends.q[inside], ends.r[inside])
+    score -= _common_penalties(board, uid, ends, danger)[inside]
+    score -= _dodge_penalties(board, uid, ends, dodge)[inside]
+    scores = np.full(ends.index.size, -50.0)
+    scores[inside] = score
+    watching = "watch where the enemy will be, out of its sight"
+    return [
+        Candidate(c, s, watching if on_map else "spotters stay on the map")
+        for c, s, on_map in zip(options, scores.tolist(), inside.tolist(), strict=True)
+    ]

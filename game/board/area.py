@@ -541,13 +541,13 @@ class PlayArea:
         """Index of ``h`` in the area arrays, -1 when it is not in the area."""
         if type(h) is not Hex:
             h = Hex(int(h[0]), int(h[1]))
-        # Asked for hexes one by one everywhere: a dict kept until the arrays change.
-        cached = self.__dict__.get("_index_at")
-        if cached is None or cached[0] is not self.grid:
+        # Asked for hexes one by one everywhere: a dict built on first use after the
+        # arrays are built, shared with the snapshots taken since (they share the arrays).
+        table = self._index_table
+        if not table:
             every = zip(self.q.tolist(), self.r.tolist(), strict=True)
-            table = {qr: i for i, qr in enumerate(every)}
-            cached = self._index_at = (self.grid, table)
-        return cached[1].get(h, -1)
+            table.update({qr: i for i, qr in enumerate(every)})
+        return table.get(h, -1)
 
     def indices_of(self, q: np.ndarray, r: np.ndarray) -> np.ndarray:
         """Vectorized ``index_of`` over arrays of axial q and r (-1 outside the area)."""
@@ -755,6 +755,7 @@ class PlayArea:
         self.grid_origin: tuple[int, int] = (c0, r0)
         self.grid = np.full((width, height), -1, dtype=np.int32)
         self.grid[cols - c0, rows - r0] = np.arange(len(self.q), dtype=np.int32)
+        self._index_table: dict[tuple[int, int], int] = {}  # filled by index_of
         if int((self.grid >= 0).sum()) != len(self.q):  # pragma: no cover - MAP-2 invariant
             raise AssertionError("two area hexes share a lattice cell")
         for arr in (
