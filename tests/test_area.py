@@ -287,6 +287,37 @@ def test_MAP_6_add_sheet_at_negative_positions_keeps_existing_hex_names() -> Non
     assert area.name_of(h) == ((-1, 0), "0101")
 
 
+def test_MAP_6_hex_index_after_sheets_are_laid_and_in_snapshots() -> None:
+    """MAP-2/MAP-6: a laid sheet's hexes go at the end of the arrays, so the hex index
+    and the list of hexes built before go on with them; a snapshot taken before
+    still answers for its own smaller area, and a building demolished (ART-29)
+    keeps every index."""
+    area = PlayArea.from_layout({(0, 0): "open", (1, 0): "open"}, sheets=CATALOGUE)
+    old_hexes = area.hexes()
+    assert area.index_of(old_hexes[-1]) == len(old_hexes) - 1
+    before = area.snapshot()
+    area.add_sheet((0, 1), "rough")
+    area.add_sheet((-1, 0), "open")
+    fresh = PlayArea.from_layout(
+        {(0, 0): "open", (1, 0): "open", (0, 1): "rough", (-1, 0): "open"}, sheets=CATALOGUE
+    )
+    rows = sorted(zip(area.q.tolist(), area.r.tolist(), strict=True))
+    assert rows == sorted(zip(fresh.q.tolist(), fresh.r.tolist(), strict=True))
+    assert area.hexes()[: len(old_hexes)] == old_hexes
+    for k, h in enumerate(area.hexes()):
+        assert area.index_of(h) == k and Hex(int(area.q[k]), int(area.r[k])) == h
+    new_hex = area.hex_at((0, 1), "0808")
+    assert before.index_of(new_hex) == -1 and not before.contains(new_hex)
+    assert before.hexes() == old_hexes and len(before) == len(old_hexes)
+    town = make_sheet("town", {"0805": "0#"}, buildings={"0805": (40, 3)})
+    ruined = PlayArea.from_layout({(0, 0): town}, sheets={"town": town})
+    building = ruined.hex_at((0, 0), "0805")
+    listed = ruined.hexes()
+    assert ruined.demolish(building)
+    assert ruined.hexes() == listed
+    assert [ruined.index_of(h) for h in listed] == list(range(len(listed)))
+
+
 def test_MAP_6_add_sheet_refuses_taken_detached_and_unknown_positions() -> None:
     """MAP-6: a new sheet must share an edge with the area, on a free position."""
     area = PlayArea.from_layout({(0, 0): "open"}, sheets=CATALOGUE)

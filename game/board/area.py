@@ -541,12 +541,10 @@ class PlayArea:
         """Index of ``h`` in the area arrays, -1 when it is not in the area."""
         if type(h) is not Hex:
             h = Hex(int(h[0]), int(h[1]))
-        # Asked for hexes one by one everywhere: a dict built on first use after the
-        # arrays are built, shared with the snapshots taken since (they share the arrays).
-        table = self._index_table
-        if not table:
-            every = zip(self.q.tolist(), self.r.tolist(), strict=True)
-            table.update({qr: i for i, qr in enumerate(every)})
+        # Asked for hexes one by one everywhere: a dict (``_HexLookup``).
+        table = self._lookup.index
+        if table is None:
+            table = self._lookup.build_index()
         return table.get(h, -1)
 
     def indices_of(self, q: np.ndarray, r: np.ndarray) -> np.ndarray:
@@ -573,12 +571,9 @@ class PlayArea:
         }
 
     def _hex_tuple(self) -> tuple[Hex, ...]:
-        # Kept until the area changes: callers ask for every hex many times a turn.
-        cached = self.__dict__.get("_hexes_at")
-        if cached is None or cached[0] != self.revision:
-            every = tuple(Hex(a, b) for a, b in zip(self.q.tolist(), self.r.tolist(), strict=True))
-            cached = self._hexes_at = (self.revision, every)
-        return cached[1]
+        # Callers ask for every hex many times a turn (``_HexLookup``).
+        every = self._lookup.hexes
+        return every if every is not None else self._lookup.build_hexes()
 
     # --- edges ---------------------------------------------------------------------------
 
@@ -697,6 +692,7 @@ class PlayArea:
     # --- arrays ----------------------------------------------------------------------------
 
     def _rebuild(self) -> None:
+        before: _HexLookup | None = self.__dict__.get("_lookup")
         self._bounds = sheet_bounds(self._sheets)
         k = np.arange(SHEET_HEXES)
         local_row, local_col = np.divmod(k, SHEET_COLS)
@@ -755,7 +751,7 @@ class PlayArea:
         self.grid_origin: tuple[int, int] = (c0, r0)
         self.grid = np.full((width, height), -1, dtype=np.int32)
         self.grid[cols - c0, rows - r0] = np.arange(len(self.q), dtype=np.int32)
-        self._index_table: dict[tuple[int, int], int] = {}  # filled by index_of
+        self._lookup = _HexLookup(self.q, self.r, before)
         if int((self.grid >= 0).sum()) != len(self.q):  # pragma: no cover - MAP-2 invariant
             raise AssertionError("two area hexes share a lattice cell")
         for arr in (
@@ -785,6 +781,44 @@ class PlayArea:
             f"PlayArea({len(self._sheets)} sheets, {len(self)} hexes, "
             f"home edges {self.home_edges}, half-line at {self.half_line})"
         )
+
+
+class _HexLookup:
+    """The area hexes as ``Hex`` objects in array order (``hexes``), and the array
+    index of each hex (``index``): built on first use and shared by the area's
+    snapshots (they share its arrays). When the arrays before a change are the start
+    of the new ones (a sheet laid, a building demolished), what was built of them
+    is carried over and only the new hexes are added."""
+
+    def __init__(self, q: np.ndarray, r: np.ndarray, before: _HexLookup | None) -> None:
+        self._q, self._r = q, r
+        self.hexes: tuple[Hex, ...] | None = None
+        self.index: dict[tuple[int, int], int] | None = None
+        if before is None or not before._extended_by(q, r):
+            return
+        start = len(before._q)
+        if before.hexes is not None:
+            self.hexes = before.hexes + tuple(Hex(a, b) for a, b in self._after(start))
+        if before.index is not None:
+            # A copy: the snapshots of the area before keep theirs.
+            self.index = dict(before.index)
+            self.index.update({qr: start + i for i, qr in enumerate(self._after(start))})
+
+    def _extended_by(self, q: np.ndarray, r: np.ndarray) -> bool:
+        """The arrays ``q``, ``r`` start with this lookup's hexes."""
+        n = len(self._q)
+        return n <= len(q) and np.array_equal(self._q, q[:n]) and np.array_equal(self._r, r[:n])
+
+    def _after(self, start: int) -> zip[tuple[int, int]]:
+        return zip(self._q[start:].tolist(), self._r[start:].tolist(), strict=True)
+
+    def build_hexes(self) -> tuple[Hex, ...]:
+        self.hexes = tuple(Hex(a, b) for a, b in self._after(0))
+        return self.hexes
+
+    def build_index(self) -> dict[tuple[int, int], int]:
+        self.index = {qr: i for i, qr in enumerate(self._after(0))}
+        return self.index
 
 
 def _check_edge(edge: str | None) -> str:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -538,9 +539,24 @@ def _enter_costs(area: PlayArea, nb: np.ndarray, movement_class: str) -> np.ndar
 
 
 def _window(area: PlayArea, start: Hex, cap: int, layered: bool) -> _Window:
-    """The area hexes within ``cap`` hexes of ``start``."""
-    near = distances(start, area.q, area.r) <= cap
-    return _Window(np.flatnonzero(near), layered)
+    """The area hexes within ``cap`` hexes of ``start``: looked up hex by hex around
+    it while that is fewer hexes than the area's."""
+    if 3 * cap * (cap + 1) + 1 >= len(area):
+        return _Window(np.flatnonzero(distances(start, area.q, area.r) <= cap), layered)
+    dq, dr = _disk_offsets(cap)
+    found = area.indices_of(start.q + dq, start.r + dr)
+    return _Window(np.sort(found[found >= 0]).astype(np.int64), layered)
+
+
+@lru_cache(maxsize=64)
+def _disk_offsets(radius: int) -> tuple[np.ndarray, np.ndarray]:
+    """Axial offsets of the hexes within ``radius`` of a hex."""
+    span = np.arange(-radius, radius + 1)
+    dq, dr = (a.ravel() for a in np.meshgrid(span, span, indexing="ij"))
+    near = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2 <= radius
+    dq, dr = dq[near], dr[near]
+    dq.flags.writeable = dr.flags.writeable = False  # shared by every search of this radius
+    return dq, dr
 
 
 def _build_graph(t: _Tables, movement_class: str, window: _Window) -> _Graph:
@@ -559,7 +575,7 @@ def _build_graph(t: _Tables, movement_class: str, window: _Window) -> _Graph:
         )
     if not window.layered:
         out = np.full((size + 1, 6), size, dtype=np.int64)
-        weight = np.zeros((size + 1, 6), dtype=np.int32)
+        weight = np.zeros((size + 1, 6), dtype=np.int64)
         out[:size] = np.where(enter > 0, nb, size)
         weight[:size] = enter
         return _Graph(window, out, weight)
@@ -567,7 +583,7 @@ def _build_graph(t: _Tables, movement_class: str, window: _Window) -> _Graph:
     b = np.arange(2)[:, None, None]
     f = np.arange(6)[None, :, None]
     out = np.full((size + 1, 4), size, dtype=np.int64)
-    weight = np.zeros((size + 1, 4), dtype=np.int32)
+    weight = np.zeros((size + 1, 4), dtype=np.int64)
     shape = (2, 6, m)
     for action, (d, layer) in enumerate(((f, b), ((f + 3) % 6, 1))):
         cost = enter[k, d]  # (1, 6, M): the step forward (backward) of each facing
@@ -586,12 +602,14 @@ def _window_exits(t: _Tables, window: _Window) -> _Exits:
     (direction, hex); ties between exits of equal cost go to the first listed."""
     m = window.count
     hexes = window.hexes
-    ok = t.exit_ok[hexes]  # (M, 6)
-    q = t.q_array[hexes]
-    r = t.r_array[hexes]
-    k = np.arange(m, dtype=np.int64)
+    # Only the window hexes with an exit (edge hexes), in window order.
+    k = np.flatnonzero(t.exit_ok[hexes].any(axis=1))
+    ok = t.exit_ok[hexes[k]]  # (K, 6)
+    q = t.q_array[hexes[k]]
+    r = t.r_array[hexes[k]]
+    j = np.arange(k.size)
     if window.layered:
-        shape = (2, 6, 2, m)  # (b, f, forward or backward, k)
+        shape = (2, 6, 2, k.size)  # (b, f, forward or backward, k)
         b = np.arange(2)[:, None, None, None]
         f = np.arange(6)[None, :, None, None]
         step = np.arange(2)[None, None, :, None]
@@ -601,19 +619,19 @@ def _window_exits(t: _Tables, window: _Window) -> _Exits:
         action = np.broadcast_to(step, shape)
         facing = np.broadcast_to(f + 1, shape)
     else:
-        shape = (6, m)  # (direction, k)
+        shape = (6, k.size)  # (direction, k)
         d = np.broadcast_to(np.arange(6)[:, None], shape)
         src = np.broadcast_to(k, shape)
         walk = np.zeros(shape, dtype=bool)
         action = d
         facing = d + 1
-    leaves = ok[k, d]
+    leaves = ok[j, d]
     return _Exits(
         src=src[leaves],
         action=action[leaves],
         walk=walk[leaves],
-        q=(q[k] + _DQ[d])[leaves],
-        r=(r[k] + _DR[d])[leaves],
+        q=(q[j] + _DQ[d])[leaves],
+        r=(r[j] + _DR[d])[leaves],
         facing=facing[leaves],
     )
 
@@ -1077,22 +1095,24 @@ def _search(
         c += 1
         if front.size == 0:
             continue
-        target = g.out[front]
-        cost = g.weight[front] + (c - 1)
+        target = g.out[front].ravel()
+        cost = g.weight[front].ravel() + (c - 1)
         # Candidates in (state, action) order: their position is the tie-break.
         pos = np.flatnonzero(cost < dist[target])
         if pos.size == 0:
             continue
-        target = target.ravel()[pos]
-        cost = cost.ravel()[pos]
+        target = target[pos]
+        cost = cost[pos]
         if pos.size > 1:
             # Per target the cheapest candidate, the first on ties: one sort of packed keys.
-            key = (target << _TARGET_SHIFT) | (cost.astype(np.int64) << _COST_SHIFT) | pos
+            key = (target << _TARGET_SHIFT) | (cost << _COST_SHIFT) | pos
             key.sort()
-            first = np.ones(key.size, dtype=bool)
-            first[1:] = (key[1:] >> _TARGET_SHIFT) != (key[:-1] >> _TARGET_SHIFT)
-            key = key[first]
             target = key >> _TARGET_SHIFT
+            first = np.empty(key.size, dtype=bool)
+            first[0] = True
+            np.not_equal(target[1:], target[:-1], out=first[1:])
+            key = key[first]
+            target = target[first]
             cost = (key >> _COST_SHIFT) & _COST_MASK
             pos = key & _POS_MASK
         dist[target] = cost
