@@ -197,13 +197,8 @@ def _hiding_moves(board: Board, uid: str, options: list[Command]) -> list[Candid
     score -= 2.0 * weight * exposed[i]
     score -= _common_penalties(board, uid, ends, danger)[inside]
     score -= _dodge_penalties(board, uid, ends, dodge)[inside]
-    scores = np.full(ends.index.size, -50.0)
-    scores[inside] = score
     hiding = "keep the weakest unit out of the enemy's sight and reach"
-    return [
-        Candidate(c, s, hiding if on_map else "stay on the map")
-        for c, s, on_map in zip(options, scores.tolist(), inside.tolist(), strict=True)
-    ]
+    return _scored_on_map(options, ends, score, hiding, "stay on the map")
 
 
 def _shelters(board: Board, goals: objectives.Objectives, uid: str) -> bool:
@@ -549,6 +544,20 @@ def _scored(options: Sequence[Command], scores: np.ndarray, why: str) -> list[Ca
     return [Candidate(c, s, why) for c, s in zip(options, scores.tolist(), strict=True)]
 
 
+def _scored_on_map(
+    options: Sequence[Command], ends: _Ends, on_map: np.ndarray, why: str, off_map: str
+) -> list[Candidate]:
+    """The options scored ``on_map`` where they end on the map, -50 (``off_map``) where
+    they leave it."""
+    scores = np.full(ends.index.size, -50.0)
+    scores[ends.inside] = on_map
+    inside = ends.inside.tolist()
+    return [
+        Candidate(c, s, why if stays else off_map)
+        for c, s, stays in zip(options, scores.tolist(), inside, strict=True)
+    ]
+
+
 # Score lost per point of damage an own shell landing this turn is expected to do
 # to a unit standing in the hex: a Locust (97 points) stays out of a Cruise
 # Missile/90's 65-point ring at any cost, and out of its 15-point ring when the
@@ -868,10 +877,5 @@ def _spotter_moves(board: Board, uid: str, options: list[Command]) -> list[Candi
         score -= 0.05 * distances(here, ends.q[inside], ends.r[inside])
     score -= _common_penalties(board, uid, ends, danger)[inside]
     score -= _dodge_penalties(board, uid, ends, dodge)[inside]
-    scores = np.full(ends.index.size, -50.0)
-    scores[inside] = score
     watching = "watch where the enemy will be, out of its sight"
-    return [
-        Candidate(c, s, watching if on_map else "spotters stay on the map")
-        for c, s, on_map in zip(options, scores.tolist(), inside.tolist(), strict=True)
-    ]
+    return _scored_on_map(options, ends, score, watching, "spotters stay on the map")
