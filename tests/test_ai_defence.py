@@ -10,7 +10,7 @@ from pathlib import Path
 
 import game.ai.objectives as objectives
 from game.ai import Policy
-from game.ai.attacks import THREAT_WEIGHT, _presses, _threat
+from game.ai.attacks import THREAT_WEIGHT, _holds_the_hex, _presses, _threat
 from game.ai.candidates import Board
 from game.ai.fire import _points as fire_points
 from game.ai.fire import out_of_reach
@@ -179,10 +179,13 @@ def test_BS_9_the_side_taking_the_ford_presses_every_melee_round() -> None:
 
 
 def test_hard_strikes_first_at_the_regiment_on_the_hex_to_take() -> None:
-    """Hard's look-ahead: the Wardens' regiment standing on the bridge end keeps the
-    Marchers from taking it (units never enter an enemy's hex), so an attack on it is
-    worth THREAT_WEIGHT times its odds; one on a regiment elsewhere is not."""
+    """The Wardens' regiment standing on the bridge end keeps the Marchers from taking
+    it (units never enter an enemy's hex): hard's look-ahead counts an attack on it
+    THREAT_WEIGHT times its odds, one on a regiment elsewhere its odds."""
     state = _in_movement(FORD)
+    north = objectives.read(player_view(state, "north"))
+    assert _holds_the_hex(north, state.units["s-spears"])
+    assert not _holds_the_hex(north, state.units["s-bows"])
     hard = _board(state, "north", "hard")
     assert _threat(hard, hard.view.units["s-spears"]) == THREAT_WEIGHT
     far = state.units["s-bows"]

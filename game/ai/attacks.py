@@ -180,8 +180,8 @@ def _threat(board: Board, target: SeenUnit) -> float:
     if target.hex is None or target.battery is not None:
         return 1.0
     goals = objectives.read(board.view)
-    if target.system == cs.BATTLESYSTEM and any(target.hex == t.hex for t in goals.take):
-        return THREAT_WEIGHT  # it stands on the hex to take: none is taken while it does
+    if _holds_the_hex(goals, target):
+        return THREAT_WEIGHT  # none is taken while it stands there
     reach = fastest_move(target) + 1
     guarded = goals.guard
     near = any(distance(target.hex, g.hex) <= reach for g in guarded)
@@ -331,6 +331,12 @@ def attack_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
             for k in out
         ]
     return out
+
+
+def _holds_the_hex(goals: objectives.Objectives, target: SeenUnit) -> bool:
+    """A regiment standing on a hex the side must take: units never enter an enemy's
+    hex, so the hex is not taken while it stands there (BATTLESYSTEM)."""
+    return target.system == cs.BATTLESYSTEM and any(target.hex == t.hex for t in goals.take)
 
 
 def _presses(goals: objectives.Objectives, unit: SeenUnit) -> bool:
