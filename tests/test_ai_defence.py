@@ -167,15 +167,18 @@ def test_BS_13_bowmen_step_onto_the_guarded_hex_when_no_one_holds_it() -> None:
     assert _destination(best.command, state.units["s-bows"].hex) == goal
 
 
-def test_BS_9_the_side_taking_the_ford_presses_every_melee_round() -> None:
+def test_BS_9_hard_presses_every_melee_round_taking_the_ford() -> None:
     """BS-9: both sides strike at once. The Marchers must take the bridge end before the
-    limit, so their regiments make every melee round that takes something (the blows
-    struck back are not weighed); the Wardens, who win by waiting, weigh them."""
+    limit, so hard's regiments make every melee round that takes something (the blows
+    struck back are not weighed); normal weighs them, and so do the Wardens, who win by
+    waiting."""
     state = _in_movement(FORD)
     north = objectives.read(player_view(state, "north"))
     south = objectives.read(player_view(state, "south"))
-    assert _presses(north, state.units["n-pikes"])
-    assert not _presses(south, state.units["s-spears"])
+    hard = _board(state, "north", "hard")
+    assert _presses(hard, north, state.units["n-pikes"])
+    assert not _presses(_board(state, "north", "normal"), north, state.units["n-pikes"])
+    assert not _presses(_board(state, "south", "hard"), south, state.units["s-spears"])
 
 
 def test_hard_strikes_first_at_the_regiment_on_the_hex_to_take() -> None:

@@ -307,7 +307,7 @@ def attack_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
             odds,
             unit,
             target,
-            return_blows=board.level.weighs_return_blows and not _presses(goals, unit),
+            return_blows=board.level.weighs_return_blows and not _presses(board, goals, unit),
             stakes=_stakes(board, unit, target) if c.weapon == cs.CLOSE_COMBAT else None,
         )
         if odds.share is None:  # BattleTech: a share of what is left, when destroying wins
@@ -339,12 +339,13 @@ def _holds_the_hex(goals: objectives.Objectives, target: SeenUnit) -> bool:
     return target.system == cs.BATTLESYSTEM and any(target.hex == t.hex for t in goals.take)
 
 
-def _presses(goals: objectives.Objectives, unit: SeenUnit) -> bool:
-    """A BATTLESYSTEM regiment of a side that must take a hex before the turn limit
-    makes every melee round that takes something (BS-9: both sides strike at once):
-    the defender wins by waiting, so a round that trades figures evenly brings the
-    side with more of them nearer the hex, and one left unfought only runs the clock."""
-    return bool(goals.take) and unit.system == cs.BATTLESYSTEM
+def _presses(board: Board, goals: objectives.Objectives, unit: SeenUnit) -> bool:
+    """Hard: a BATTLESYSTEM regiment of a side that must take a hex before the turn
+    limit makes every melee round that takes something (BS-9: both sides strike at
+    once): the defender wins by waiting, so a round that trades figures evenly brings
+    the side with more of them nearer the hex, and one left unfought only runs the
+    clock."""
+    return board.level.presses_every_round and bool(goals.take) and unit.system == cs.BATTLESYSTEM
 
 
 def _told(odds: AttackOdds) -> str:

@@ -94,6 +94,9 @@ class Level:
     faces_the_enemy: bool = True
     # Bowmen guarding a hex stand off and shoot instead of standing by it (BS-13).
     bowmen_stand_off: bool = True
+    # A side that must take a hex makes every melee round that takes something with
+    # its BATTLESYSTEM regiments (hard; BS-9: both sides strike at once).
+    presses_every_round: bool = False
     # Aim at an enemy aircraft only where the shell's damage reaches its altitude
     # (ART-28); otherwise an aircraft is a target like any unit.
     reads_altitude: bool = True
@@ -204,6 +207,7 @@ LEVELS["hard"] = replace(
     # enemy's shells were plotted; the rings round where they were aimed would only
     # crowd its units together in what is left of the town.
     reads_blasts=False,
+    presses_every_round=True,
     aims_to_destroy=True,
     shelters_the_weakest=True,
     weighs_charges=True,
