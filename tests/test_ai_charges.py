@@ -4,7 +4,7 @@ engine's own odds (``game.ai.charges``)."""
 
 from __future__ import annotations
 
-from game.ai.attacks import _stakes, worth
+from game.ai.attacks import break_stakes, worth
 from game.ai.charges import move_worth, placed
 from game.ai.manoeuvre import CHARGE_WEIGHT, movement_candidates
 from game.hexmath import Hex, distance, neighbor
@@ -71,7 +71,7 @@ def test_WHC_1_hard_weighs_a_charge_into_the_rear_above_one_into_the_front() -> 
         odds = attack_odds_of(view, here, arrers, cs.CLOSE_COMBAT)
         plan = cs.combat_plan(view, here, arrers)
         assert not isinstance(plan, str) and plan.charges == ("charge", "none")
-        expected = worth(odds, here, arrers, stakes=_stakes(board, here, arrers))
+        expected = worth(odds, here, arrers, stakes=break_stakes(board, here, arrers))
         scores[face] = move_worth(board, "w-halberds", h, toward)
         assert scores[face] == expected
     assert scores["rear"] > scores["front"] > 0

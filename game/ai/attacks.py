@@ -116,7 +116,7 @@ def break_stake(board: Board, unit: SeenUnit) -> float:
     return BREAK_WORTH_BY_OBJECTIVE.get(near, BREAK_WORTH)
 
 
-def _stakes(board: Board, unit: SeenUnit, target: SeenUnit) -> tuple[float, float] | None:
+def break_stakes(board: Board, unit: SeenUnit, target: SeenUnit) -> tuple[float, float] | None:
     """Both units' break stakes when the level weighs break tests (WHC-1)."""
     if not board.level.weighs_break_tests:
         return None
@@ -308,7 +308,7 @@ def attack_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
             unit,
             target,
             return_blows=board.level.weighs_return_blows and not _presses(board, goals, unit),
-            stakes=_stakes(board, unit, target) if c.weapon == cs.CLOSE_COMBAT else None,
+            stakes=break_stakes(board, unit, target) if c.weapon == cs.CLOSE_COMBAT else None,
         )
         if odds.share is None:  # BattleTech: a share of what is left, when destroying wins
             gain += objectives.finishing_worth(goals, target, odds.expected)

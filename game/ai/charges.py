@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from game.ai.attacks import _stakes, worth
+from game.ai.attacks import break_stakes, worth
 from game.ai.candidates import Board
 from game.hexmath import Hex, distance
 from game.state import combat as cs
@@ -78,7 +78,7 @@ def move_worth(board: Board, uid: str, to: Hex, facing: int) -> float:
     for foe in foes:
         odds = attack_odds_of(board.view, here, foe, weapon)
         if odds.refusal is None:
-            ours[foe.id] = worth(odds, here, foe, stakes=_stakes(board, here, foe))
+            ours[foe.id] = worth(odds, here, foe, stakes=break_stakes(board, here, foe))
     # Each unit starts one round a turn and each pair fights one: the enemy the unit
     # attacks does not start one against it; the others do where it pays them.
     theirs = {fid: max(0.0, -gain) for fid, gain in ours.items()}
