@@ -33,9 +33,10 @@ from game.ai.hunt import beliefs, search_hexes
 from game.ai.manoeuvre import predicted_hexes
 from game.ai.shell_damage import KERNEL_RADIUS, damage_kernel, is_blast
 from game.artillery.forecast import expected_damage
-from game.artillery.weapons import weapon
+from game.artillery.weapons import airborne_damage, weapon
 from game.hexmath import Hex, distance
 from game.rules.core import probability_at_least
+from game.state.aircraft import HIGH, altitude_map
 from game.state.commands import Command, EndPhase, PlotFire
 from game.state.legal import LegalCommands
 from game.state.model import Unit
@@ -129,10 +130,9 @@ def out_of_reach(enemy: Unit, weapon_id: str) -> bool:
     of every shell's reach (ART-36)."""
     if enemy.altitude is None:
         return False
-    if enemy.profile.get("altitude_map") == "high":
+    if altitude_map(enemy) == HIGH:
         return True
-    w = weapon(weapon_id)
-    return w.base_damage - w.falloff * enemy.altitude <= 0
+    return airborne_damage(weapon_id, weapon(weapon_id).base_damage, enemy.altitude) == 0
 
 
 def _points(board: Board, turns: int, weapon_id: str) -> list[tuple[Hex, float]]:

@@ -116,7 +116,7 @@ class Level:
     crews_guns: bool = True
     # Score each move of a unit that fights in contact by the rounds of close combat
     # it makes possible this turn: its charge, the faces of both units, the rounds
-    # the enemies next to it can start back (WHC-1, BS-12; hard).
+    # the enemies next to it can start back (WHC-1; Warhammer units only, hard).
     weighs_charges: bool = False
     # Own units keep out of where the side's own shells landing this turn can fall:
     # their whole scatter pattern (ART-12); otherwise the rings of a hit alone.

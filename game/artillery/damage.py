@@ -38,7 +38,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from game.artillery.weapons import Weapon, ring_damage, weapon
+from game.artillery.weapons import Weapon, airborne_damage, ring_damage, weapon
 from game.board.los import unit_height
 from game.board.terrain import BUILDING, WATER
 from game.dice import DiceBase, RollRecord
@@ -439,9 +439,8 @@ class _Blaster:
                     f"{where}: airborne, and vertical damage reaches above the hit "
                     "hex only (ART-28)",
                 )
-            # ART-28: the damage falls by the weapon's falloff for each level above the
-            # hex's level, taken once at the unit's lowest level.
-            damage = max(0, full - self.w.falloff * target.altitude)
+            # ART-28: taken once at the unit's lowest level.
+            damage = airborne_damage(self.w, full, target.altitude)
             return Exposure(
                 h,
                 d,

@@ -112,6 +112,12 @@ def ammunition(weapon_: Weapon, ammo_id: str) -> Ammunition:
     return AMMUNITION[ammo_id]
 
 
+def airborne_damage(weapon_: str | Weapon, full: int, altitude: int) -> int:
+    """ART-28: a shell's ``full`` damage in the hit hex falls by the weapon's falloff for
+    each level an airborne unit flies above the hex's level (0 high enough)."""
+    return max(0, full - weapon(weapon_).falloff * altitude)
+
+
 def ring_damage(weapon_: str | Weapon, distance: int) -> int:
     """Damage at ``distance`` hexes from the hit hex (ART-25); 0 beyond the last ring."""
     w = weapon(weapon_)
