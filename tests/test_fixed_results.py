@@ -49,7 +49,7 @@ PINNED = {
     "air_strike": "187cb0e070f3e555ad0b7d3546292b9cd472f2fa14d470c684921fbf7db779d4",
     "burning_bridge": "d9c5f03bc42dc853262bac1818e790c29fcceb04c631d3ff2641964a33e09e55",
     "fort_pewter": "3158f05e1ebf0b0867b01564b68966318bf87a46bef36d41499ee18e5d7dbe3c",
-    "hold_the_ford": "27262cace2f76447f17694c70d1d7ef87386270e48319d52cf95ac72c9a54edd",
+    "hold_the_ford": "5a2302524c0abf499084f8ec051e856053fe99959bfdef8ddfc1fb7775fa10c6",
     "long_tom_hunt": "2d6b953c55e0aaf14677125bcef0679f90ef7234d09b551bf3bae49730b7b73f",
     "strike_on_market_town": "b92f5a5572c5a6e16e0a716feeef5f7317af220fd91e652af6422cf7ea3ef8a7",
 }
