@@ -24,7 +24,6 @@ from typing import Protocol, overload
 
 import game.state.aircraft as aircraft
 import game.state.combat as combat
-import game.state.counter_battery as counter_battery
 import game.state.moving as moving
 from game.artillery.counter_battery import announced_positions
 from game.artillery.flight import range_refusal
@@ -56,7 +55,6 @@ from game.state.engine import (
 )
 from game.state.mobile import allowed_sheets
 from game.state.model import ATTACK, MOVEMENT, SETUP, TARGETING, GameState, Unit
-from game.state.setup import lattice_hex
 
 
 def legal_commands(state: GameState, side: str) -> list[Command]:
@@ -94,11 +92,16 @@ def legal_options(state: GameState, side: str) -> LegalCommands:
 def group_of(command: Command) -> Hashable:
     """The group a legal command is listed in: a unit's moves, a piece's plots, or
     every other command of its kind."""
-    if isinstance(command, Move | Hold | Fly):
-        return ("unit", command.unit)
-    if isinstance(command, PlotFire):
-        return ("piece", command.battery, command.piece)
+    listed = _LISTED_BY.get(type(command))
+    if listed == "unit":
+        return ("unit", command.unit)  # type: ignore[attr-defined]
+    if listed == "piece":
+        return ("piece", command.battery, command.piece)  # type: ignore[attr-defined]
     return ("kind", command.kind)
+
+
+# Asked of every command the AI weighs: by the command's class, not a chain of tests.
+_LISTED_BY: dict[type, str] = {Move: "unit", Hold: "unit", Fly: "unit", PlotFire: "piece"}
 
 
 class LegalCommands(Sequence[Command]):
@@ -119,7 +122,10 @@ class LegalCommands(Sequence[Command]):
         self._pieces: dict[Hashable, _PieceAims] = {}
         # Wall clock spent working out groups: the engine's time, not the reader's.
         self.seconds = 0.0
-        self._groups: dict[Hashable, tuple[list[Command], set[Command]]] = {}
+        # Each group read: its commands, and the ids of those very objects (a
+        # candidate is most often one of them, known without hashing it).
+        self._groups: dict[Hashable, tuple[list[Command], set[int]]] = {}
+        self._members: dict[Hashable, set[Command]] = {}
         self._all: list[Command] | None = None
 
     @classmethod
@@ -144,7 +150,7 @@ class LegalCommands(Sequence[Command]):
         if key not in self._groups:
             started = time.perf_counter()
             commands = self._makers[key]()
-            self._groups[key] = (commands, set(commands))
+            self._groups[key] = (commands, set(map(id, commands)))
             self.seconds += time.perf_counter() - started
         return self._groups[key][0]
 
@@ -186,7 +192,13 @@ class LegalCommands(Sequence[Command]):
         if key in self._pieces and key not in self._groups:
             return self._pieces[key].allows(command)  # type: ignore[arg-type]
         self.group(key)
-        return command in self._groups[key][1]
+        commands, ids = self._groups[key]
+        if id(command) in ids:
+            return True
+        members = self._members.get(key)
+        if members is None:
+            members = self._members[key] = set(commands)
+        return command in members
 
     def __bool__(self) -> bool:
         if self._none_empty:
@@ -527,8 +539,9 @@ def _counter_battery_hexes(state: GameState, side: str, unit: Unit) -> list[Hex]
         _COUNTER_BATTERY_HEXES[state.area] = kept
     if key not in kept[1]:
         positions = announced_positions(state.area, state.other(side), heard, origin, reach)
-        hexes = [lattice_hex(pos, "0909") for pos in positions]
-        kept[1][key] = [h for h in hexes if counter_battery.refusal(state, unit, h) is None]
+        # ``counter_battery.refusal``: the one refused position is the battery's own
+        # (hex 0909 of a position lies on that position, MAP-2).
+        kept[1][key] = [state.area.hex_0909(pos) for pos in positions if pos != origin]
     return list(kept[1][key])
 
 

@@ -355,42 +355,64 @@ def shots_now(
     the units of the side that may spot, the flight to each sheet (ART-5, ART-6)
     and the to-hit number of each set of spotters (ART-11 .. ART-18)."""
     watchers = [u for u in board.living(unit.side) if u.hex is not None]
+    area = board.area
+    air = aircraft.is_aircraft(unit)
+    # Asked for many hexes at once (the AI weighs hundreds): what depends on the
+    # sheet alone is kept per sheet position, the rest read once per call.
+    in_range: dict[SheetPosition, bool] = {}  # ``aim_refusal`` of an area hex: its sheet's
     flights: dict[SheetPosition, tuple[int, int]] = {}
     numbers: dict[tuple, tuple[TargetNumber, Unit | None]] = {}
+    designated = () if air else predesignated_hexes(board, unit.side)
+    # ART-17 (``adjustments``): the battery's spotted arrivals so far, by hex.
+    spotted: dict[Hex, int] = {}
+    for a in board.queue.arrivals:
+        if a.battery == unit.id and a.spotted and a.turn <= board.turn:
+            spotted[a.target] = spotted.get(a.target, 0) + 1
     out = []
     for target in targets:
-        refusal = f"{unit.name} has been destroyed" if unit.destroyed else None
-        refusal = refusal or aim_refusal(board, unit, target)
+        inside = area.contains(target)
+        pos = area.position_of(target)
+        if unit.destroyed:
+            refusal = f"{unit.name} has been destroyed"
+        elif inside and not air:
+            fits = in_range.get(pos)
+            if fits is None:
+                refusal = aim_refusal(board, unit, target)
+                in_range[pos] = refusal is None
+            else:
+                refusal = None if fits else aim_refusal(board, unit, target)
+        else:
+            refusal = aim_refusal(board, unit, target)
         sheets = flight = None
         if refusal is None:
-            pos = board.area.position_of(target)
             if pos not in flights:
                 flights[pos] = shot_flight(board, unit, target)
             sheets, flight = flights[pos]
         automatic = None
-        if on_predesignated_hex(board, unit, target):
+        if target in designated:
             automatic = "pre-designated hex"
         elif on_auto_hit_hex(unit, target, board.turn):
             automatic = "auto-hit hex"
-        seeing = spotters_at(board, unit.side, target, sees, watchers)
+        # ``spotters_at``: no unit sees a hex off the map (ART-37).
+        seeing = seeing_units(board, unit.side, target, sees, watchers) if inside else []
         attacking = frozenset(u.id for u in seeing if u.attacked)
-        adjusted = adjustments(board, unit.id, target, seeing)
+        adjusted = spotted.get(target, 0) if seeing else 0
         tn = spotter = None
         if refusal is not None:
             pass  # no shot, no number (an aircraft at altitude 10 has none at all, ART-14)
-        elif counter_battery.is_counter_battery(board, target):
+        elif not inside:
             automatic, tn = None, counter_battery_target_number(unit.gunnery)
         elif automatic is None:
             key = (tuple(u.id for u in seeing), adjusted, flight == 0)
             if key not in numbers:
-                air = (aircraft.altitude_map(unit), int(unit.altitude or 0))
+                air_launch = (aircraft.altitude_map(unit), int(unit.altitude or 0))
                 numbers[key] = shot_to_hit(
                     unit,
                     seeing,
                     adjusted,
                     attacking,
                     direct=flight == 0,
-                    air=air if aircraft.is_aircraft(unit) else None,
+                    air=air_launch if air else None,
                 )
             tn, spotter = numbers[key]
         seen = tuple(seeing)
