@@ -34,7 +34,6 @@ from game.ai.manoeuvre import predicted_hexes
 from game.ai.shell_damage import KERNEL_RADIUS, damage_kernel, is_blast
 from game.artillery.forecast import expected_damage
 from game.artillery.weapons import airborne_damage, weapon
-from game.board.los import visible_from
 from game.hexmath import Hex, distance
 from game.rules.core import probability_at_least
 from game.state.aircraft import HIGH, altitude_map
@@ -99,22 +98,14 @@ def _automatic_hexes(board: Board, battery_id: str) -> set[Hex]:
 
 
 def _sight(board: Board, aims: list[Hex]) -> Callable[[Unit, Hex], bool]:
-    """Line of sight (MAP-5) to the aimed hexes, kept in the memory's notes: the
-    same answers as the engine's (``visible_from``), worked out once per hex a unit
-    stands in, its height and aimed hex, on the aimed hexes alone (asked about any
-    other hex, it answers that the unit does not see it)."""
+    """Line of sight (MAP-5) to the aimed hexes (``Board.sight_among``): the same
+    answers as the engine's, on the aimed hexes alone (asked about any other hex,
+    it answers that the unit does not see it)."""
     area = board.area
     index = {h: i for h in aims if (i := area.index_of(h)) >= 0}
     hexes, at = list(index), np.array(list(index.values()), dtype=np.int64)
     wanted = np.zeros(len(area), dtype=bool)
     wanted[at] = True
-    # Each piece aimed this turn asks again from the same spotters about nearly the
-    # same hexes: what each spotter's hex and height was asked about is kept, with
-    # the answers, until the area changes, and only new hexes are worked out.
-    kept = board.memory.notes.get("aimed sight")
-    if kept is None or kept[0] is not area or kept[1] != area.revision:
-        kept = board.memory.notes["aimed sight"] = (area, area.revision, {})
-    asked: dict[tuple[Hex, int], tuple[np.ndarray, np.ndarray]] = kept[2]
     seen: dict[tuple[Hex, int], frozenset[Hex]] = {}
 
     def sees(unit: Unit, h: Hex) -> bool:
@@ -123,11 +114,7 @@ def _sight(board: Board, aims: list[Hex]) -> Callable[[Unit, Hex], bool]:
         key = (unit.hex, height)
         sight = seen.get(key)
         if sight is None:
-            done, mask = asked.get(key) or (np.zeros(len(area), dtype=bool),) * 2
-            new = wanted & ~done
-            if new.any():
-                mask = mask | visible_from(area, unit.hex, None, height, 1, new)
-                asked[key] = (done | new, mask)
+            mask = board.sight_among(unit.hex, height, wanted)
             sight = seen[key] = frozenset(compress(hexes, mask[at].tolist()))
         return h in sight
 

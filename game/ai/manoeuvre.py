@@ -734,14 +734,13 @@ def _reward_search_sight(
     # Sight is read on the searched hexes alone, so it is worked out there alone.
     wanted = np.zeros(len(area), dtype=bool)
     wanted[idx] = True
-    among = (wanted, ("search", idx.tobytes()))
     height = board.view.units[uid].height
     ranked = sorted(range(len(out)), key=lambda k: -out[k].score)[:6]
     for k in ranked:
         h = _destination(out[k].command, here)
         if not area.contains(h):
             continue
-        seen = board.memory.sight(area, h, viewer_height=height, target_height=1, among=among)
+        seen = board.sight_among(h, height, wanted)
         gain = float(seen[idx].sum())
         c = out[k]
         out[k] = Candidate(c.command, c.score + 0.08 * gain, c.reason + "; sees the sheet")

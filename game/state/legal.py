@@ -363,18 +363,22 @@ class _BatteryPlots:
         ]
 
     @cached_property
-    def far(self) -> list[Hex]:
+    def _far(self) -> tuple[tuple[Hex, ...], frozenset[Hex]]:
         if not self.ammunition:
-            return []
-        return _counter_battery_hexes(self.state, self.side, self.unit)
+            return (), frozenset()
+        return _counter_battery_aims(self.state, self.side, self.unit)
+
+    @property
+    def far(self) -> tuple[Hex, ...]:
+        return self._far[0]
 
     @cached_property
     def origin(self) -> tuple[int, int]:
         return battery_sheet(self.state, self.unit)
 
-    @cached_property
+    @property
     def far_set(self) -> frozenset[Hex]:
-        return frozenset(self.far)
+        return self._far[1]
 
     def in_range(self, pos: tuple[int, int]) -> bool:
         """ART-5: the sheet at ``pos`` is within the weapon's reach (kept per position)."""
@@ -490,8 +494,8 @@ class _PieceAims:
     def beyond(self, ammunition: str, area: PlayArea) -> list[PlotFire]:
         if ammunition not in self.guns.ammunition:
             return []
-        far = dict.fromkeys(self.guns.far)
-        return [self.plot(h, ammunition) for h in far if not area.contains(h)]
+        plots = _far_plots(self.guns.side, self.battery, self.piece, ammunition, self.guns.far)
+        return [c for c in plots if not area.contains(c.target)]
 
 
 class _Targets(Mapping[Hex, PlotFire]):
@@ -523,9 +527,20 @@ def _sheet_plots(
     return tuple(PlotFire(side, battery, piece, h, a) for h in group for a in ammo)
 
 
-def _counter_battery_hexes(state: GameState, side: str, unit: Unit) -> list[Hex]:
+@lru_cache(maxsize=256)
+def _far_plots(
+    side: str, battery: str, piece: int, ammunition: str, hexes: tuple[Hex, ...]
+) -> tuple[PlotFire, ...]:
+    """The counter-battery plots of one piece, kept: the same hexes are listed every
+    targeting decision until the map or what the side has heard changes."""
+    return tuple(PlotFire(side, battery, piece, h, ammunition) for h in hexes)
+
+
+def _counter_battery_aims(
+    state: GameState, side: str, unit: Unit
+) -> tuple[tuple[Hex, ...], frozenset[Hex]]:
     """ART-37: hex 0909 of each position the announcements point to (ART-24) that
-    the battery may fire at."""
+    the battery may fire at, in order and as a set."""
     assert unit.battery is not None
     heard = tuple((a.aimed, a.side) for a in state.intel[side].announcements)
     reach = weapon_spec(unit.battery.weapon).max_range_sheets
@@ -541,13 +556,14 @@ def _counter_battery_hexes(state: GameState, side: str, unit: Unit) -> list[Hex]
         positions = announced_positions(state.area, state.other(side), heard, origin, reach)
         # ``counter_battery.refusal``: the one refused position is the battery's own
         # (hex 0909 of a position lies on that position, MAP-2).
-        kept[1][key] = [state.area.hex_0909(pos) for pos in positions if pos != origin]
-    return list(kept[1][key])
+        hexes = tuple(state.area.hex_0909(pos) for pos in positions if pos != origin)
+        kept[1][key] = (hexes, frozenset(hexes))
+    return kept[1][key]
 
 
-_COUNTER_BATTERY_HEXES: weakref.WeakKeyDictionary[PlayArea, tuple[int, dict[tuple, list[Hex]]]] = (
-    weakref.WeakKeyDictionary()
-)
+_COUNTER_BATTERY_HEXES: weakref.WeakKeyDictionary[
+    PlayArea, tuple[int, dict[tuple, tuple[tuple[Hex, ...], frozenset[Hex]]]]
+] = weakref.WeakKeyDictionary()
 
 
 def _attacks(state: GameState, side: str) -> list[Command]:
