@@ -227,6 +227,21 @@ def test_MAP_5_vectorized_line_steps_equal_hexmath_line(bq: int, br: int) -> Non
     assert got == line(Hex(0, 0), Hex(bq, br))[1:-1]
 
 
+def test_MAP_5_vectorized_line_steps_equal_hexmath_line_on_every_near_and_far_line() -> None:
+    """MAP-5: the hex around the nudged point, found from three floors, is
+    hexmath.line's rounding: every line out to 30 hexes and far random ones."""
+    q, r = los._ring_hexes(1, 30)
+    rng = np.random.default_rng(5)
+    q = np.concatenate([q, rng.integers(-1200, 1200, 60)])
+    r = np.concatenate([r, rng.integers(-1200, 1200, 60)])
+    n = distances(Hex(0, 0), q, r)
+    sq, sr, valid = line_steps(q, r, int(n.max()))
+    for k in range(q.size):
+        end = Hex(int(q[k]), int(r[k]))
+        got = [Hex(int(a), int(b)) for a, b in zip(sq[k][valid[k]], sr[k][valid[k]], strict=True)]
+        assert got == line(Hex(0, 0), end)[1:-1], end
+
+
 def test_MAP_5_vectorized_line_steps_on_ties() -> None:
     """MAP-5: lines along hex edges (ties at every other step) agree too."""
     ends = [Hex(2 * k, -k) for k in range(-8, 9)] + [Hex(k, k) for k in range(-8, 9)]
@@ -335,7 +350,7 @@ def _fresh_lines(monkeypatch, **settings: int) -> None:
 
 def test_MAP_5_lines_beyond_the_table_are_computed_on_the_spot(monkeypatch) -> None:
     """MAP-5: with a table of radius 5 (far lines drawn per call) the mask still agrees."""
-    _fresh_lines(monkeypatch, TABLE_RADIUS=5, FIRST_RADIUS=3)
+    _fresh_lines(monkeypatch, TABLE_RADIUS=5)
     area = PlayArea.from_layout({(0, 0): random_sheet(5, "a"), (0, 1): random_sheet(6, "b")})
     for viewer in (area.hex_at((0, 0), "0101"), area.hex_at((0, 1), "0809")):
         _agree(area, viewer, 2, 1)
@@ -363,21 +378,52 @@ def test_MAP_5_one_relative_table_serves_every_area_and_only_grows() -> None:
 
 
 def test_MAP_5_the_table_grows_a_bounded_step_at_a_time() -> None:
-    """MAP-5: one call adds at most GROW_ENTRIES line entries (no long pause when a
-    mobile map grows); the rings not built yet are drawn per call meanwhile."""
+    """MAP-5: one call adds about GROW_ENTRIES line steps at most, whole rings or
+    part of one (no long pause in a new process or when a mobile map grows)."""
     lines = los._RelativeLines()
-    lines.grow(10)
-    assert lines.radius == los.FIRST_RADIUS
-    lines.grow(250)
-    added = sum(6 * d * d for d in range(los.FIRST_RADIUS + 1, lines.radius + 1))
-    assert los.FIRST_RADIUS < lines.radius < 250 and added <= los.GROW_ENTRIES
+    for _ in range(3):
+        before = lines.rows
+        lines.grow(250)
+        added = sum(los._ring_of(row) - 1 for row in range(before, lines.rows))
+        assert before < lines.rows and added <= los.GROW_ENTRIES
+    assert lines.radius < 250
+    assert los._ring_start(lines.radius + 1) <= lines.rows < los._ring_start(lines.radius + 2)
+    lines.grow(12, budget=10**9)
+    assert lines.radius >= 12
+
+
+def test_MAP_5_visible_from_agrees_with_a_table_grown_part_of_a_ring_at_a_time(
+    monkeypatch,
+) -> None:
+    """MAP-5: with rows built a few dozen at a time (rings half built), every call
+    still gives line_of_sight's mask, and the table ends holding every ring asked."""
+    _fresh_lines(monkeypatch, GROW_ENTRIES=700)
+    area = PlayArea.from_layout({(0, 0): random_sheet(51, "a"), (1, 0): random_sheet(52, "b")})
+    viewer = area.hex_at((0, 0), "0101")
+    far = int(distances(viewer, area.q, area.r).max())
+    half_built = []
+    for _ in range(4):
+        _agree(area, viewer, 2, 1)
+        rows = los._LINES.rows
+        half_built.append(rows != los._ring_start(los._ring_of(rows)))
+    assert any(half_built)
+    while los._LINES.radius < far:
+        visible_from(area, viewer)
+    _agree(area, viewer, 2, 1)
+
+
+def test_MAP_5_ring_of_a_row() -> None:
+    """MAP-5: each row of the table belongs to the ring of its distance."""
+    q, r = los._ring_hexes(2, 9)
+    rows = np.arange(los._ring_start(2), los._ring_start(10))
+    assert [los._ring_of(int(k)) for k in rows] == distances(Hex(0, 0), q, r).tolist()
 
 
 def test_MAP_5_table_lines_stay_within_one_hex_of_their_ends() -> None:
     """MAP-5: every relative line keeps each axial coordinate within one of its ends'
     range, the one-cell margin of the sight grid the gather relies on."""
     lines = los._RelativeLines()
-    lines.grow(los.FIRST_RADIUS)
+    lines.grow(128, budget=10**9)
     limit, side = lines.limit, 2 * lines.limit + 1
     q, r = los._ring_hexes(2, lines.radius)
     rows = lines.row_of[(q + limit) * side + (r + limit)]
@@ -410,7 +456,7 @@ def test_MAP_5_visible_from_follows_the_area_when_it_grows() -> None:
 def test_MAP_5_visible_from_agrees_whatever_the_chunk_of_steps(monkeypatch, steps: int) -> None:
     """MAP-5: gathering the lines a few steps at a time, dropping the blocked ones,
     gives the same mask as line_of_sight."""
-    _fresh_lines(monkeypatch, CHUNK_STEPS=steps, FIRST_RADIUS=40)
+    _fresh_lines(monkeypatch, CHUNK_STEPS=steps)
     area = PlayArea.from_layout({(0, 0): random_sheet(21, "a"), (1, 0): random_sheet(22, "b")})
     for viewer in (area.hex_at((0, 0), "0101"), area.hex_at((1, 0), "0809")):
         _agree(area, viewer, 2, 1)
@@ -421,7 +467,7 @@ def test_MAP_5_the_shared_runs_are_exactly_each_rows_own_steps() -> None:
     """MAP-5: a chunk keeps each distinct run of steps once; every row reads back
     exactly the steps of its own line, and rows share runs (far fewer runs than rows)."""
     lines = los._RelativeLines()
-    lines.grow(los.FIRST_RADIUS)
+    lines.grow(128, budget=10**9)
     limit, side = lines.limit, 2 * lines.limit + 1
     q, r = los._ring_hexes(2, lines.radius)
     rows = lines.row_of[(q + limit) * side + (r + limit)]

@@ -21,6 +21,7 @@ from one viewer at once with numpy and gives exactly the same answers.
 
 from __future__ import annotations
 
+import math
 import weakref
 from dataclasses import dataclass
 
@@ -161,9 +162,6 @@ def _names(area: PlayArea, hexes: list[Hex]) -> str:
 
 # --- many lines at once ------------------------------------------------------------------
 
-# Nudges per cube component (x, y, z), as in game.hexmath.line.
-_NUDGE = (1, 2, -3)
-
 
 def line_steps(
     bq: np.ndarray, br: np.ndarray, steps: int, first: int = 1
@@ -171,36 +169,48 @@ def line_steps(
     """Hexes first..first+steps-1 of ``line(Hex(0, 0), Hex(bq, br))`` for arrays of
     ends, exactly.
 
-    The same rational rounding and nudge as ``game.hexmath.line``, vectorized
-    (lines are translation invariant, so ``a + line(0, b - a)`` is ``line(a, b)``):
-    returns ``(q, r, valid)`` of shape ``(len(bq), steps)``; ``valid`` is False
-    past the end of a line (step >= distance).
+    ``game.hexmath.line`` rounds the point ``b * i / n`` nudged by
+    ``eps * (1, 2, -3)`` (cube x, y, z) to the hex whose centre is nearest. The
+    hex around centre ``h`` is where ``|u - u_h|``, ``|v - v_h|`` and
+    ``|w - w_h|`` are all below 1, for the differences ``u = x - y``,
+    ``v = y - z``, ``w = z - x``; the nudge moves them by ``-eps``, ``+5 eps``,
+    ``-4 eps``, so the point is never on an edge. Then ``floor(u) - floor(w)``
+    is ``3 * h.x`` give or take 1, and ``floor(w) - floor(v)`` is ``3 * h.z``:
+    three floors in whole numbers per hex, no rounding of each component and
+    fixing of the worst (the tests compare it with ``line`` on every line of the
+    table and on far random ones). Lines are translation invariant, so
+    ``a + line(0, b - a)`` is ``line(a, b)``. Returns ``(q, r, valid)`` of shape
+    ``(len(bq), steps)``; ``valid`` is False past the end of a line
+    (step >= distance).
     """
-    bq = np.asarray(bq, dtype=np.int32)[:, None]
-    br = np.asarray(br, dtype=np.int32)[:, None]
-    bs = -bq - br
-    n = (np.abs(bq) + np.abs(br) + np.abs(bs)) // 2
+    return _line_hexes(_line_ends(bq, br), first, steps)
+
+
+def _line_ends(
+    bq: np.ndarray, br: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """What ``_line_hexes`` reads of the lines from (0, 0) to ``(bq, br)``: the
+    cube differences ``u``, ``v``, ``w`` of the far end and the distance."""
+    bq = np.asarray(bq, dtype=np.int32)
+    br = np.asarray(br, dtype=np.int32)
+    n = (np.abs(bq) + np.abs(br) + np.abs(bq + br)) // 2
+    return 2 * bq + br, -bq - 2 * br, br - bq, n
+
+
+def _line_hexes(
+    ends: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], first: int, steps: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``line_steps`` of the lines ``_line_ends`` describes."""
+    du, dv, dw, n = (a[:, None] for a in ends)
     ns = np.maximum(n, 1)
     i = np.arange(first, first + steps, dtype=np.int32)[None, :]
-    rounded = []
-    keys = []
-    for b_comp, nudge in zip((bq, bs, br), _NUDGE, strict=True):
-        base, rem = np.divmod(b_comp * i, ns)
-        twice = 2 * rem
-        # Nearest integer to b*i/n + nudge*eps: a tie goes up when the nudge is positive.
-        up = (twice >= ns) if nudge > 0 else (twice > ns)
-        rounded.append(base + up)
-        # |rounded - point| as one integer: the distance in 1/n first, then the
-        # eps term (-nudge above the point, +nudge below, |nudge| when exact).
-        err = np.where(up, ns - rem, rem)
-        eps = np.where(rem == 0, abs(nudge), np.where(up, -nudge, nudge))
-        keys.append(err * 8 + (eps + 4))
-    rx, ry, rz = rounded
-    ex, ey, ez = keys
-    fix_x = (ex > ey) & (ex > ez)
-    fix_z = ~fix_x & (ey <= ez)
-    q = np.where(fix_x, -ry - rz, rx)
-    r = np.where(fix_z, -rx - ry, rz)
+    # floor(t - eps) of a multiple t of 1/n is floor((t * n - 1) / n).
+    floor_u = (du * i - 1) // ns
+    floor_v = (dv * i) // ns
+    floor_w = (dw * i - 1) // ns
+    # The nearest whole number to k / 3 (never a tie) is floor((k + 1) / 3).
+    q = (floor_u - floor_w + 1) // 3
+    r = (floor_w - floor_v + 1) // 3
     return q, r, np.broadcast_to(i < n, q.shape)
 
 
@@ -221,12 +231,12 @@ _NEVER_BLOCKS = -20_000 * _PACK
 # Steps of the lines gathered at once: after each chunk the lines already
 # blocked drop out, so the work follows what the viewer can see along a line.
 CHUNK_STEPS = 16
-# The relative-line table is built at its first use out to FIRST_RADIUS (the
-# far corner of a 6 x 6 sheet area; about half a second, once) and beyond that grows on
-# demand, ring by ring, at most GROW_ENTRIES entries per call (10-20 ms);
-# lines beyond its radius meanwhile are computed on the spot, same answers.
-FIRST_RADIUS = 128
-GROW_ENTRIES = 200_000
+# The relative-line table grows on demand toward the farthest line a viewer asks
+# about, ring by ring, at most about GROW_ENTRIES line steps per call (a few ms):
+# neither a new process nor a mobile map growing sheet by sheet waits for a whole
+# table. Lines beyond what is built are meanwhile computed on the spot, with the
+# same answers.
+GROW_ENTRIES = 60_000
 # Largest table radius (hexes), room reserved but filled only as far as some
 # viewer needed: about 8 * radius**3 bytes once filled (16 MB at radius 128,
 # the far corner of a 6 x 6 sheet area; 120 MB at 245, a 10 x 10 one).
@@ -244,16 +254,38 @@ def _chunk_start(c: int) -> int:
     return _ring_start(c * CHUNK_STEPS + 2)
 
 
+def _ring_of(row: int) -> int:
+    """The ring (distance) of table row ``row``: the largest ``d`` with
+    ``_ring_start(d) <= row``."""
+    d = (3 + math.isqrt(9 + 12 * row)) // 6
+    while _ring_start(d + 1) <= row:
+        d += 1
+    while _ring_start(d) > row:
+        d -= 1
+    return d
+
+
+def _ring(d: int) -> tuple[np.ndarray, np.ndarray]:
+    """Relative axial ``(q, r)`` of the hexes at distance ``d`` (1 or more), by q
+    then r: the two ends of each column, the whole of the first and last."""
+    q = np.arange(-d, d + 1, dtype=np.int32)
+    low = np.maximum(-d, -q - d)
+    high = np.minimum(d, d - q)
+    edge = np.abs(q) == d
+    count = np.where(edge, d + 1, 2)
+    step = np.where(edge, 1, high - low)
+    cols = np.repeat(np.arange(q.size), count)
+    k = np.arange(cols.size) - np.repeat(np.cumsum(count) - count, count)
+    return q[cols], (low[cols] + k * step[cols]).astype(np.int32)
+
+
 def _ring_hexes(first: int, last: int) -> tuple[np.ndarray, np.ndarray]:
     """Relative axial ``(q, r)`` of every hex at distance first..last, ring by ring
     (the order the table rows follow)."""
-    span = np.arange(-last, last + 1, dtype=np.int32)
-    q, r = np.meshgrid(span, span, indexing="ij")
-    q, r = q.ravel(), r.ravel()
-    d = (np.abs(q) + np.abs(r) + np.abs(q + r)) // 2
-    keep = (d >= first) & (d <= last)
-    order = np.argsort(d[keep], kind="stable")
-    return q[keep][order], r[keep][order]
+    rings = [_ring(d) for d in range(first, last + 1)]
+    if not rings:
+        return np.empty(0, dtype=np.int32), np.empty(0, dtype=np.int32)
+    return np.concatenate([q for q, _ in rings]), np.concatenate([r for _, r in rings])
 
 
 def _deltas(bq: np.ndarray, br: np.ndarray, first: int, steps: int) -> np.ndarray:
@@ -261,8 +293,15 @@ def _deltas(bq: np.ndarray, br: np.ndarray, first: int, steps: int) -> np.ndarra
     (0, 0) to ``(bq, br)``, ``_PAD`` past a line's end. Each axial coordinate of
     a line stays within one of its ends' range, the margin of the sight grid
     (checked over the whole table by the tests)."""
-    sq, sr, valid = line_steps(bq, br, steps, first)
-    return np.where(valid, sq * _STRIDE + sr, _PAD).astype(np.int32)
+    return _deltas_along(_line_ends(bq, br), first, steps)
+
+
+def _deltas_along(
+    ends: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], first: int, steps: int
+) -> np.ndarray:
+    """``_deltas`` of the lines ``_line_ends`` describes."""
+    sq, sr, valid = _line_hexes(ends, first, steps)
+    return np.where(valid, sq * _STRIDE + sr, _PAD).astype(np.int32, copy=False)
 
 
 # The 3-bit code of a step along a line by the change of its sight-grid cell
@@ -297,21 +336,24 @@ def _run_keys(deltas: np.ndarray, limit: int) -> np.ndarray:
 
 
 class _RelativeLines:
-    """Intervening hexes of the line from (0, 0) to every hex within ``radius``.
+    """Intervening hexes of the line from (0, 0) to every hex of the rows built.
 
-    Rows follow the rings outward (``_ring_start``). Steps ``c * CHUNK_STEPS + 1 ..``
-    of the rows from ``_chunk_start(c)`` on form chunk ``c``. Lines in nearby
+    Rows follow the rings outward (``_ring_start``), each ring by q then r; the
+    table holds every row before ``rows``, so every ring out to ``radius`` and
+    the first rows of the next. Steps ``c * CHUNK_STEPS + 1 ..`` of the rows from
+    ``_chunk_start(c)`` on form chunk ``c``. Lines in nearby
     directions share those steps (in the first chunk a few thousand distinct
     runs serve some 180,000 rows), so a chunk keeps each distinct run of
     sight-grid deltas once (``segments[c]``) and each row the number of its run
     (``segment_of[c]``, room reserved up to ``TABLE_RADIUS``): a viewer then sums
     every run once, however many lines share it. ``row_of`` maps a relative hex
     (``(q + TABLE_RADIUS) * side + r + TABLE_RADIUS``) to its row, -1 where not
-    built. Growing appends rings; nothing built is built again.
+    built. Growing appends rows; nothing built is built again.
     """
 
     def __init__(self) -> None:
         self.radius = 1
+        self.rows = _ring_start(2)
         self.limit = TABLE_RADIUS
         side = 2 * self.limit + 1
         self.row_of = np.full(side * side, -1, dtype=np.int32)
@@ -320,14 +362,19 @@ class _RelativeLines:
         # A chunk's runs by key (``_run_keys``), sorted, and their numbers.
         self._keys: list[np.ndarray] = []
         self._key_runs: list[np.ndarray] = []
-        self._add_rings(2, 1)
 
-    def _add_rings(self, first: int, last: int) -> None:
+    def _add_rows(self, end: int) -> None:
+        """Build the rows from ``rows`` up to ``end`` (whole rings or part of one)."""
+        start = self.rows
+        if end <= start:
+            return
+        first, last = _ring_of(start), _ring_of(end - 1)
         q, r = _ring_hexes(first, last)
-        start = _ring_start(first)
+        skipped = start - _ring_start(first)
+        q, r = q[skipped : skipped + end - start], r[skipped : skipped + end - start]
         side = 2 * self.limit + 1
         self.row_of[(q + self.limit) * side + (r + self.limit)] = np.arange(
-            start, start + q.size, dtype=np.int32
+            start, end, dtype=np.int32
         )
         for c in range(-(-(last - 1) // CHUNK_STEPS)):
             if c == len(self.segment_of):
@@ -348,7 +395,8 @@ class _RelativeLines:
                 self.segment_of[c][at + skip : at + q.size] = self._runs_of(
                     c, np.concatenate(deltas)
                 )
-        self.radius = last
+        self.rows = end
+        self.radius = _ring_of(end) - 1
 
     def _runs_of(self, c: int, deltas: np.ndarray) -> np.ndarray:
         """The run numbers of these rows of chunk ``c``, new runs appended."""
@@ -388,19 +436,25 @@ class _RelativeLines:
         runs = sum(len(k) for k in self._keys)
         return built * 4 + runs * CHUNK_STEPS * 4 + self.row_of.nbytes
 
-    def grow(self, radius: int) -> None:
-        """Append rings toward ``radius``: all of them out to ``FIRST_RADIUS`` at the
-        first call, then about ``GROW_ENTRIES`` entries at most per call."""
+    def grow(self, radius: int, budget: int | None = None) -> None:
+        """Append rows toward every ring out to ``radius``: about ``budget`` line
+        steps at most (``GROW_ENTRIES`` if None; a row of ring d has d - 1)."""
+        budget = GROW_ENTRIES if budget is None else budget
         radius = min(radius, self.limit)
-        if self.radius < FIRST_RADIUS <= self.limit:
-            self._add_rings(self.radius + 1, FIRST_RADIUS)
-        last = self.radius
-        entries = 0
-        while last < radius and (entries == 0 or entries + 6 * (last + 1) ** 2 <= GROW_ENTRIES):
-            last += 1
-            entries += 6 * last * last
-        if last > self.radius:
-            self._add_rings(self.radius + 1, last)
+        end = _ring_start(radius + 1)
+        rows, spent = self.rows, 0
+        while rows < end:
+            d = _ring_of(rows)
+            # One row at least per call, so that every call moves on.
+            take = min(_ring_start(d + 1), end) - rows
+            take = min(take, (budget - spent) // (d - 1))
+            if take <= 0:
+                if spent:
+                    break
+                take = 1
+            rows += take
+            spent += take * (d - 1)
+        self._add_rows(rows)
 
 
 _LINES = _RelativeLines()
@@ -500,7 +554,8 @@ def visible_from(
     _LINES.grow(int(dist.max()))
     limit = _LINES.limit
     side = 2 * limit + 1
-    near = dist <= _LINES.radius
+    # Rows not built yet read -1: those lines are drawn on the spot.
+    near = dist <= limit
     rows = np.full(todo.size, -1, dtype=np.int64)
     rows[near] = _LINES.row_of[(dq[todo[near]] + limit) * side + (dr[todo[near]] + limit)]
     viewer_eye = int(g.level[x, y]) + int(viewer_height)
@@ -509,6 +564,7 @@ def visible_from(
     woods = np.zeros(todo.size, dtype=np.int32)
     base = np.int32(x * _STRIDE + y)
     chunk = 0
+    ends = None  # of the lines to every area hex, once some line is drawn on the spot
     while todo.size:
         # Rows within the table, and the farther lines computed on the spot.
         far = np.flatnonzero(rows < 0) if chunk < len(_LINES.segment_of) else np.arange(todo.size)
@@ -527,11 +583,13 @@ def visible_from(
             step_top[near] = run_top[ids]
             step_woods[near] = run_woods[ids]
         # Lines beyond the table, a block at a time (the work arrays stay small).
+        if far.size and ends is None:
+            ends = _line_ends(dq, dr)
         for b in range(0, far.size, 4096):
             part = far[b : b + 4096]
             t = todo[part]
-            deltas = _deltas(dq[t], dr[t], chunk * CHUNK_STEPS + 1, CHUNK_STEPS)
-            step_top[part], step_woods[part] = _sums(g.code, deltas, base)
+            along = _deltas_along(tuple(e[t] for e in ends), chunk * CHUNK_STEPS + 1, CHUNK_STEPS)
+            step_top[part], step_woods[part] = _sums(g.code, along, base)
         top = np.maximum(top, step_top)
         woods += step_woods
         blocked = (top > threshold) | (woods >= WOODS_COUNT_BLOCKS)
@@ -619,9 +677,13 @@ def in_sight(
     n = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
     if n <= 1:
         return True
-    if n <= _LINES.radius:
-        side = 2 * _LINES.limit + 1
-        row = int(_LINES.row_of[(dq + _LINES.limit) * side + dr + _LINES.limit])
+    side = 2 * _LINES.limit + 1
+    row = (
+        int(_LINES.row_of[(dq + _LINES.limit) * side + dr + _LINES.limit])
+        if n <= _LINES.limit
+        else -1
+    )
+    if row >= 0:
         chunks = -(-(n - 1) // CHUNK_STEPS)
         deltas = np.concatenate([_LINES.steps(c, np.array([row]))[0] for c in range(chunks)])
     else:
