@@ -41,6 +41,7 @@ from game.state import (
     save_log,
     state_hash,
 )
+from game.state.checks import position_hash
 from game.state.model import MAPLESS_VERSION, digest, mapless_hash
 from game.state.sealing import Seal
 from game.state.timeline import ReplayTimeline
@@ -389,3 +390,21 @@ def test_a_sides_view_reads_the_games_sheets_not_the_files(played, files_changed
         assert seen.keys() == loaded.area.catalogue.keys()
         assert "creek_meadows" in seen and "aaa_added" not in seen
         assert seen["farmland"] is loaded.area.catalogue["farmland"]
+
+
+def test_a_turn_check_is_the_digest_of_the_position_with_its_sheets_written_once() -> None:
+    """The turn check (``position_hash``) keeps the JSON of a game's sheets from turn
+    to turn: it is still exactly the digest of the position without its history,
+    turn after turn, as sheets are laid, and for a state rebuilt from plain data
+    (other sheet objects, the same sheets)."""
+    state = pile_hunt()
+    area_sizes = set()
+    for turns in range(1, 13):
+        play_random(state, SEED + turns, max_turns=turns, invariants=False)
+        area_sizes.add(len(state.area.positions))
+        assert position_hash(state) == digest(state.to_dict(history=False))
+        if state.result is not None:
+            break
+    rebuilt = GameState.from_dict(state.to_dict())
+    assert position_hash(rebuilt) == position_hash(state)
+    assert len(area_sizes) > 1

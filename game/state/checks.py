@@ -17,12 +17,15 @@ Two kinds, both recorded by ``apply`` and kept in ``GameState.checks``:
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
+from game.board.sheet import Sheet, catalogue_to_dict
 from game.state.commands import command_from_dict
-from game.state.model import Event, GameState, TurnCheck, digest
+from game.state.model import Event, GameState, TurnCheck, canonical_json, digest
 
 # Hex digits kept of a command's fingerprint: a one-in-four-billion chance to miss a
 # change at that command, and the turn check behind it catches it anyway.
@@ -36,8 +39,29 @@ def command_check(command: dict[str, Any], events: Sequence[Event], state: GameS
 
 
 def position_hash(state: GameState) -> str:
-    """The hash of the game as it stands, without its history (log, commands, checks)."""
-    return digest(state.to_dict(history=False))
+    """The hash of the game as it stands, without its history (log, commands, checks):
+    ``digest(state.to_dict(history=False))``, with the sheets' part of the JSON
+    written once per catalogue (sheets are frozen), the rest each turn."""
+    data = state.to_dict(history=False)
+    catalogue = state.area.catalogue
+    sheets = _catalogue_json(
+        tuple((sheet_id, catalogue[sheet_id]) for sheet_id in sorted(catalogue))
+    )
+    # canonical_json of a dict is its keys in order, each with its value's own
+    # canonical JSON: the same bytes, with the sheets' value taken from the cache.
+    hashed = hashlib.sha256(b"{")
+    for k, key in enumerate(sorted(data)):
+        value = sheets if key == "sheets" else canonical_json(data[key]).encode("utf-8")
+        hashed.update(b"," if k else b"")
+        hashed.update(canonical_json(key).encode("utf-8") + b":" + value)
+    hashed.update(b"}")
+    return hashed.hexdigest()
+
+
+@lru_cache(maxsize=16)
+def _catalogue_json(sheets: tuple[tuple[str, Sheet], ...]) -> bytes:
+    """The canonical JSON of a game's sheets (``catalogue_to_dict``)."""
+    return canonical_json(catalogue_to_dict(dict(sheets))).encode("utf-8")
 
 
 def record_checks(state: GameState, events: Sequence[Event], turn_before: int) -> None:
