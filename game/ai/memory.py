@@ -114,18 +114,24 @@ class Memory:
     ) -> np.ndarray:
         """``visible_from`` (MAP-5), remembered until the play area changes.
         ``among`` is ``(mask, name)``: only the hexes of the mask are worked out,
-        remembered under that name."""
-        cache = self.notes.get("sight")
-        if cache is None or cache[0] is not area or cache[1] != area.revision:
-            cache = (area, area.revision, {})
-            self.notes["sight"] = cache
+        remembered under that name. When the area only grew (sheets laid, MAP-6),
+        what was seen before is carried over (``_SightNotes.carried``)."""
+        notes = self.notes.get("sight")
+        if notes is None or notes.area is not area or notes.revision != area.revision:
+            earlier = notes if notes is not None and area.grew_from(notes.area) else None
+            if earlier is not None:
+                earlier.earlier = None  # one area back is what is carried
+            notes = _SightNotes(area, area.revision, earlier)
+            self.notes["sight"] = notes
         key = (viewer, max_range, viewer_height, target_height, among and among[1])
-        mask = cache[2].get(key)
-        if mask is None:
+        kept = notes.masks.get(key)
+        if kept is None:
             subset = None if among is None else among[0]
-            mask = visible_from(area, viewer, max_range, viewer_height, target_height, subset)
-            cache[2][key] = mask
-        return mask
+            mask = notes.carried(key, subset)
+            if mask is None:
+                mask = visible_from(area, viewer, max_range, viewer_height, target_height, subset)
+            kept = notes.masks[key] = (mask, subset)
+        return kept[0]
 
     def last_seen(self, unit_id: str) -> tuple[int, Hex] | None:
         seen = self.sightings.get(unit_id)
@@ -144,6 +150,77 @@ class Memory:
         span = max(1, b - a)
         d = Hex(seen[b].q - seen[a].q, seen[b].r - seen[a].r)
         return (round(d.q / span), round(d.r / span))
+
+
+class _SightNotes:
+    """The masks ``Memory.sight`` worked out on one area (revision), by key, each
+    with the ``among`` mask it was asked for; and those of the area before, when
+    this one only grew from it."""
+
+    def __init__(self, area: PlayArea, revision: int, earlier: _SightNotes | None) -> None:
+        self.area = area
+        self.revision = revision
+        self.earlier = earlier
+        self.masks: dict[tuple, tuple[np.ndarray, np.ndarray | None]] = {}
+        self._where: np.ndarray | None = None  # the earlier area's hexes in this one
+        self._boxes: list[tuple[int, int, int, int]] | None = None
+
+    def carried(self, key: tuple, among: np.ndarray | None) -> np.ndarray | None:
+        """The mask of ``key`` on this area from the one worked out on the earlier
+        area, or None when there is none to carry (MAP-5, MAP-6).
+
+        Laying a sheet changes no hex in play; it turns open level-0 ground (what
+        sight reads off the area) into the new sheet. That ground never blocks a
+        viewer whose eye is at level 0 or above (nothing lower than both eyes
+        blocks), and the new sheet can only add tops and woods to a line, so a
+        hex that was out of sight stays out of sight. Worked out again: the new
+        hexes, the hexes asked now and not then, and the hexes seen whose line
+        can pass the new sheets (a line's hexes stay within the q and r ranges of
+        its ends)."""
+        earlier = self.earlier
+        if earlier is None or key not in earlier.masks:
+            return None
+        viewer, max_range, viewer_height, target_height, _ = key
+        old_area = earlier.area
+        at = old_area.index_of(viewer)
+        if at < 0 or int(old_area.level[at]) + viewer_height < 0:
+            return None
+        old_mask, old_among = earlier.masks[key]
+        area = self.area
+        if self._where is None:
+            self._where = area.indices_of(old_area.q, old_area.r)
+            fresh = np.ones(len(area), dtype=bool)
+            fresh[self._where] = False
+            self._boxes = [
+                (
+                    int(area.q[s].min()),
+                    int(area.q[s].max()),
+                    int(area.r[s].min()),
+                    int(area.r[s].max()),
+                )
+                for s in (fresh & (area.sheet_i == i) for i in np.unique(area.sheet_i[fresh]))
+            ]
+        assert self._boxes is not None
+        seen = old_mask.copy()
+        q, r = old_area.q[seen], old_area.r[seen]
+        low_q, high_q = np.minimum(q, viewer.q) - 1, np.maximum(q, viewer.q) + 1
+        low_r, high_r = np.minimum(r, viewer.r) - 1, np.maximum(r, viewer.r) + 1
+        crosses = np.zeros(q.size, dtype=bool)
+        for q0, q1, r0, r1 in self._boxes:
+            crosses |= (low_q <= q1) & (high_q >= q0) & (low_r <= r1) & (high_r >= r0)
+        seen[seen] = crosses
+        ask = np.ones(len(area), dtype=bool)
+        ask[self._where] = seen
+        if among is not None:
+            asked = np.zeros(len(area), dtype=bool)
+            asked[self._where] = True if old_among is None else old_among
+            ask = (ask | ~asked) & among
+        mask = np.zeros(len(area), dtype=bool)
+        mask[self._where] = old_mask
+        mask[ask] = False
+        if among is not None:
+            mask &= among
+        return mask | visible_from(area, viewer, max_range, viewer_height, target_height, ask)
 
 
 def _disk1(h: Hex) -> list[Hex]:

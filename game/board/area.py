@@ -350,6 +350,16 @@ class PlayArea:
         twin._rubble = set(self._rubble)
         return twin
 
+    def grew_from(self, older: PlayArea) -> bool:
+        """True when this area is ``older`` with sheets laid since (MAP-6) and
+        nothing else changed: every sheet of ``older`` at its place, no building
+        demolished since. Its hexes then keep their terrain; there are only more."""
+        return (
+            len(self._sheets) > len(older._sheets)
+            and self._rubble == older._rubble
+            and all(self._sheets.get(pos) is sheet for pos, sheet in older._sheets.items())
+        )
+
     def demolish(self, h: Hex) -> bool:
         """A building hex destroyed in play becomes rubble: rough ground at its
         level, no height, no CF (it no longer blocks sight or shields, MAP-5,
