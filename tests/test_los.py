@@ -240,6 +240,10 @@ def test_MAP_5_vectorized_line_steps_equal_hexmath_line_on_every_near_and_far_li
         end = Hex(int(q[k]), int(r[k]))
         got = [Hex(int(a), int(b)) for a, b in zip(sq[k][valid[k]], sr[k][valid[k]], strict=True)]
         assert got == line(Hex(0, 0), end)[1:-1], end
+    for first in (1, 17, 40, 333):
+        part = line_steps(q, r, 7, first)
+        for whole, some in zip((sq, sr, valid), part, strict=True):
+            assert np.array_equal(some, whole[:, first - 1 : first + 6])
 
 
 def test_MAP_5_vectorized_line_steps_on_ties() -> None:
