@@ -176,9 +176,9 @@ def line_steps(
     ``v = y - z``, ``w = z - x``; the nudge moves them by ``-eps``, ``+5 eps``,
     ``-4 eps``, so the point is never on an edge. Then ``floor(u) - floor(w)``
     is ``3 * h.x`` give or take 1, and ``floor(w) - floor(v)`` is ``3 * h.z``:
-    three floors in whole numbers per hex, no rounding of each component and
-    fixing of the worst (the tests compare it with ``line`` on every line of the
-    table and on far random ones). Lines are translation invariant, so
+    three floors per hex (``_line_hexes``), no rounding of each component and
+    fixing of the worst (the tests compare it with ``line`` on every line out to
+    30 hexes and on far random ones). Lines are translation invariant, so
     ``a + line(0, b - a)`` is ``line(a, b)``. Returns ``(q, r, valid)`` of shape
     ``(len(bq), steps)``; ``valid`` is False past the end of a line
     (step >= distance).
@@ -209,7 +209,8 @@ def _line_hexes(
     # x / n for whole x, in floating point (faster than whole-number division):
     # x + lift * n + 1/2 is positive (|u|, |v|, |w| are 2n at most) and exact, and
     # its quotient by n lies at least 1/(2n) from a whole number, far more than
-    # the rounding of one product, so truncating it gives floor(x / n) + lift.
+    # the rounding of 1/n and of the product (below 1e-11 for any line an area
+    # can hold), so truncating it gives floor(x / n) + lift.
     # Every floor carries the same lift, which the differences below cancel.
     nf = np.maximum(n, 1).astype(np.float64)
     per = 1.0 / nf
