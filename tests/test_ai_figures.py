@@ -255,7 +255,7 @@ def test_TS_10_hard_takes_back_the_tower_gun_before_the_end_phase() -> None:
     normal = {c.command: c.score for c in attack_candidates(board_of(state, "south"), legal)}
     view = player_view(state, "south")
     odds = attack_odds_of(view, view.units["s-guard"], view.units["s-tower-gun"], cs.CAPTURE)
-    assert odds.chance == pytest.approx(float(ts.gun_fight_odds(6, 5)))  # 6 guards, 5 riflemen
+    assert odds.chance == pytest.approx(float(ts.gun_fight_odds(7, 5)))  # 7 guards, 5 riflemen
     assert hard[back] == pytest.approx(normal[back] + HOLD_WORTH * odds.chance)
 
 
