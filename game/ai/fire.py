@@ -35,12 +35,23 @@ from game.ai.shell_damage import KERNEL_RADIUS, damage_kernel, is_blast
 from game.artillery.forecast import expected_damage
 from game.artillery.weapons import airborne_damage, weapon
 from game.hexmath import Hex, distance
+from game.rules import battletech as bt
 from game.rules.core import probability_at_least
+from game.state import combat as cs
 from game.state.aircraft import HIGH, altitude_map
+from game.state.combat.battletech import target_number
 from game.state.commands import Command, EndPhase, PlotFire
 from game.state.legal import LegalCommands
 from game.state.model import Unit
-from game.state.queries import fastest_move, on_auto_hit_hex, on_predesignated_hex, shots_now
+from game.state.queries import (
+    attack_odds_of,
+    attack_weapons,
+    fastest_move,
+    on_auto_hit_hex,
+    on_predesignated_hex,
+    shots_now,
+)
+from game.state.spotting import spotting_this_turn
 
 
 def _expected(
@@ -200,6 +211,12 @@ def _score_targets(
     seeing = board.enemy_sight(1)
     if not (board.level.weighs_detection and _detection_matters(board)):
         seeing = np.zeros_like(seeing)
+    spotting = _spotting_costs(board)
+    # ART-18: what the own units that would spot each shot lose in their own attacks.
+    spot_cost = {
+        h: 0.0 if s.automatic is not None else sum(spotting.get(u.id, 0.0) for u in s.spotters)
+        for h, s in zip(aims, shots, strict=True)
+    }
     scored: list[tuple[float, float, Hex, int | None, int]] = []
     points_by_flight: dict[int, list[tuple[Hex, float]]] = {}
     for flight in sorted(set(flights)):
@@ -225,6 +242,7 @@ def _score_targets(
                 if risk[k] > _tolerance(board, h):
                     continue
                 cost = board.personality.detection_cost * min(3, int(seeing[area.index_of(h)]))
+                cost += spot_cost[h]
                 scored.append((float(gain[k]) - cost, float(risk[k]), h, tn, flight))
     scored.sort(key=lambda s: (-s[0], s[2]))
     out: list[Candidate] = []
@@ -234,6 +252,7 @@ def _score_targets(
             if value is None:
                 continue
             value -= board.personality.detection_cost * min(3, int(seeing[area.index_of(h)]))
+            value -= spot_cost[h]
         tn_text = "automatic hit" if tn is None else f"needs {tn}"
         out.append(
             Candidate(
@@ -242,6 +261,53 @@ def _score_targets(
                 f"expected damage {value:.1f} at {area.label(h)} ({tn_text}, flight {flight})",
             )
         )
+    return out
+
+
+# ART-18: a spotter pays +1 on its own attacks in the turn the shell is fired and in
+# the turn it lands.
+SPOTTED_TURNS = 2
+
+
+def _spotting_costs(board: Board) -> dict[str, float]:
+    """ART-18 (hard, ``weighs_spotting``): per own unit that shoots (BattleTech direct
+    fire, ART-32a) and does not spot this turn already, what a shell it would spot
+    costs its own attacks: the expected damage its weapons lose at +1 to hit against
+    its best target, counted as the attack phase counts it, for each of the turns
+    the shell is fired and lands. A unit already spotting pays the +1 anyway."""
+    if not board.level.weighs_spotting:
+        return {}
+    view = board.view
+    goals = objectives.read(view, board.level.reads_turn_limit)
+    # ART-36: no direct fire reaches an aircraft.
+    targets = [
+        e
+        for e in board.enemies.values()
+        if e.hex is not None and e.system == cs.BATTLETECH and e.altitude is None
+    ]
+    out: dict[str, float] = {}
+    for u in board.own.values():
+        if u.system != cs.BATTLETECH or u.battery is not None or u.hex is None:
+            continue
+        if u.altitude is not None or spotting_this_turn(view, u):
+            continue
+        best = 0.0
+        for e in targets:
+            lost = 0.0
+            for name in attack_weapons(u, e):
+                tn = target_number(view, u, e, name)
+                if tn is None or isinstance(tn, str):
+                    continue
+                now = bt.hit_probability(tn.total)
+                if now <= 0:
+                    continue
+                odds = attack_odds_of(view, u, e, name)
+                lost += odds.expected * (1.0 - bt.hit_probability(tn.total + 1) / now)
+            if lost > 0:
+                share = objectives.finishing_share(goals, e) if board.level.aims_to_destroy else 0.0
+                best = max(best, lost * (unit_value(e) + share))
+        if best > 0:
+            out[u.id] = SPOTTED_TURNS * best
     return out
 
 

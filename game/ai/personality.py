@@ -124,6 +124,9 @@ class Level:
     # Keep out of the rings round where enemy blast shells (cruise missiles) were
     # aimed, not only off the hexes themselves (ART-19, ART-25).
     reads_blasts: bool = True
+    # A shell costs what the own units that would spot it lose in their own attacks
+    # (ART-18: +1 in the turns it is fired and lands) (hard).
+    weighs_spotting: bool = False
 
 
 @dataclass(frozen=True)
@@ -213,6 +216,7 @@ LEVELS["hard"] = replace(
     weighs_charges=True,
     weighs_gun_fights=True,
     watches_enemy_moves=True,
+    weighs_spotting=True,
 )
 PERSONALITIES: dict[str, Personality] = {
     "steady": Personality(
