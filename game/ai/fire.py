@@ -118,16 +118,22 @@ def _sight(board: Board, aims: list[Hex]) -> Callable[[Unit, Hex], bool]:
     wanted = np.zeros(len(area), dtype=bool)
     wanted[at] = True
     seen: dict[tuple[Hex, int], frozenset[Hex]] = {}
+    # Asked of the same few units for every aimed hex: their answers by the unit
+    # itself (a view's units never change), held so that its id is not reused.
+    by_unit: dict[int, tuple[Unit, frozenset[Hex]]] = {}
 
     def sees(unit: Unit, h: Hex) -> bool:
-        assert unit.hex is not None
-        height = unit.height + (unit.altitude or 0)
-        key = (unit.hex, height)
-        sight = seen.get(key)
-        if sight is None:
-            mask = board.sight_among(unit.hex, height, wanted)
-            sight = seen[key] = frozenset(compress(hexes, mask[at].tolist()))
-        return h in sight
+        held = by_unit.get(id(unit))
+        if held is None or held[0] is not unit:
+            assert unit.hex is not None
+            height = unit.height + (unit.altitude or 0)
+            key = (unit.hex, height)
+            sight = seen.get(key)
+            if sight is None:
+                mask = board.sight_among(unit.hex, height, wanted)
+                sight = seen[key] = frozenset(compress(hexes, mask[at].tolist()))
+            held = by_unit[id(unit)] = (unit, sight)
+        return h in held[1]
 
     return sees
 

@@ -22,6 +22,8 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from functools import cached_property, lru_cache, partial
 from typing import Protocol, overload
 
+import numpy as np
+
 import game.state.aircraft as aircraft
 import game.state.combat as combat
 import game.state.moving as moving
@@ -29,7 +31,7 @@ from game.artillery.counter_battery import announced_positions
 from game.artillery.flight import range_refusal
 from game.artillery.predesignated import predesignation_refusal
 from game.artillery.weapons import weapon as weapon_spec
-from game.board.area import PlayArea
+from game.board.area import SHEET_HEXES, PlayArea
 from game.hexmath import Hex, disk, neighbors
 from game.scenario.model import FLANKS
 from game.state.board import battery_sheet
@@ -380,6 +382,13 @@ class _BatteryPlots:
     def far_set(self) -> frozenset[Hex]:
         return self._far[1]
 
+    @cached_property
+    def aimable(self) -> np.ndarray:
+        """``in_range`` of each area hex's sheet, over the area arrays (which hold
+        each sheet's hexes together, sheets in placing order)."""
+        area = self.state.area
+        return np.repeat([self.in_range(pos) for pos in area.positions], SHEET_HEXES)
+
     def in_range(self, pos: tuple[int, int]) -> bool:
         """ART-5: the sheet at ``pos`` is within the weapon's reach (kept per position)."""
         kept = self.__dict__.setdefault("_in_range", {})
@@ -462,9 +471,9 @@ class _PieceAims:
         )
 
     def aims_at(self, target: Hex) -> bool:
-        area = self.guns.state.area
-        if area.contains(target):
-            return self.guns.in_range(area.position_of(target))
+        i = self.guns.state.area.index_of(target)
+        if i >= 0:
+            return bool(self.guns.aimable[i])
         return target in self.guns.far_set
 
     def allows(self, command: PlotFire) -> bool:
