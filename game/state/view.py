@@ -22,6 +22,7 @@ import os
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import FrozenInstanceError, dataclass, field, fields, replace
+from functools import partial
 from typing import Any
 
 from game.artillery.plots import Arrival, FireQueue, Plot
@@ -343,18 +344,14 @@ _QUEUE_COPIES: dict[tuple[Any, ...], tuple[Any, Any]] = {}
 _QUEUE_COPIES_KEPT = 16384
 
 
-def _queue_copy(
-    source: Any, shows: tuple[Any, ...], make: Callable[..., Any], *args: Any, **kwargs: Any
-) -> Any:
-    """``make(*args, **kwargs)``, made only the first time (every view asks for every
-    shell of the game so far)."""
+def _queue_copy(source: Any, shows: tuple[Any, ...], make: Callable[[], Any]) -> Any:
     key = (id(source), *shows)
     held = _QUEUE_COPIES.get(key)
     if held is not None and held[0] is source:
         return held[1]
     if len(_QUEUE_COPIES) >= _QUEUE_COPIES_KEPT:
         _QUEUE_COPIES.clear()
-    made = make(*args, **kwargs)
+    made = make()
     _QUEUE_COPIES[key] = (source, made)
     return made
 
@@ -369,9 +366,9 @@ def _own_queue(state: GameState, sides: tuple[str, ...]) -> tuple[FireQueue, dic
         per_side[p.side] = per_side.get(p.side, 0) + 1
         if p.side in sides:
             n = numbers[p.id] = per_side[p.side]
-            plots.append(_queue_copy(p, ("plot", n), replace, p, id=n))
+            plots.append(_queue_copy(p, ("plot", n), partial(replace, p, id=n)))
     arrivals = [
-        _queue_copy(a, ("arrival", n), replace, a, plot_id=n)
+        _queue_copy(a, ("arrival", n), partial(replace, a, plot_id=n))
         for a in state.queue.arrivals
         if (n := numbers.get(a.plot_id)) is not None
     ]
@@ -395,7 +392,7 @@ def _arrivals(state: GameState, side: str, numbers: Mapping[int, int]) -> tuple[
             umpire,
             own and numbers[a.plot_id],
         )
-        seen.append(_queue_copy(a, shows, _seen_arrival, a, plot, umpire, own, numbers))
+        seen.append(_queue_copy(a, shows, partial(_seen_arrival, a, plot, umpire, own, numbers)))
     return tuple(seen)
 
 
