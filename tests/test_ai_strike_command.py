@@ -1,16 +1,23 @@
 """Strike Command's play on Strike on Market Town: its units keep out of its own
 missiles (ART-7, ART-12, ART-25), the missile fires past spotters that will step
 out of its rings, hard aims at where the Guard can be by the time a missile lands,
-and spotters the side cannot lose keep out of the enemy's best reach."""
+spotters the side cannot lose keep out of the enemy's best reach, and the Guard's
+last units hold out away from the ranged-in town (ART-19, ART-21, ART-25)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import game.ai.objectives as objectives
-from game.ai.candidates import Board
+from game.ai.candidates import Board, Candidate
 from game.ai.fire import _staying, targeting_candidates
-from game.ai.manoeuvre import _guards_the_eyes, _spares_the_eyes, _threat, movement_candidates
+from game.ai.manoeuvre import (
+    HOLDING_OUT,
+    _guards_the_eyes,
+    _spares_the_eyes,
+    _threat,
+    movement_candidates,
+)
 from game.ai.memory import EnemyShell, Memory
 from game.ai.personality import level, personality
 from game.artillery.forecast import forecast
@@ -192,3 +199,48 @@ def test_normal_keeps_out_of_the_rings_round_where_missiles_were_aimed_ART_19_AR
     for name in ("easy", "hard"):
         assert dangers[name][area.index_of(aimed)] == 1.0
         assert dangers[name][one_off] == 0.5 and dangers[name][three_off] == 0.0
+
+
+def _guard_moves(state: GameState, level_name: str, shells: list[EnemyShell]) -> list[Candidate]:
+    """The Hunchback's scored moves in the Guard's movement turn, at ``level_name``,
+    with the Guard having seen ``shells`` land."""
+    state.phase = "movement"
+    state.active = "south"
+    legal = [c for c in legal_commands(state, "south") if getattr(c, "unit", "") == "s-hunchback"]
+    memory = Memory()
+    memory.enemy_shells.extend(shells)
+    board = Board.read(
+        player_view(state, "south"), memory, level(level_name), personality("steady")
+    )
+    return movement_candidates(board, legal)
+
+
+def test_the_guards_last_units_hold_out_away_from_the_ranged_in_town_ART_21_ART_25() -> None:
+    """ART-21: a missile at a pre-designated hex hits it for sure, and ART-25: its rings
+    take everything three hexes round; anywhere else it must roll (ART-11) and scatters
+    (ART-12). Once a missile has landed and Strike Command is one loss from destroying
+    the Guard, normal and hard stop closing with the spotters: the Hunchback leaves the
+    keep's rings and the Locusts' reach. Easy fights on; with two units left, or before
+    any missile has landed, every level fights."""
+    keep = Hex(6, 21)  # 0708 on the town sheet, pre-designated by the scenario
+    landed = [EnemyShell(1, "cruise_90", keep, 4, 5)]
+    state = new_game(MARKET_TOWN, 3)
+    state.turn = 6
+    for uid in ("s-scorpion", "s-rifles-west", "s-rifles-east"):
+        state.units[uid].destroyed = True
+    eyes = [state.units[uid].hex for uid in ("n-eye-west", "n-eye-east")]
+    easy = max(_guard_moves(state, "easy", landed), key=lambda c: c.score)
+    assert easy.reason.startswith("close with the enemy")
+    for name in ("normal", "hard"):
+        best = max(_guard_moves(state, name, landed), key=lambda c: c.score)
+        assert best.reason == HOLDING_OUT
+        assert isinstance(best.command, Move) and distance(best.command.to, keep) >= 3
+        assert min(distance(best.command.to, e) for e in eyes) > min(
+            distance(easy.command.to, e) for e in eyes
+        )
+    # No missile seen yet: nothing says the enemy's shells are blasts to hide from.
+    assert max(_guard_moves(state, "normal", []), key=lambda c: c.score).reason != HOLDING_OUT
+    # Two units left: the Hunchback fights on at every level.
+    state.units["s-scorpion"].destroyed = False
+    for name in ("normal", "hard"):
+        assert max(_guard_moves(state, name, landed), key=lambda c: c.score).reason != HOLDING_OUT

@@ -28,7 +28,7 @@ from game.ai.aircraft import flight_candidates
 from game.ai.candidates import Board, Candidate
 from game.ai.charges import move_worth
 from game.ai.hunt import beliefs, goal_position, search_hexes
-from game.ai.shell_damage import harmful_radius
+from game.ai.shell_damage import harmful_radius, is_blast
 from game.artillery.flight import sheet_distance
 from game.board.area import PlayArea
 from game.board.los import in_sight
@@ -81,6 +81,8 @@ def movement_candidates(board: Board, legal: Sequence[Command]) -> list[Candidat
         return _spotter_moves(board, uid, options)
     if _shelters(board, goals, uid):
         return _sheltered_moves(board, goals, uid, options)
+    if _holds_out(board, goals):
+        return _hiding_moves(board, uid, options, HOLDING_OUT)
     if _fights(board, goals):
         return _fighter_moves(board, uid, options, goals)
     if _escorts(board, goals, uid):
@@ -165,6 +167,9 @@ def _sheltered_moves(
     return _spotter_moves(board, uid, options)
 
 
+# Why a unit hides: the weakest kept out of the fight, or the last ones holding out.
+HIDING = "keep the weakest unit out of the enemy's sight and reach"
+HOLDING_OUT = "hold out: out of the enemy's sight and reach, away from where its missiles fell"
 # Hexes from the nearest enemy beyond which a hiding unit gains nothing by going farther.
 HIDING_DISTANCE = 12
 # What woods in its hex are worth to a hiding unit: the to-hit modifier they give
@@ -172,10 +177,12 @@ HIDING_DISTANCE = 12
 WOODS_COVER = {LIGHT_WOODS: 1.0, HEAVY_WOODS: 2.0}
 
 
-def _hiding_moves(board: Board, uid: str, options: list[Command]) -> list[Candidate]:
-    """Keep the weakest unit out of the enemy's sight and reach, in woods where it can
-    (ART-32a), away from the enemy and never toward it to watch it: the side wins by
-    its surviving, not by its spotting."""
+def _hiding_moves(
+    board: Board, uid: str, options: list[Command], why: str = HIDING
+) -> list[Candidate]:
+    """Keep a unit (the weakest, or one of the last holding out) out of the enemy's
+    sight and reach, in woods where it can (ART-32a), away from the enemy and never
+    toward it to watch it: the side wins by its surviving, not by its spotting."""
     view = board.view
     area = view.area
     here = board.hex_of(uid)
@@ -197,8 +204,7 @@ def _hiding_moves(board: Board, uid: str, options: list[Command]) -> list[Candid
     score -= 2.0 * weight * exposed[i]
     score -= _common_penalties(board, uid, ends, danger)[inside]
     score -= _dodge_penalties(board, uid, ends, dodge)[inside]
-    hiding = "keep the weakest unit out of the enemy's sight and reach"
-    return _scored_on_map(options, ends, score, hiding, "stay on the map")
+    return _scored_on_map(options, ends, score, why, "stay on the map")
 
 
 def _shelters(board: Board, goals: objectives.Objectives, uid: str) -> bool:
@@ -263,8 +269,27 @@ def _spares_the_eyes(board: Board, goals: objectives.Objectives) -> bool:
         return False
     if not any(u.battery is not None and not u.destroyed for u in board.view.own_units()):
         return False
-    lost = sum(1 for u in board.view.own_units() if u.destroyed)
-    return goals.enemy_destroys - lost <= 1
+    return _losses_left(board, goals) <= 1
+
+
+def _losses_left(board: Board, goals: objectives.Objectives) -> int:
+    """How many more own units the enemy must destroy to win by destroying units."""
+    return goals.enemy_destroys - sum(1 for u in board.view.own_units() if u.destroyed)
+
+
+def _holds_out(board: Board, goals: objectives.Objectives) -> bool:
+    """Normal and hard (``Level.holds_out``): a side that wins by surviving against an
+    enemy that destroys units with blast shells hides its last unit once one more loss
+    would lose the game. A missile at a pre-designated or auto-hit hex hits for
+    sure (ART-19, ART-21) and its rings take everything three hexes round (ART-25);
+    anywhere else it must roll (ART-11) and scatters by the margin (ART-12), so a
+    unit that keeps away from where it was seen and out of the spotters' sight
+    outlasts the limit. The side gives up its own destroy-units condition for it."""
+    if not (board.level.holds_out and goals.survive and goals.enemy_destroys):
+        return False
+    if not any(is_blast(s.weapon) for s in board.memory.enemy_shells):
+        return False
+    return _losses_left(board, goals) <= 1
 
 
 def _weakest(board: Board) -> Unit | None:

@@ -89,6 +89,12 @@ class Level:
     # contact leave the rings around where they stood while those shells were
     # plotted, and keep out of one another's (hard).
     dodges_shells: bool = False
+    # A side that wins by holding out against an enemy that must destroy its units
+    # with blast shells (cruise missiles, ART-25): once one more loss would lose the
+    # game, its last unit leaves the fight and hides, away from the ground the enemy
+    # has ranged in (ART-19, ART-21), where every missile must roll and scatters
+    # (ART-11, ART-12); otherwise it fights to the last (easy).
+    holds_out: bool = False
     # BATTLESYSTEM regiments end their moves with the front toward the nearest enemy
     # (BS-11: flank +2, rear +4 to the armour rating; BS-13: volleys need the front).
     faces_the_enemy: bool = True
@@ -193,6 +199,7 @@ LEVELS: dict[str, Level] = {
         escorts_the_weakest=True,
         stays_by_the_weakest=True,
         keeps_target_in_sight=True,
+        holds_out=True,
     ),
 }
 # Hard: normal with look-ahead where it pays. Its guns stand where normal's do:
