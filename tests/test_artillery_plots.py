@@ -79,6 +79,10 @@ def test_ART_17_unspotted_arrivals_do_not_adjust() -> None:
     assert queue.adjustments_for("b", TARGET, 4) == 1
     assert queue.adjustments_for("b", TARGET, 3) == 0
     assert queue.adjustments_for("b", Hex(0, 0), 9) == 0
+    # The same count at every hex at once, for a question about many hexes.
+    assert queue.adjustments_by_target("b", 4) == {TARGET: 1}
+    assert queue.adjustments_by_target("b", 3) == {}
+    assert queue.adjustments_by_target("other", 4) == {TARGET: 1}
 
 
 def test_ART_8_several_pieces_and_queue_queries() -> None:

@@ -164,11 +164,16 @@ class FireQueue:
     def adjustments_for(self, battery: str, target: Hex, firing_turn: int) -> int:
         """ART-17: spotted arrivals of this battery's shells at this hex up to the
         artillery phase of ``firing_turn`` (shells leave after that phase's arrivals)."""
-        return sum(
-            1
-            for a in self.arrivals
-            if a.battery == battery and a.target == target and a.spotted and a.turn <= firing_turn
-        )
+        return self.adjustments_by_target(battery, firing_turn).get(target, 0)
+
+    def adjustments_by_target(self, battery: str, firing_turn: int) -> dict[Hex, int]:
+        """``adjustments_for`` at every hex the battery's spotted shells came down
+        aimed at (the other hexes have none), for a caller that asks about many."""
+        counts: dict[Hex, int] = {}
+        for a in self.arrivals:
+            if a.battery == battery and a.spotted and a.turn <= firing_turn:
+                counts[a.target] = counts.get(a.target, 0) + 1
+        return counts
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -364,10 +364,7 @@ def shots_now(
     numbers: dict[tuple, tuple[TargetNumber, Unit | None]] = {}
     designated = () if air else predesignated_hexes(board, unit.side)
     # ART-17 (``adjustments``): the battery's spotted arrivals so far, by hex.
-    spotted: dict[Hex, int] = {}
-    for a in board.queue.arrivals:
-        if a.battery == unit.id and a.spotted and a.turn <= board.turn:
-            spotted[a.target] = spotted.get(a.target, 0) + 1
+    spotted = board.queue.adjustments_by_target(unit.id, board.turn)
     out = []
     for target in targets:
         inside = area.contains(target)
