@@ -22,14 +22,17 @@ from game.ai.candidates import Board, unit_value
 from game.ai.manoeuvre import movement_candidates
 from game.ai.memory import Memory
 from game.ai.personality import level, personality
+from game.ai.setup import _predesignations
 from game.dice import ScriptedDice
-from game.hexmath import Hex, distance, neighbor
+from game.hexmath import Hex, distance, neighbor, neighbors
 from game.rules import toysoldiers as ts
 from game.state import (
     Attack,
     EndPhase,
     GunAction,
+    Hold,
     Move,
+    Predesignate,
     acting_side,
     apply,
     legal_commands,
@@ -89,11 +92,12 @@ def test_TS_10_taking_the_gun_on_the_hex_to_hold_is_worth_the_hold() -> None:
     assert found[take] == pytest.approx(worth(odds, rifles, gun) + HOLD_WORTH)
 
 
-def _disabled_tower_gun_with_its_gunners() -> GameState:
+def _disabled_tower_gun_with_its_gunners(uid: str = "s-gunners") -> GameState:
+    """The Tower Cannon on its side (TS-9), ``uid`` next to it, the Guard to attack."""
     state = fort_pewter()
     gun = state.units["s-tower-gun"]
     gun.damage = {**gun.damage, "gun": {**gun.damage["gun"], "status": "disabled"}}
-    place(state, "s-gunners", neighbor(tower(state), 4))
+    place(state, uid, neighbor(tower(state), 4))
     to_attack_phase(state)
     acting_first(state, "south")
     return state
@@ -272,3 +276,91 @@ def test_TS_10_hard_garrison_waits_for_the_enemy_that_has_moved_and_stands_off()
         why, found = _garrison_step(state, level_name)
         assert why.startswith("garrison") and found == off, level_name
     assert level("hard").watches_enemy_moves and not level("normal").watches_enemy_moves
+
+
+def test_TS_11_normal_leaves_a_disabled_gun_uncrewed_easy_crews_it() -> None:
+    """TS-9, TS-11: a gun on its side fires for nobody until it is repaired, and a
+    warrior who crews a gun shoots no more himself: the normal AI does not crew the
+    disabled Tower Cannon with a guard; the easy AI does."""
+    state = _disabled_tower_gun_with_its_gunners("s-guard")
+    crew = GunAction("south", "s-guard", "s-tower-gun", cs.CREW)
+    legal = legal_commands(state, "south")
+    assert crew in legal
+    normal = {c.command for c in attack_candidates(board_of(state, "south"), legal)}
+    easy = {c.command: c.score for c in attack_candidates(board_of(state, "south", "easy"), legal)}
+    assert crew not in normal
+    assert easy[crew] == GUN_CARE_WORTH
+    assert level("hard").crews_ready_guns and not level("easy").crews_ready_guns
+
+
+def _first_legion_move(state: GameState, level_name: str, uid: str) -> tuple[str, Hex]:
+    """The reason and end hex of ``uid``'s best move, every other unit held first."""
+    while True:
+        side = acting_side(state)
+        assert side is not None
+        legal = legal_commands(state, side)
+        held = [c for c in legal if isinstance(c, Hold) and c.unit != uid]
+        if not held:
+            break
+        apply(state, held[0])
+    legal = legal_commands(state, "north")
+    found = movement_candidates(board_of(state, "north", level_name), legal)
+    top = max(found, key=lambda c: c.score)
+    assert top.command.unit == uid
+    here = state.units[uid].hex
+    to = top.command.to if isinstance(top.command, Move) else here
+    assert to is not None
+    return top.reason, to
+
+
+def test_TS_11_normal_keeps_the_mortar_crew_by_its_mortar_easy_walks_it_off() -> None:
+    """TS-11: a gun fires only with a crew qualified for its type within a step of it.
+    The Mortar Crew shoots nothing of its own and is the Legion Mortar's only crew but
+    the sappers: normal keeps it by the mortar to serve it; easy sends it to the tower
+    with the assault and the mortar stays silent."""
+    for level_name, serves in (("normal", True), ("hard", True), ("easy", False)):
+        state = fort_pewter()
+        why, to = _first_legion_move(state, level_name, "n-mortar-crew")
+        mortar = state.units["n-mortar"].hex
+        assert mortar is not None
+        assert why.startswith("serve") == serves, level_name
+        assert (distance(to, mortar) <= ts.CLOSE_DISTANCE) == serves, level_name
+
+
+def test_TS_11_the_narrowest_crew_serves_the_gun_the_mechanics_stay_free() -> None:
+    """TS-9, TS-11: the Tin Sappers, qualified on all four gun types, are the Legion's
+    only mechanics; the Mortar Crew is qualified on the mortar alone. Both stand by the
+    Legion Mortar: normal crews it with the Mortar Crew first."""
+    state = fort_pewter()
+    mortar = state.units["n-mortar"].hex
+    assert mortar is not None
+    place(state, "n-sappers", neighbor(mortar, 1))
+    to_attack_phase(state)
+    acting_first(state, "north")
+    legal = legal_commands(state, "north")
+    by_crew = GunAction("north", "n-mortar-crew", "n-mortar", cs.CREW)
+    by_sappers = GunAction("north", "n-sappers", "n-mortar", cs.CREW)
+    assert by_crew in legal and by_sappers in legal
+    found = {c.command: c.score for c in attack_candidates(board_of(state, "north"), legal)}
+    assert found[by_crew] == GUN_CARE_WORTH
+    assert found[by_sappers] == pytest.approx(GUN_CARE_WORTH / 4)
+
+
+def test_ART_20_hard_ranges_its_guns_on_the_hexes_where_the_guards_fight() -> None:
+    """ART-20, ART-21, TS-10: the Pewter Guard only has to hold out, so it crosses no
+    road; its warriors guard the Tower Cannon from the hexes next to the tower. Hard's
+    Tin Legion pre-designates those hexes (a shell there hits, ART-21); normal picks
+    road hexes."""
+    state = new_game(str(ROOT / "maps" / "fort_pewter.toml"), 3)
+    assert state.phase == "setup"
+    ring = set(neighbors(tower(state)))
+    adds = [
+        c for c in legal_commands(state, "north") if isinstance(c, Predesignate) and not c.remove
+    ]
+    picks = {}
+    for level_name in ("normal", "hard"):
+        found = _predesignations(board_of(state, "north", level_name), adds)
+        picks[level_name] = max(found, key=lambda c: c.score).command.hex
+    assert picks["hard"] in ring
+    assert picks["normal"] not in ring
+    assert level("hard").ranges_the_guards and not level("normal").ranges_the_guards

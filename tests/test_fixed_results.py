@@ -48,7 +48,7 @@ LEVELS = ("normal", "easy")  # the first side's level, the second's
 PINNED = {
     "air_strike": "187cb0e070f3e555ad0b7d3546292b9cd472f2fa14d470c684921fbf7db779d4",
     "burning_bridge": "d9c5f03bc42dc853262bac1818e790c29fcceb04c631d3ff2641964a33e09e55",
-    "fort_pewter": "97186fccfc61c3e0810da898c56292358911732acd5bd779c389cb49376cd505",
+    "fort_pewter": "c33a9fbad483afbdbcb0588367091d0f2f73431c793b4c07cdffb2901d7ff8f4",
     "hold_the_ford": "5a2302524c0abf499084f8ec051e856053fe99959bfdef8ddfc1fb7775fa10c6",
     "long_tom_hunt": "2d6b953c55e0aaf14677125bcef0679f90ef7234d09b551bf3bae49730b7b73f",
     "strike_on_market_town": "b92f5a5572c5a6e16e0a716feeef5f7317af220fd91e652af6422cf7ea3ef8a7",

@@ -147,6 +147,24 @@ def _question_worth(board: Board, choice: str) -> float:
     return ANSWER_WORTH.get(choice, 0.0)
 
 
+def _fires_for_nobody(board: Board, field: ToyField | None, gun: SeenUnit) -> bool:
+    """A gun disabled or under repair (TS-9) fires for nobody, and a warrior who crews
+    it shoots no more himself (TS-11): the levels that crew only guns that fire leave
+    it uncrewed until it is ready."""
+    if not board.level.crews_ready_guns or field is None:
+        return False
+    found = field.guns.get(gun.id)
+    return found is not None and found.status != "ready"
+
+
+def _crew_worth(field: ToyField, unit: SeenUnit) -> float:
+    """Crewing a gun lets it fire (TS-11); the fewer gun types the unit's warriors are
+    qualified for, the sooner it crews: a mechanic qualified on all four (the only one
+    who repairs, TS-9) is left free while a narrower crew is at hand."""
+    types = {t for w in field.warriors.get(unit.id, ()) if w.on_board for t in w.qualified}
+    return GUN_CARE_WORTH / max(1, len(types))
+
+
 def _enemy_guns(board: Board) -> list[SeenUnit]:
     return [
         u
@@ -290,6 +308,10 @@ def attack_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
                 out.append(Candidate(c, _gun_fight(board, unit, gun), f"take gun {c.gun}"))
             elif c.action == cs.REPAIR and gun is not None and board.level.weighs_return_blows:
                 out.append(Candidate(c, _repair_worth(board, gun), f"repair gun {c.gun}"))
+            elif gun is not None and _fires_for_nobody(board, field, gun):
+                continue
+            elif c.action == cs.CREW and field is not None and board.level.keeps_gun_crews:
+                out.append(Candidate(c, _crew_worth(field, unit), f"crew gun {c.gun}"))
             else:
                 out.append(Candidate(c, GUN_CARE_WORTH, f"{c.action} gun {c.gun}"))
             continue

@@ -34,9 +34,11 @@ from game.board.area import PlayArea
 from game.board.los import in_sight
 from game.board.terrain import HEAVY_WOODS, LIGHT_WOODS
 from game.hexmath import Hex, distance, distances, line, opposite
+from game.rules import toysoldiers as ts
 from game.rules.battlesystem import in_front_arc
 from game.rules.battletech import direct_fire_weapon
 from game.rules.core import probability_at_least
+from game.state.combat.toysoldiers import ToyField
 from game.state.commands import Command, Hold, Move
 from game.state.legal import LegalCommands
 from game.state.model import Unit
@@ -55,6 +57,7 @@ def movement_candidates(board: Board, legal: Sequence[Command]) -> list[Candidat
     archers = [u for u in free if _stands_off(board, goals, u)]
     free = [u for u in free if u not in archers]
     jobs = _garrison_jobs(board, goals, sorted(free))
+    jobs.update(_crew_jobs(board, sorted(u for u in free if u not in jobs)))
     jobs.update(objectives.assignments(goals, board.own, sorted(u for u in free if u not in jobs)))
     order = hunters + sorted(u for u in jobs if u in by_unit)
     order += sorted((u for u in by_unit if u not in order), key=_spotter_order(board))
@@ -76,6 +79,8 @@ def movement_candidates(board: Board, legal: Sequence[Command]) -> list[Candidat
         goal, why = jobs[uid]
         if why.startswith("garrison"):
             return _garrison_moves(board, uid, options, goal, why)
+        if why.startswith("serve"):
+            return _crew_moves(board, uid, options, goal, why)
         return _objective_moves(board, uid, options, goal, why)
     if _spares_the_eyes(board, goals):
         return _spotter_moves(board, uid, options)
@@ -109,6 +114,54 @@ def _garrison_jobs(
         hold = min(goals.guard, key=lambda g: (distance(u.hex, g.hex), g.hex))
         out[uid] = (hold.hex, f"garrison {board.area.label(hold.hex)}: every guard counts (TS-10)")
     return out
+
+
+def _crew_jobs(board: Board, free: list[str]) -> dict[str, tuple[Hex, str]]:
+    """Gun crews (the level that keeps them, normal and hard): a toy-soldier unit whose
+    warriors shoot nothing of their own but are qualified for an own gun that fires
+    (ready, TS-9) and that no other unit's warrior serves stays by that gun: a gun
+    fires only with a qualified crew within a step of it (TS-11), and the crew adds
+    little to a fight for a gun. Unit id -> (the gun's hex, why)."""
+    if not board.level.keeps_gun_crews:
+        return {}
+    view = board.view
+    if not any(u.system == cs.TOY_SOLDIERS for u in view.living(view.side)):
+        return {}
+    field = ToyField(view)
+    crews: dict[str, set[str]] = {}  # unit id -> the gun types its warriors may crew
+    for u in field.units:
+        warriors = [w for w in field.warriors.get(u.id, ()) if w.on_board]
+        if u.side == view.side and warriors and all(w.profile is None for w in warriors):
+            crews[u.id] = {t for w in warriors for t in w.qualified}
+    out: dict[str, tuple[Hex, str]] = {}
+    manned: set[str] = set()
+    # The narrowest crews first, as in the attack phase (``attacks._crew_worth``), and
+    # over every unit, moved or not, so that a gun has one crew.
+    for uid in sorted(crews, key=lambda u: (len(crews[u]), u)):
+        for gun_unit, gun in field.gun_units(view.side):
+            crew = field.crew_of(gun)
+            if gun.status != "ready" or gun_unit.id in manned or (crew and crew[0].id != uid):
+                continue
+            if gun.gun_type in crews[uid]:
+                manned.add(gun_unit.id)
+                if uid in free:
+                    assert gun_unit.hex is not None
+                    out[uid] = (gun_unit.hex, f"serve the {gun.name} (TS-11)")
+                break
+    return out
+
+
+def _crew_moves(
+    board: Board, uid: str, options: list[Command], gun: Hex, why: str
+) -> list[Candidate]:
+    """A crew stands within a step of its gun (TS-11), out of the rings of the shells
+    falling there (ART-25)."""
+    here = board.hex_of(uid)
+    ends = _Ends.of_options(board.area, options, here)
+    d = distances(gun, ends.q, ends.r)
+    score = np.where(d <= ts.CLOSE_DISTANCE, 2.0, -1.0 * d)
+    score -= 0.5 * _common_penalties(board, uid, ends, board.shell_danger())
+    return _scored(options, score, why)
 
 
 def _hunting(board: Board, goals: objectives.Objectives) -> bool:

@@ -120,6 +120,17 @@ class Level:
     # A side that holds a hex against toy soldiers garrisons it with every warrior
     # unit (TS-10: every guard within a step of the gun counts).
     crews_guns: bool = True
+    # Crew only a toy-soldier gun that fires: a warrior serving a gun no longer shoots
+    # himself (TS-11), and a disabled gun fires for nobody until repaired (TS-9)
+    # (normal, hard).
+    crews_ready_guns: bool = True
+    # A unit whose warriors shoot nothing of their own but are qualified for an own
+    # gun that fires stays by it and serves it (TS-11) (normal, hard).
+    keeps_gun_crews: bool = True
+    # Against an enemy that only has to hold out by a gun on a hex the side must take,
+    # pre-designate the hexes next to that hex, where its warriors guard the gun (ART-20,
+    # TS-10), instead of roads it never crosses (hard).
+    ranges_the_guards: bool = False
     # Score each move of a unit that fights in contact by the rounds of close combat
     # it makes possible this turn: its charge, the faces of both units, the rounds
     # the enemies next to it can start back (WHC-1; Warhammer units only, hard).
@@ -180,6 +191,8 @@ LEVELS: dict[str, Level] = {
         reads_scatter=False,
         reads_blasts=False,
         spares_idle_guns=False,
+        crews_ready_guns=False,
+        keeps_gun_crews=False,
     ),
     "normal": Level(
         name="normal",
@@ -224,6 +237,7 @@ LEVELS["hard"] = replace(
     weighs_gun_fights=True,
     watches_enemy_moves=True,
     weighs_spotting=True,
+    ranges_the_guards=True,
 )
 PERSONALITIES: dict[str, Personality] = {
     "steady": Personality(

@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import numpy as np
 
+import game.ai.objectives as objectives
 from game.ai.candidates import Board, Candidate
 from game.artillery.deployment import off_board_position
 from game.artillery.weapons import weapon
 from game.board.area import PlayArea
 from game.board.terrain import WATER
 from game.dice import DiceBase
-from game.hexmath import DIRECTIONS, distances
+from game.hexmath import DIRECTIONS, Hex, distances, neighbors
+from game.state import combat as cs
 from game.state.commands import Command, Deploy, EndPhase, Predesignate
 from game.state.queries import fastest_move, flights_to_area
 
@@ -130,6 +132,24 @@ def approach_scores(board: Board) -> np.ndarray:
     return score
 
 
+def _where_the_guards_fight(board: Board) -> set[Hex]:
+    """The level that ranges its guns on the guards (hard): the hexes next to a
+    toy-soldier gun of an enemy that only has to hold out, on a hex the side must take.
+    That enemy crosses no road to anywhere; its warriors stand next to the gun to guard
+    it (TS-10), and a shell on a pre-designated hex hits it (ART-21)."""
+    if not board.level.ranges_the_guards:
+        return set()
+    view = board.view
+    goals = objectives.read(view)
+    if not goals.enemy_survives:
+        return set()
+    guns = {
+        u.hex for u in view.living(view.enemy) if u.system == cs.TOY_SOLDIERS and u.kind == "gun"
+    }
+    held = [h.hex for h in goals.take if h.hex in guns]
+    return {n for h in held for n in neighbors(h) if view.area.contains(n)}
+
+
 def _passes(area: PlayArea) -> np.ndarray:
     """1 where a hex is lower than the ground on two opposite sides (a saddle)."""
     out = np.zeros(len(area), dtype=np.float64)
@@ -151,7 +171,11 @@ def _predesignations(board: Board, adds: list[Predesignate]) -> list[Candidate]:
     chosen = list(view.predesignated)
     score = approach_scores(board)
     out: list[Candidate] = []
+    ring = _where_the_guards_fight(board)
     for c in adds:
+        if c.hex in ring and c.hex not in chosen:
+            out.append(Candidate(c, 10.0, "next to the gun the enemy must guard (ART-20, TS-10)"))
+            continue
         i = area.index_of(c.hex)
         if i < 0:
             continue
