@@ -17,7 +17,7 @@ import numpy as np
 
 from game.board.area import PlayArea
 from game.board.los import visible_from
-from game.hexmath import Hex
+from game.hexmath import Hex, distances
 from game.state.model import hex_from
 from game.state.view import PlayerView
 
@@ -162,8 +162,9 @@ class _SightNotes:
         self.revision = revision
         self.earlier = earlier
         self.masks: dict[tuple, tuple[np.ndarray, np.ndarray | None]] = {}
-        self._where: np.ndarray | None = None  # the earlier area's hexes in this one
-        self._boxes: list[tuple[int, int, int, int]] | None = None
+        self._where = np.empty(0, dtype=np.int64)  # the earlier area's hexes in this one
+        self._fresh = np.empty(0, dtype=np.int64)  # the hexes of the sheets laid since
+        self._boxes: list[tuple[int, int, int, int]] | None = None  # their q, r ranges
 
     def carried(self, key: tuple, among: np.ndarray | None) -> np.ndarray | None:
         """The mask of ``key`` on this area from the one worked out on the earlier
@@ -174,9 +175,9 @@ class _SightNotes:
         viewer whose eye is at level 0 or above (nothing lower than both eyes
         blocks), and the new sheet can only add tops and woods to a line, so a
         hex that was out of sight stays out of sight. Worked out again: the new
-        hexes, the hexes asked now and not then, and the hexes seen whose line
-        can pass the new sheets (a line's hexes stay within the q and r ranges of
-        its ends)."""
+        hexes within range, the hexes asked now and not then, and the hexes seen
+        whose line can pass the new sheets (a line's hexes stay within the q and
+        r ranges of its ends)."""
         earlier = self.earlier
         if earlier is None or key not in earlier.masks:
             return None
@@ -187,39 +188,42 @@ class _SightNotes:
             return None
         old_mask, old_among = earlier.masks[key]
         area = self.area
-        if self._where is None:
+        if self._boxes is None:
             self._where = area.indices_of(old_area.q, old_area.r)
-            fresh = np.ones(len(area), dtype=bool)
-            fresh[self._where] = False
+            laid = np.ones(len(area), dtype=bool)
+            laid[self._where] = False
+            self._fresh = np.flatnonzero(laid)
+            sheets = area.sheet_i[self._fresh]
             self._boxes = [
-                (
-                    int(area.q[s].min()),
-                    int(area.q[s].max()),
-                    int(area.r[s].min()),
-                    int(area.r[s].max()),
+                (int(q.min()), int(q.max()), int(r.min()), int(r.max()))
+                for q, r in (
+                    (area.q[self._fresh[sheets == i]], area.r[self._fresh[sheets == i]])
+                    for i in np.unique(sheets)
                 )
-                for s in (fresh & (area.sheet_i == i) for i in np.unique(area.sheet_i[fresh]))
             ]
-        assert self._boxes is not None
-        seen = old_mask.copy()
+        seen = np.flatnonzero(old_mask)
         q, r = old_area.q[seen], old_area.r[seen]
         low_q, high_q = np.minimum(q, viewer.q) - 1, np.maximum(q, viewer.q) + 1
         low_r, high_r = np.minimum(r, viewer.r) - 1, np.maximum(r, viewer.r) + 1
-        crosses = np.zeros(q.size, dtype=bool)
+        crosses = np.zeros(seen.size, dtype=bool)
         for q0, q1, r0, r1 in self._boxes:
             crosses |= (low_q <= q1) & (high_q >= q0) & (low_r <= r1) & (high_r >= r0)
-        seen[seen] = crosses
-        ask = np.ones(len(area), dtype=bool)
-        ask[self._where] = seen
+        fresh = self._fresh
+        if max_range is not None:
+            fresh = fresh[distances(viewer, area.q[fresh], area.r[fresh]) <= max_range]
+        ask = np.zeros(len(area), dtype=bool)
+        ask[fresh] = True
+        ask[self._where[seen[crosses]]] = True
+        mask = np.zeros(len(area), dtype=bool)
+        mask[self._where] = old_mask
         if among is not None:
             asked = np.zeros(len(area), dtype=bool)
             asked[self._where] = True if old_among is None else old_among
             ask = (ask | ~asked) & among
-        mask = np.zeros(len(area), dtype=bool)
-        mask[self._where] = old_mask
-        mask[ask] = False
-        if among is not None:
             mask &= among
+        if not ask.any():
+            return mask
+        mask[ask] = False
         return mask | visible_from(area, viewer, max_range, viewer_height, target_height, ask)
 
 
