@@ -8,9 +8,20 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 import game.ai.objectives as objectives
 from game.ai import Policy
-from game.ai.attacks import THREAT_WEIGHT, _holds_the_hex, _presses, _threat
+from game.ai.attacks import (
+    CLOCK_CAUTION,
+    THREAT_WEIGHT,
+    _holds_the_hex,
+    _own_weight,
+    _presses,
+    _spends_magic,
+    _threat,
+    worth,
+)
 from game.ai.candidates import Board
 from game.ai.fire import _points as fire_points
 from game.ai.fire import out_of_reach
@@ -29,7 +40,9 @@ from game.ai.personality import level, personality
 from game.dice import Dice
 from game.hexmath import Hex, distance
 from game.state import Hold, Move, acting_side, apply, legal_commands, new_game, player_view
+from game.state.combat import MELEE
 from game.state.model import GameState
+from game.state.queries import attack_odds_of
 
 MAPS = Path(__file__).resolve().parents[1] / "maps"
 AIR_STRIKE = str(MAPS / "air_strike.toml")
@@ -194,3 +207,57 @@ def test_hard_strikes_first_at_the_regiment_on_the_hex_to_take() -> None:
     far = state.units["s-bows"]
     far.hex = Hex(far.hex.q + 6, far.hex.r + 4)
     assert _threat(_board(state, "north", "hard"), far) == 1.0
+
+
+def test_BS_14_BS_18_hard_keeps_its_magical_volleys_for_short_range() -> None:
+    """BS-14: the Wardens' Bows have two volleys of blessed arrows; BS-18: at medium
+    range half their dice roll, at long range a third. Hard looses a magical volley
+    only at short range or in the last turn; normal looses one wherever its dice take
+    more than the ordinary volley's."""
+    state = _in_movement(FORD)
+    bows, foot = state.units["s-bows"], state.units["n-foot"]
+
+    def spends(level_name: str, hexes_off: int, turn: int | None = None) -> bool:
+        foot.hex, foot.facing = Hex(bows.hex.q, bows.hex.r - hexes_off), 4  # in front
+        if turn is not None:
+            state.turn = turn
+        board = _board(state, "south", level_name)
+        return _spends_magic(
+            board,
+            objectives.read(board.view),
+            board.view.units["s-bows"],
+            board.view.units["n-foot"],
+        )
+
+    assert spends("hard", 5)  # short range (7 hexes for a longbow)
+    assert not spends("hard", 10) and not spends("hard", 16)  # medium, long
+    assert spends("normal", 10) and spends("normal", 16)
+    assert spends("hard", 16, turn=state.turn_limit)  # the last turn: kept is lost
+
+
+def test_BS_9_hard_wardens_call_no_melee_round_that_trades_figures_evenly() -> None:
+    """BS-9: in a melee round both sides strike at once. The Wardens win at the turn
+    limit and the Marchers have more figures, so hard counts the Wardens' own losses
+    CLOCK_CAUTION times in a round they would call: the Spears, front to front with the
+    Marcher Foot on the bridge end, take about as many figures as they lose (normal
+    calls that round, hard does not). The Marchers, who must take the hex, and normal's
+    Wardens count their losses once."""
+    state = _in_movement(FORD)
+    spears, foot = state.units["s-spears"], state.units["n-foot"]
+    foot.hex, foot.facing = Hex(spears.hex.q, spears.hex.r - 1), 4  # front to front
+
+    def round_worth(side: str, level_name: str, unit: str, target: str) -> tuple[float, float]:
+        board = _board(state, side, level_name)
+        ours, theirs = board.view.units[unit], board.view.units[target]
+        weight = _own_weight(board, objectives.read(board.view), ours, MELEE)
+        return weight, worth(
+            attack_odds_of(board.view, ours, theirs, MELEE), ours, theirs, own_weight=weight
+        )
+
+    assert round_worth("south", "hard", "s-spears", "n-foot") == (
+        CLOCK_CAUTION,
+        pytest.approx(-0.98, abs=0.01),
+    )
+    weight, normal = round_worth("south", "normal", "s-spears", "n-foot")
+    assert weight == 1.0 and normal > 0
+    assert round_worth("north", "hard", "n-foot", "s-spears")[0] == 1.0

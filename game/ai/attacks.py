@@ -27,7 +27,9 @@ import game.ai.objectives as objectives
 from game.ai.candidates import Board, Candidate, unit_value
 from game.hexmath import distance
 from game.rules import toysoldiers as ts
+from game.rules.battlesystem import RANGE_BANDS
 from game.state import combat as cs
+from game.state.combat.battlesystem import magical_plan
 from game.state.combat.toysoldiers import ToyField
 from game.state.commands import Answer, Attack, Command, EndPhase, GunAction
 from game.state.queries import (
@@ -70,6 +72,9 @@ BREAK_WORTH = 0.3
 # units, more than any other attack of the turn.
 HOLD_WORTH = 5 * WHOLE_UNIT
 BREAK_WORTH_BY_OBJECTIVE = {0: 1.0, 1: 0.6}
+# How many times a regiment that waits out the clock counts its own losses in a melee
+# round it would call (``_own_weight``).
+CLOCK_CAUTION = 3.0
 # A fight for a gun put off until the shots at its guards are made (hard): still
 # worth more than ending the phase.
 DEFERRED_FIGHT = 0.01
@@ -82,9 +87,11 @@ def worth(
     *,
     return_blows: bool = True,
     stakes: tuple[float, float] | None = None,
+    own_weight: float = 1.0,
 ) -> float:
     """What an attack is worth to the attacker's side (see the module docstring);
-    without ``return_blows`` (the easy level) only what it takes from the enemy. With
+    without ``return_blows`` (the easy level) only what it takes from the enemy, and
+    the blows struck back counted ``own_weight`` times (``_own_weight``). With
     ``stakes`` (what a break costs the attacker's unit and the target, as shares of a
     whole unit, ``break_stake``) a round of close combat also counts its break test
     (WHC-1): the loser gives up its ground, or all it has left when cut down."""
@@ -93,7 +100,7 @@ def worth(
     taken = odds.share * unit_value(target)
     if odds.weapon == cs.CAPTURE:
         taken *= 2
-    lost = odds.cost * unit_value(attacker) if return_blows else 0.0
+    lost = own_weight * odds.cost * unit_value(attacker) if return_blows else 0.0
     if stakes is not None:
         own, theirs = stakes
         taken += unit_value(target) * (
@@ -325,12 +332,15 @@ def attack_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
             continue
         if field is not None and board.level.spares_idle_guns and idle_gun(field, target):
             continue
+        if c.weapon == cs.MAGICAL and not _spends_magic(board, goals, unit, target):
+            continue
         gain = worth(
             odds,
             unit,
             target,
             return_blows=board.level.weighs_return_blows and not _presses(board, goals, unit),
             stakes=break_stakes(board, unit, target) if c.weapon == cs.CLOSE_COMBAT else None,
+            own_weight=_own_weight(board, goals, unit, c.weapon),
         )
         if odds.share is None:  # BattleTech: a share of what is left, when destroying wins
             gain += objectives.finishing_worth(goals, target, odds.expected)
@@ -353,6 +363,39 @@ def attack_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
             for k in out
         ]
     return out
+
+
+def _own_weight(
+    board: Board, goals: objectives.Objectives, unit: SeenUnit, weapon_name: str
+) -> float:
+    """How many times the blows struck back count in a melee round (BS-9: both sides
+    strike at once). The level that waits out the clock (hard) counts its own losses
+    ``CLOCK_CAUTION`` times when its side guards a hex and wins at the turn limit: a
+    round it does not call is a turn the enemy must still spend, while one that trades
+    figures evenly wears down the side that has fewer of them and no time to win back."""
+    if (
+        board.level.waits_out_the_clock
+        and weapon_name == cs.MELEE
+        and unit.system == cs.BATTLESYSTEM
+        and goals.survive
+        and goals.guard
+        and not goals.take
+    ):
+        return CLOCK_CAUTION
+    return 1.0
+
+
+def _spends_magic(
+    board: Board, goals: objectives.Objectives, unit: SeenUnit, target: SeenUnit
+) -> bool:
+    """BS-14: a regiment has two magical volleys (unless the scenario says otherwise).
+    The level that saves them (hard) looses one only at short range, where every
+    figure's die rolls (BS-18: half the dice at medium range, a third at long), or in
+    the last turn, when a volley kept is a volley lost."""
+    if not board.level.saves_magical_volleys or goals.turns_left <= 1:
+        return True
+    plan = magical_plan(board.view, unit, target)
+    return not isinstance(plan, str) and all(g.band == RANGE_BANDS[0] for g in plan.groups)
 
 
 def _holds_the_hex(goals: objectives.Objectives, target: SeenUnit) -> bool:

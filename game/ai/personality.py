@@ -100,6 +100,12 @@ class Level:
     faces_the_enemy: bool = True
     # Bowmen guarding a hex stand off and shoot instead of standing by it (BS-13).
     bowmen_stand_off: bool = True
+    # A side that guards a hex and wins at the turn limit counts its own losses three
+    # times in a melee round it calls with its BATTLESYSTEM regiments (BS-9) (hard).
+    waits_out_the_clock: bool = False
+    # Keep a regiment's few magical volleys (BS-14) for short range, where all its
+    # dice roll (BS-18: half at medium, a third at long), until the last turn (hard).
+    saves_magical_volleys: bool = False
     # A side that must take a hex makes every melee round that takes something with
     # its BATTLESYSTEM regiments (hard; BS-9: both sides strike at once).
     presses_every_round: bool = False
@@ -223,6 +229,8 @@ LEVELS["hard"] = replace(
     name="hard",
     reach_ahead=True,
     forecast_checks=8,
+    saves_magical_volleys=True,
+    waits_out_the_clock=True,
     posterior_hunt=True,
     spots_both_ends=True,
     dodges_shells=True,
