@@ -26,6 +26,7 @@ import numpy as np
 
 import game.state.aircraft as aircraft
 import game.state.combat as combat
+import game.state.counter_battery as counter_battery
 import game.state.moving as moving
 from game.artillery.counter_battery import announced_positions
 from game.artillery.flight import range_refusal
@@ -563,9 +564,10 @@ def _counter_battery_aims(
         _COUNTER_BATTERY_HEXES[state.area] = kept
     if key not in kept[1]:
         positions = announced_positions(state.area, state.other(side), heard, origin, reach)
-        # ``counter_battery.refusal``: the one refused position is the battery's own
-        # (hex 0909 of a position lies on that position, MAP-2).
-        hexes = tuple(state.area.hex_0909(pos) for pos in positions if pos != origin)
+        # Worked out once per set of announcements heard, so the rule's own refusal
+        # is asked of each hex (ART-37: not the battery's own position).
+        aims = (state.area.hex_0909(pos) for pos in positions)
+        hexes = tuple(h for h in aims if counter_battery.refusal(state, unit, h) is None)
         kept[1][key] = (hexes, frozenset(hexes))
     return kept[1][key]
 
