@@ -308,7 +308,8 @@ def _spotting_costs(board: Board) -> dict[str, float]:
                 if now <= 0:
                     continue
                 odds = attack_odds_of(view, u, e, name)
-                lost += odds.expected * (1.0 - bt.hit_probability(tn.total + 1) / now)
+                spotting = bt.hit_probability(tn.total + bt.SPOTTING_MODIFIER)
+                lost += odds.expected * (1.0 - spotting / now)
             if lost > 0:
                 share = objectives.finishing_share(goals, e) if board.level.aims_to_destroy else 0.0
                 best = max(best, lost * (unit_value(e) + share))

@@ -907,6 +907,8 @@ def range_band(range_hexes: int, weapon_ranges: Sequence[int]) -> str | None:
 
 
 RANGE_MODIFIERS: dict[str, int] = {"short": 0, "medium": 2, "long": 4}
+# ART-18: a unit spotting for artillery this turn adds this to its own to-hit numbers.
+SPOTTING_MODIFIER = 1
 
 
 def direct_fire_refusal(range_hexes: int, weapon_ranges: Sequence[int]) -> str | None:
@@ -960,7 +962,7 @@ def direct_fire_target_number(
     )
     tn = tn.plus(_woods("light", light_woods), light_woods)
     tn = tn.plus(_woods("heavy", heavy_woods), 2 * heavy_woods)
-    return tn.plus("spotting", 1 if spotting else 0)
+    return tn.plus("spotting", SPOTTING_MODIFIER if spotting else 0)
 
 
 @dataclass(frozen=True)
