@@ -62,11 +62,12 @@ def _board(state: GameState, level_name: str) -> Board:
 def _lost_at_plus_one(state: GameState, uid: str) -> float:
     """Expected damage the unit's weapons at the Wasp lose at +1 to hit (ART-32a):
     a hit's mean damage times the chance of 2d6 reaching the number less that of
-    reaching one more. Each weapon fires once a turn, a pair of LRM-5 too."""
+    reaching one more. Each weapon carried fires once a turn: the Griffin's two LRM-5s
+    count twice."""
     view = player_view(state, "south")
     unit, wasp = view.units[uid], view.units["n-wasp"]
     lost = 0.0
-    for name in dict.fromkeys(unit.profile["weapons"]):
+    for name in unit.profile["weapons"]:
         tn = target_number(view, unit, wasp, name)
         assert not isinstance(tn, str) and tn is not None
         odds = attack_odds_of(view, unit, wasp, name)

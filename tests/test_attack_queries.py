@@ -307,3 +307,32 @@ def test_WHC_1_normal_starts_a_round_its_combat_result_wins_easy_does_not_weigh_
     found = attack_candidates(board_of(state, "north"), legal_commands(state, "north"))
     assert best(found).command == fight
     assert not level("easy").weighs_break_tests and level("hard").weighs_break_tests
+
+
+def test_ART_32a_each_weapon_carried_fires_once_a_turn_two_of_a_kind_fire_twice() -> None:
+    """ART-32a: a weapon fires once a turn, and each one the unit carries counts: a mech
+    with two medium lasers fires a medium laser twice, and the third shot is refused
+    with the reason; the legal commands and the attack odds follow the engine."""
+    state = attack_duel()
+    shooter = state.units["n-close"]
+    shooter.profile["weapons"] = ["medium_laser", "medium_laser"]
+    shot = Attack("north", "n-close", "s-mech", "medium_laser")
+    assert [c for c in legal_commands(state, "north") if c == shot] == [shot]
+    apply(state, shot)
+    assert shooter.weapons_fired == ["medium_laser"]
+    assert shot in legal_commands(state, "north")
+    (odds,) = attack_odds(player_view(state, "north"), "n-close", "s-mech")
+    assert odds.refusal is None and odds.chance > 0
+    apply(state, shot)
+    assert shot not in legal_commands(state, "north")
+    refusal = target_number(state, shooter, state.units["s-mech"], "medium_laser")
+    assert refusal == f"{shooter.name} has already fired all 2 of its Medium Lasers this turn"
+
+
+def test_ART_32a_a_single_weapon_fires_once_a_turn() -> None:
+    """ART-32a: one medium laser, one shot a turn."""
+    state = attack_duel()
+    shooter = state.units["n-close"]
+    apply(state, Attack("north", "n-close", "s-mech", "medium_laser"))
+    refusal = target_number(state, shooter, state.units["s-mech"], "medium_laser")
+    assert refusal == f"{shooter.name} has already fired its Medium Laser this turn"

@@ -39,7 +39,7 @@ from game.rules import battletech as bt
 from game.rules.core import probability_at_least
 from game.state import combat as cs
 from game.state.aircraft import HIGH, altitude_map
-from game.state.combat.battletech import target_number
+from game.state.combat.battletech import mounts, target_number
 from game.state.commands import Command, EndPhase, PlotFire
 from game.state.legal import LegalCommands
 from game.state.model import Unit
@@ -278,9 +278,10 @@ SPOTTED_TURNS = 2
 def _spotting_costs(board: Board) -> dict[str, float]:
     """ART-18 (hard, ``weighs_spotting``): per own unit that shoots (BattleTech direct
     fire, ART-32a) and does not spot this turn already, what a shell it would spot
-    costs its own attacks: the expected damage its weapons lose at +1 to hit against
-    its best target, counted as the attack phase counts it, for each of the turns
-    the shell is fired and lands. A unit already spotting pays the +1 anyway."""
+    costs its own attacks: the expected damage its weapons (each one it carries) lose
+    at +1 to hit against its best target, counted as the attack phase counts it, for
+    each of the turns the shell is fired and lands. A unit already spotting pays the
+    +1 anyway."""
     if not board.level.weighs_spotting:
         return {}
     view = board.view
@@ -309,7 +310,7 @@ def _spotting_costs(board: Board) -> dict[str, float]:
                     continue
                 odds = attack_odds_of(view, u, e, name)
                 spotting = bt.hit_probability(tn.total + bt.SPOTTING_MODIFIER)
-                lost += odds.expected * (1.0 - spotting / now)
+                lost += mounts(u, name) * odds.expected * (1.0 - spotting / now)
             if lost > 0:
                 share = objectives.finishing_share(goals, e) if board.level.aims_to_destroy else 0.0
                 best = max(best, lost * (unit_value(e) + share))

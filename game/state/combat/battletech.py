@@ -30,6 +30,12 @@ def _weapons(unit: Unit) -> list[str]:
     return [str(w) for w in unit.profile.get("weapons", [])]
 
 
+def mounts(unit: Unit, weapon: str) -> int:
+    """How many of ``weapon`` the unit carries: each fires once a turn (ART-32a), so
+    a Griffin with two LRM-5s fires LRM-5 twice."""
+    return _weapons(unit).count(weapon)
+
+
 def target_number(
     board: GameState | PlayerView, unit: Unit, target: Unit, weapon: str
 ) -> TargetNumber | str | None:
@@ -39,9 +45,11 @@ def target_number(
     assert unit.hex is not None and target.hex is not None
     if weapon not in _weapons(unit):
         return f"{unit.name} carries no {weapon!r} (it has: {', '.join(_weapons(unit)) or 'none'})"
-    if weapon in unit.weapons_fired:
-        return f"{unit.name} has already fired its {weapon} this turn"
     spec = bt.direct_fire_weapon(weapon)
+    carried = mounts(unit, weapon)
+    if unit.weapons_fired.count(weapon) >= carried:
+        fired = f"all {carried} of its {spec.name}s" if carried > 1 else f"its {spec.name}"
+        return f"{unit.name} has already fired {fired} this turn"
     rng = distance(unit.hex, target.hex)
     refusal = bt.direct_fire_refusal(rng, spec.ranges)
     if refusal:
@@ -78,7 +86,7 @@ def _options(state: GameState, unit: Unit) -> list[tuple[str, str]]:
         if target.altitude is not None:
             continue  # ART-36: no direct fire reaches an aircraft
 
-        for weapon in _weapons(unit):
+        for weapon in dict.fromkeys(_weapons(unit)):
             if not isinstance(target_number(state, unit, target, weapon), str):
                 out.append((target.id, weapon))
     return out
