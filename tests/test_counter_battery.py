@@ -10,6 +10,7 @@ import pytest
 
 from game.artillery.counter_battery import (
     _positions_toward,
+    _square,
     announced_positions,
     forecast_positions,
     ring_chance,
@@ -167,6 +168,20 @@ def test_ART_37_the_forecast_odds_of_each_candidate_position() -> None:
     assert rows[2].flight is None and rows[2].chance == 0.0
 
 
+def test_ART_24_the_square_laid_out_once_points_to_the_same_positions() -> None:
+    """ART-24/ART-37: the square of positions a battery's reach spans is laid out once
+    per origin and reach (``_square``) and compared with every announcement after;
+    each announcement points to the same positions as with the square laid out afresh."""
+    origin, reach = (0, -3), 30
+    asked = [(Hex(7, 3), 2), (Hex(-20, 41), 5), (Hex(8, 4), 1), (Hex(40, 12), 4)]
+    kept = [_positions_toward.__wrapped__(a, s, origin, reach) for a, s in asked]
+    for (aimed, side), answer in zip(asked, kept, strict=True):
+        _square.cache_clear()
+        assert _positions_toward.__wrapped__(aimed, side, origin, reach) == answer
+    square, centres = _square(origin, reach)
+    assert len(square) == centres.shape[0] == 61 * 61 and not centres.flags.writeable
+
+
 def test_ART_37_announced_positions_are_empty_without_an_announcement() -> None:
     """ART-37/ART-24: nothing points anywhere before a detection."""
     state = started()
@@ -203,6 +218,35 @@ def test_ART_37_the_ai_fires_counter_battery_at_a_detected_gun() -> None:
         assert announced_side(state.area, aimed, pos) == side
     choice = policy.choose(view, legal, Dice(1))
     assert isinstance(choice, PlotFire) and not state.area.contains(choice.target)
+
+
+def test_ART_37_the_ai_weighs_the_same_counter_battery_shots_from_positions_it_kept() -> None:
+    """ART-37 for the AI: the positions of the counter-battery aims (MAP-2) are kept
+    between decisions; a policy that kept them weighs every shot as a new one does,
+    after a sheet is laid too (MAP-6: the aims on the new sheet's position go)."""
+    from game.ai import make_policy
+    from game.dice import Dice
+
+    state = started()
+    hold_everything(state)
+    if acting_side(state) != "north":
+        end_phase(state)
+    aimed = state.area.hex_at((0, 1), "0808")
+    side = announced_side(state.area, aimed, (0, 4))
+    state.intel["north"].announcements.append(Announcement(1, aimed, side))
+    state.units["s-mech"].destroyed = True
+    kept = make_policy("normal")
+
+    def weighed(policy: object) -> list[tuple[object, float, str]]:
+        view = player_view(state, "north")
+        found = policy.candidates(view, legal_commands(state, "north"), Dice(1))  # type: ignore[attr-defined]
+        return [(c.command, c.score, c.reason) for c in found]
+
+    first = weighed(kept)
+    assert kept.memory.notes["positions of"]
+    assert weighed(kept) == first == weighed(make_policy("normal"))
+    state.area.add_sheet((0, 2), "farmland")
+    assert weighed(kept) == weighed(make_policy("normal"))
 
 
 @pytest.mark.parametrize("aimed", [Hex(7, 3), Hex(-20, 41), Hex(128, -60), Hex(8, 4)])

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from game.ai.candidates import Board, Candidate, unit_value
 from game.ai.hunt import beliefs
-from game.ai.memory import Memory
+from game.ai.memory import Memory, SheetPosition
 from game.ai.shell_damage import KERNEL_RADIUS, damage_kernel
 from game.artillery.counter_battery import counter_battery_target_number
+from game.hexmath import Hex
 from game.state import PlayerView
 from game.state.commands import PlotFire
 from game.state.queries import counter_battery_odds
@@ -49,7 +50,16 @@ def counter_battery_candidates(board: Board, plots: list[PlotFire]) -> list[Cand
     battery = view.units[far[0].battery]
     gun = battery.battery
     assert gun is not None
-    by_position = {area.position_of(c.target): c for c in far}
+    # The same few hundred aims (hex 0909 of each position the announcements allow)
+    # come back every targeting decision: their positions, pure geometry (MAP-2),
+    # are looked up once.
+    positions: dict[Hex, SheetPosition] = board.memory.notes.setdefault("positions of", {})
+    by_position: dict[SheetPosition, PlotFire] = {}
+    for c in far:
+        pos = positions.get(c.target)
+        if pos is None:
+            pos = positions[c.target] = area.position_of(c.target)
+        by_position[pos] = c
     # Only a position believed to hold a gun gives a chance (the others would be
     # listed after every one that does, and are never shot at).
     believed = {pos: w for pos in by_position if (w := weights.get(pos, 0.0)) > 0}

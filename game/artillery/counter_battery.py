@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from itertools import compress
 from typing import Protocol
 
 import numpy as np
@@ -131,20 +132,31 @@ def _positions_toward(
     line from the aimed hex to hex 0909 first crosses (``side_toward``), read
     from the first step of ``line_steps`` (the same line, vectorized); a
     position whose hex 0909 is the aimed hex itself is announced as side 1."""
-    square = [
-        (i, j)
-        for i in range(origin[0] - reach, origin[0] + reach + 1)
-        for j in range(origin[1] - reach, origin[1] + reach + 1)
-        if position_refusal((i, j)) is None
-    ]
+    square, centres = _square(origin, reach)
     if not square:
         return frozenset()
-    centres = np.array([sheet_hex(pos, *_HEX_0909) for pos in square], dtype=np.int64)
     dq, dr = centres[:, 0] - aimed.q, centres[:, 1] - aimed.r
     q1, r1, _ = line_steps(dq, dr, 1)
     sides = _SIDE_OF_STEP[(q1[:, 0] + 1) * 3 + r1[:, 0] + 1]
     sides[(dq == 0) & (dr == 0)] = 1
-    return frozenset(pos for pos, k in zip(square, (sides == side).tolist(), strict=True) if k)
+    return frozenset(compress(square, (sides == side).tolist()))
+
+
+@lru_cache(maxsize=64)
+def _square(origin: SheetPosition, reach: int) -> tuple[tuple[SheetPosition, ...], np.ndarray]:
+    """The sheet positions within ``reach`` of ``origin`` (a square, inside the limits
+    of game/limits.py) and their hexes 0909 (ART-24), as axial rows (q, r). Every new
+    announcement is compared with the same square (a battery's origin and reach do
+    not change), so it is laid out once rather than position by position each time."""
+    square = tuple(
+        (i, j)
+        for i in range(origin[0] - reach, origin[0] + reach + 1)
+        for j in range(origin[1] - reach, origin[1] + reach + 1)
+        if position_refusal((i, j)) is None
+    )
+    centres = np.array([sheet_hex(pos, *_HEX_0909) for pos in square], dtype=np.int64)
+    centres.flags.writeable = False  # shared by every call
+    return square, centres.reshape(len(square), 2)
 
 
 @dataclass(frozen=True)
