@@ -6,9 +6,11 @@ last units hold out away from the ranged-in town (ART-19, ART-21, ART-25)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import game.ai.objectives as objectives
+from game.ai.attacks import attack_candidates
 from game.ai.candidates import Board, Candidate
 from game.ai.fire import _staying, targeting_candidates
 from game.ai.manoeuvre import (
@@ -19,12 +21,12 @@ from game.ai.manoeuvre import (
     movement_candidates,
 )
 from game.ai.memory import EnemyShell, Memory
-from game.ai.personality import level, personality
+from game.ai.personality import Level, level, personality
 from game.artillery.forecast import forecast
 from game.artillery.plots import Plot
 from game.artillery.weapons import ring_damage
 from game.hexmath import Hex, distance
-from game.state import Move, legal_commands, new_game, player_view
+from game.state import Attack, Move, PlotFire, legal_commands, new_game, player_view
 from game.state.model import GameState
 
 MARKET_TOWN = str(Path(__file__).resolve().parents[1] / "maps" / "strike_on_market_town.toml")
@@ -244,3 +246,62 @@ def test_the_guards_last_units_hold_out_away_from_the_ranged_in_town_ART_21_ART_
     state.units["s-scorpion"].destroyed = False
     for name in ("normal", "hard"):
         assert max(_guard_moves(state, name, landed), key=lambda c: c.score).reason != HOLDING_OUT
+
+
+def _two_left(phase: str) -> GameState:
+    """Turn 4 with the Guard down to the Hunchback in the keep and Rifles East four hexes
+    off (none of the town ranged in), in ``phase``."""
+    state = new_game(MARKET_TOWN, 3)
+    state.phase = phase
+    state.turn = 4
+    state.predesignated["north"] = []
+    for uid in ("s-scorpion", "s-rifles-west"):
+        state.units[uid].destroyed = True
+    return state
+
+
+def test_hard_goes_after_the_unit_that_would_hold_out_first_ART_11_ART_19_ART_21_ART_25() -> None:
+    """ART-25: a missile's rings take every unit three hexes round; the Guard's last unit
+    leaves the ranged-in town (ART-19, ART-21) and hides where every missile must roll
+    (ART-11) and scatters (ART-12). Hard (``toughest_first``) shells and shoots the
+    unit with the most points left (ART-32) while another still stands: the Hunchback,
+    not the rifle platoon whose share of what it has left is larger (``aims_to_destroy``),
+    which would leave the Hunchback to hold out alone."""
+    hard = level("hard")
+    without = replace(hard, toughest_first=False)
+    state = _two_left("targeting")
+    hunchback, rifles = state.units["s-hunchback"].hex, state.units["s-rifles-east"].hex
+    view = player_view(state, "north")
+    goals = objectives.read(view)
+    assert objectives.first_to_destroy(view, goals) == "s-hunchback"
+    # The Guard plays to destroy the spotters, not every unit of a side that holds out.
+    south = player_view(state, "south")
+    assert objectives.first_to_destroy(south, objectives.read(south)) is None
+
+    def aimed(lv: Level) -> Hex:
+        board = Board.read(view, Memory(), lv, personality("steady"))
+        best = max(
+            targeting_candidates(board, legal_commands(state, "north")), key=lambda c: c.score
+        )
+        assert isinstance(best.command, PlotFire)
+        return best.command.target
+
+    assert aimed(hard) == hunchback
+    assert distance(aimed(without), rifles) < distance(aimed(without), hunchback)
+    # A Locust that sees both shoots the Hunchback with its laser.
+    state = _two_left("attack")
+    state.units["n-eye-east"].hex = Hex(11, 20)
+    view = player_view(state, "north")
+
+    def shot(lv: Level) -> Attack:
+        board = Board.read(view, Memory(), lv, personality("steady"))
+        best = max(attack_candidates(board, legal_commands(state, "north")), key=lambda c: c.score)
+        assert isinstance(best.command, Attack)
+        return best.command
+
+    assert shot(hard).target == "s-hunchback"
+    assert shot(without).target == "s-rifles-east"
+    # With the Hunchback gone the rifle platoon is the last: no one is spared any more.
+    state.units["s-hunchback"].destroyed = True
+    view = player_view(state, "north")
+    assert objectives.first_to_destroy(view, objectives.read(view)) is None

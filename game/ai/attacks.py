@@ -308,6 +308,7 @@ def attack_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
     goals = objectives.read(view, board.level.reads_turn_limit)
     field = ToyField(view) if any(u.system == cs.TOY_SOLDIERS for u in view.living()) else None
     thinning = False  # a shot left that thins the guards of a gun the side must take
+    first = objectives.first_to_destroy(view, goals) if board.level.toughest_first else None
     for c in legal:
         if isinstance(c, GunAction):
             unit, gun = view.units[c.unit], view.units.get(c.gun)
@@ -346,6 +347,9 @@ def attack_candidates(board: Board, legal: list[Command]) -> list[Candidate]:
             gain += objectives.finishing_worth(goals, target, odds.expected)
         if board.level.reach_ahead and gain > 0:
             gain *= _threat(board, target)
+        if first is not None and target.id != first:
+            # While the unit that would hold out longest stands (``toughest_first``).
+            gain *= objectives.OTHERS_WEIGHT
         if field is not None and board.level.weighs_gun_fights and odds.chance:
             ahead, thins = _fight_ahead(board, field, target, odds.chance)
             gain += ahead

@@ -153,6 +153,7 @@ def out_of_reach(enemy: Unit, weapon_id: str) -> bool:
 def _points(board: Board, turns: int, weapon_id: str) -> list[tuple[Hex, float]]:
     points: list[tuple[Hex, float]] = []
     goals = objectives.read(board.view, board.level.reads_turn_limit)
+    first = objectives.first_to_destroy(board.view, goals) if board.level.toughest_first else None
     for eid in sorted(board.enemies):
         enemy = board.enemies[eid]
         if board.level.reads_altitude and out_of_reach(enemy, weapon_id):
@@ -161,6 +162,10 @@ def _points(board: Board, turns: int, weapon_id: str) -> list[tuple[Hex, float]]
         if board.level.aims_to_destroy:
             # A whole unit toward the objective, whatever its kind.
             value += objectives.finishing_share(goals, enemy)
+        if first is not None:
+            # The unit that would hold out longest first (hard, ``toughest_first``).
+            first_weight = objectives.FIRST_TO_DESTROY_WEIGHT
+            value *= first_weight if eid == first else objectives.OTHERS_WEIGHT
         points += [(h, p * value) for h, p in predicted_hexes(board, eid, turns)]
     return points
 

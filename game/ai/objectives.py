@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from game.ai.shell_damage import is_blast
 from game.hexmath import Hex, distance
 from game.state.model import Unit
 from game.state.queries import points_left
@@ -172,3 +173,30 @@ def finishing_share(goals: Objectives, target: Unit) -> float:
     if not goals.destroy_units or target.system != "battletech":
         return 0.0
     return WHOLE_UNIT_POINTS / max(FEWEST_POINTS, points_left(target))
+
+
+# Against a side whose last unit holds out (``first_to_destroy``): what damage to the
+# unit that would hold out longest counts, and to each of the others while it stands.
+FIRST_TO_DESTROY_WEIGHT = 3.0
+OTHERS_WEIGHT = 0.1
+
+
+def first_to_destroy(view: PlayerView, goals: Objectives) -> str | None:
+    """Playing to destroy every enemy unit with blast shells (cruise missiles, ART-25)
+    against an enemy that wins by holding out: the enemy unit with the most points left
+    (ART-32), while another still stands. A side that still has units to lose fights
+    with them; its last unit leaves the fight and hides, away from the ground ranged in
+    (pre-designated and auto-hit hexes, ART-19, ART-21), where every missile must roll
+    (ART-11) and scatters by its margin (ART-12). So the unit hardest to destroy is
+    gone after while the others still keep it in the fight, and a weaker one is left
+    to hold out. None when that is not the game, or one enemy unit is left."""
+    enemies = [u for u in view.enemy_units() if u.battery is None]
+    if not (goals.enemy_survives and goals.destroy_units >= len(enemies)):
+        return None
+    guns = [u for u in view.own_units() if u.battery is not None and not u.destroyed]
+    if not any(is_blast(u.battery.weapon) for u in guns if u.battery is not None):
+        return None
+    living = [u for u in enemies if not u.destroyed and u.hex is not None]
+    if len(living) < 2:
+        return None
+    return max(living, key=lambda u: (points_left(u), u.id)).id

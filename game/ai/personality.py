@@ -150,6 +150,12 @@ class Level:
     # A shell costs what the own units that would spot it lose in their own attacks
     # (ART-18: +1 in the turns it is fired and lands) (hard).
     weighs_spotting: bool = False
+    # Against a side that wins by holding out, whose every unit must be destroyed with
+    # blast shells (cruise missiles, ART-25): shell and shoot the unit with the most
+    # points left first, the others hardly, while it still fights beside them; its last
+    # unit would hide away from the ranged-in ground (ART-19, ART-21), where every
+    # missile must roll and scatters (ART-11, ART-12) (hard).
+    toughest_first: bool = False
 
 
 @dataclass(frozen=True)
@@ -246,6 +252,7 @@ LEVELS["hard"] = replace(
     watches_enemy_moves=True,
     weighs_spotting=True,
     ranges_the_guards=True,
+    toughest_first=True,
 )
 PERSONALITIES: dict[str, Personality] = {
     "steady": Personality(
