@@ -362,6 +362,21 @@ def test_MAP_5_lines_beyond_the_table_are_computed_on_the_spot(monkeypatch) -> N
     assert los._LINES.radius == 5
 
 
+def test_MAP_5_steps_past_those_the_table_holds_are_drawn_on_the_spot(monkeypatch) -> None:
+    """MAP-5: a table holding the first chunk of each line only (4 steps) gives the
+    same masks and yes/no answers as line_of_sight on lines many chunks long."""
+    _fresh_lines(monkeypatch, TABLE_CHUNKS=1, CHUNK_STEPS=4)
+    area = PlayArea.from_layout({(0, 0): random_sheet(61, "a"), (1, 0): random_sheet(62, "b")})
+    hexes = area.hexes()
+    for viewer in (area.hex_at((0, 0), "0101"), area.hex_at((1, 0), "0809")):
+        _agree(area, viewer, 2, 1)
+        _agree(area, viewer, 1, 0, max_range=14)
+        for target in hexes[::5]:
+            expected = line_of_sight(area, viewer, target).visible
+            assert in_sight(area, viewer, target) == expected
+    assert len(los._LINES.segment_of) == 1 and los._LINES.radius > 20
+
+
 def test_MAP_5_one_relative_table_serves_every_area_and_only_grows() -> None:
     """MAP-5: lines are translation invariant: the table built for one area answers
     another, and a growing area appends rings to it without rebuilding what exists."""
@@ -388,7 +403,8 @@ def test_MAP_5_the_table_grows_a_bounded_step_at_a_time() -> None:
     for _ in range(3):
         before = lines.rows
         lines.grow(250)
-        added = sum(los._ring_of(row) - 1 for row in range(before, lines.rows))
+        held = los.TABLE_CHUNKS * los.CHUNK_STEPS  # steps of a line the table holds
+        added = sum(min(los._ring_of(row) - 1, held) for row in range(before, lines.rows))
         assert before < lines.rows and added <= los.GROW_ENTRIES
     assert lines.radius < 250
     assert los._ring_start(lines.radius + 1) <= lines.rows < los._ring_start(lines.radius + 2)

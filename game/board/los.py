@@ -252,9 +252,14 @@ _BLOCK = 1024
 # the same answers.
 GROW_ENTRIES = 100_000
 # Largest table radius (hexes), room reserved but filled only as far as some
-# viewer needed: about 8 * radius**3 bytes once filled (16 MB at radius 128,
-# the far corner of a 6 x 6 sheet area; 120 MB at 245, a 10 x 10 one).
+# viewer needed (5 MB at radius 244, the far corner of a 10 x 10 sheet area).
 TABLE_RADIUS = 256
+# Chunks of steps the table holds of each line (64 hexes); farther steps are
+# drawn on the spot. Lines are blocked one after another as they go: in four
+# Long Tom Hunt games viewers asked for a first chunk of 2.0 million lines, a
+# second of 250,000, a third of 55,000 and all later ones of 36,000 together,
+# yet every chunk of a far ring costs the table as much to build as its first.
+TABLE_CHUNKS = 4
 
 
 def _ring_start(d: int) -> int:
@@ -362,7 +367,8 @@ class _RelativeLines:
     (``segment_of[c]``, room reserved up to ``TABLE_RADIUS``): a viewer then sums
     every run once, however many lines share it. ``row_of`` maps a relative hex
     (``(q + TABLE_RADIUS) * side + r + TABLE_RADIUS``) to its row, -1 where not
-    built. Growing appends rows; nothing built is built again.
+    built. Growing appends rows; nothing built is built again. Only the first
+    ``TABLE_CHUNKS`` chunks are kept; a line's later steps are drawn on the spot.
     """
 
     def __init__(self) -> None:
@@ -390,7 +396,7 @@ class _RelativeLines:
         self.row_of[(q + self.limit) * side + (r + self.limit)] = np.arange(
             start, end, dtype=np.int32
         )
-        for c in range(-(-(last - 1) // CHUNK_STEPS)):
+        for c in range(min(-(-(last - 1) // CHUNK_STEPS), TABLE_CHUNKS)):
             if c == len(self.segment_of):
                 # Reserved, not touched: memory is taken as the rings come.
                 rows = _ring_start(self.limit + 1) - _chunk_start(c)
@@ -459,15 +465,16 @@ class _RelativeLines:
         rows, spent = self.rows, 0
         while rows < end:
             d = _ring_of(rows)
+            held = min(d - 1, TABLE_CHUNKS * CHUNK_STEPS)  # steps the table holds of a row
             # One row at least per call, so that every call moves on.
             take = min(_ring_start(d + 1), end) - rows
-            take = min(take, (budget - spent) // (d - 1))
+            take = min(take, (budget - spent) // held)
             if take <= 0:
                 if spent:
                     break
                 take = 1
             rows += take
-            spent += take * (d - 1)
+            spent += take * held
         self._add_rows(rows)
 
 
@@ -699,7 +706,12 @@ def in_sight(
     )
     if row >= 0:
         chunks = -(-(n - 1) // CHUNK_STEPS)
-        deltas = np.concatenate([_LINES.steps(c, np.array([row]))[0] for c in range(chunks)])
+        held = min(chunks, len(_LINES.segment_of))
+        parts = [_LINES.steps(c, np.array([row]))[0] for c in range(held)]
+        if held < chunks:  # steps past those the table holds (``TABLE_CHUNKS``)
+            first = held * CHUNK_STEPS + 1
+            parts.append(_deltas(np.array([dq]), np.array([dr]), first, n - first)[0])
+        deltas = np.concatenate(parts)
     else:
         deltas = _deltas(np.array([dq]), np.array([dr]), 1, n - 1)[0]
     packed = g.code.take(deltas + np.int32(x * _STRIDE + y))
