@@ -5,19 +5,22 @@ engine's own odds (``game.ai.charges``)."""
 from __future__ import annotations
 
 from game.ai.attacks import break_stakes, worth
-from game.ai.charges import move_worth, placed
+from game.ai.charges import braced, move_worth, placed
 from game.ai.manoeuvre import CHARGE_WEIGHT, movement_candidates
 from game.hexmath import Hex, distance, neighbor
 from game.state import EndPhase, acting_side, apply, legal_commands, new_game, player_view
 from game.state import combat as cs
+from game.state.combat.battlesystem import melee_plan
 from game.state.commands import Move
 from game.state.model import GameState
 from game.state.queries import attack_odds_of
+from tests.test_ai_defence import FORD
 from tests.test_ai_figures import board_of
 from tests.test_ai_objectives import BRIDGE
 from tests.test_engine_systems import place
 
 FARMLAND = (0, 0)
+RIVER = (0, 1)
 
 
 def bridge_with_arrers_alone() -> GameState:
@@ -115,3 +118,55 @@ def test_WHC_1_only_hard_scores_its_moves_by_the_rounds_they_make_possible() -> 
         else:
             assert c.score == normal[c.command].score
     assert weighed > 0
+
+
+def ford_with_knights_near_the_spears() -> tuple[GameState, Hex]:
+    """Hold the Ford after set-up: the Wardens' Spears on the bridge end facing the
+    bridge (north), the Marcher Knights two hexes off, every other regiment far away."""
+    state = new_game(FORD, 3)
+    while state.phase == "setup":
+        side = acting_side(state)
+        assert side is not None
+        apply(state, EndPhase(side))
+    spears_at = state.area.hex_at(RIVER, "0811")
+    place(state, "s-spears", spears_at, facing=1)
+    place(state, "n-knights", state.area.hex_at(RIVER, "0809"), facing=4)
+    far = {
+        "n-pikes": "0101",
+        "n-foot": "0301",
+        "n-bows": "0501",
+        "s-ford-guard": "1501",
+        "s-bows": "1301",
+        "s-horse": "1101",
+    }
+    for uid, label in far.items():
+        place(state, uid, state.area.hex_at(FARMLAND, label), facing=4)
+    return state, spears_at
+
+
+def test_BS_9_BS_11_BS_12_hard_weighs_a_regiments_move_by_its_melee_rounds() -> None:
+    """BS-12: charging cavalry strike with x2 AD, and spears set against a charge that
+    hits their front strike with x2 too; BS-11: a regiment attacked in the flank has +2
+    on its armour rating. Hard scores the Knights' charge into the Spears' flank above
+    the one into their front (the bridge), each the worth the attack phase gives the
+    round (BS-9: both strike at once) the engine's odds count for the Knights placed
+    there, charging the Spears braced against them. Normal does not weigh it."""
+    state, spears_at = ford_with_knights_near_the_spears()
+    board = board_of(state, "north", "hard")
+    view = board.view
+    spears = view.units["s-spears"]
+    scores = {}
+    for label in ("0810", "0711"):  # the bridge, in front of the Spears; their flank
+        h = state.area.hex_at(RIVER, label)
+        toward = next(f for f in range(1, 7) if neighbor(h, f) == spears_at)
+        here = placed(view.units["n-knights"], h, toward, ["s-spears"])
+        plan = melee_plan(view, here, braced(spears, here))
+        assert not isinstance(plan, str)
+        front = label == "0810"
+        assert any("sets its spears" in n for n in plan.notes) == front
+        assert any("in the flank" in n for n in plan.notes) != front
+        expected = worth(attack_odds_of(view, here, braced(spears, here), cs.MELEE), here, spears)
+        scores[label] = move_worth(board, "n-knights", h, toward)
+        assert scores[label] == expected
+        assert move_worth(board_of(state, "north", "normal"), "n-knights", h, toward) == 0.0
+    assert scores["0711"] > scores["0810"]

@@ -4,8 +4,9 @@ A unit that ends its move next to an enemy it did not stand next to charges it
 (WHC-1: +1 to its combat result in every round of the turn with that enemy,
 whoever starts it). Where it stands and which way it faces decide the faces of
 both units in those rounds (WHC-1: flank +1/+2, rear +2/+3). The hard level
-scores each of the best few destinations of a Warhammer unit by the rounds it
-makes possible this turn, asked of the engine's own odds (``game.state.queries``)
+scores each of the best few destinations of a Warhammer unit (and of a
+BATTLESYSTEM regiment, by its melee rounds: BS-9 .. BS-12) by the rounds it makes
+possible this turn, asked of the engine's own odds (``game.state.queries``)
 with the unit placed there as the move would leave it:
 
 - the best round the unit can start from there, its charge counted, and
@@ -24,20 +25,36 @@ from dataclasses import replace
 
 from game.ai.attacks import break_stakes, worth
 from game.ai.candidates import Board
+from game.ai.personality import Level
 from game.hexmath import Hex, distance
+from game.rules.battlesystem import REACH_WEAPONS
 from game.state import combat as cs
+from game.state.combat.battlesystem import SET_SPEARS, battle_unit
 from game.state.model import Unit
 from game.state.queries import attack_odds_of
 
-# The hand-to-hand attack of each system whose charges are weighed. Warhammer only: a
-# BATTLESYSTEM charge (BS-12) names one of the regiments it reaches and may meet spears
-# set against it, the charged player's answer, which the placed unit does not yet ask.
+# The hand-to-hand attack of each system whose charges are weighed (``weighs_charges``);
+# a BATTLESYSTEM melee round is weighed by its own flag (``weighs_melee_rounds``): its
+# charge names one declared target and may meet spears set against it (BS-12).
 CONTACT_ATTACK = {cs.WARHAMMER: cs.CLOSE_COMBAT}
 
 
-def contact_attack(unit: Unit) -> str | None:
-    """The round ``unit`` fights in contact whose charges are weighed (WHC-1), if any."""
-    return CONTACT_ATTACK.get(unit.system)
+def contact_attack(unit: Unit, level: Level) -> str | None:
+    """The round ``unit`` fights in contact whose charges the level weighs, if any:
+    close combat (WHC-1, ``weighs_charges``), a BATTLESYSTEM melee round (BS-9 ..
+    BS-12, ``weighs_melee_rounds``)."""
+    if unit.system == cs.BATTLESYSTEM:
+        return cs.MELEE if level.weighs_melee_rounds else None
+    return CONTACT_ATTACK.get(unit.system) if level.weighs_charges else None
+
+
+def braced(foe: Unit, charger: Unit) -> Unit:
+    """``foe`` as it meets a charge of ``charger``: spears, pikes or polearms set
+    against it, which every level does since they only add dice (BS-12); the x2 counts
+    only where the charge hits their front (the engine's melee plan)."""
+    if foe.system != cs.BATTLESYSTEM or battle_unit(foe).weapon not in REACH_WEAPONS:
+        return foe
+    return replace(foe, reactions={**foe.reactions, charger.id: SET_SPEARS})
 
 
 def placed(unit: Unit, to: Hex, facing: int, charged: list[str]) -> Unit:
@@ -59,7 +76,7 @@ def move_worth(board: Board, uid: str, to: Hex, facing: int) -> float:
     what the other enemies next to the hex gain by starting theirs against it. 0 where
     no enemy stands next to the hex or the unit does not fight in contact."""
     unit = board.view.units[uid]
-    weapon = contact_attack(unit)
+    weapon = contact_attack(unit, board.level)
     if weapon is None or unit.hex is None:
         return 0.0
     foes = [
@@ -76,6 +93,13 @@ def move_worth(board: Board, uid: str, to: Hex, facing: int) -> float:
     # costs the unit (the same blows, break tests and stakes, seen from the other side).
     ours: dict[str, float] = {}
     for foe in foes:
+        if unit.system == cs.BATTLESYSTEM:
+            # BS-12: a charge has one declared target, met by spears set against it.
+            here = placed(unit, to, facing, [foe.id] if foe.id in met else [])
+            odds = attack_odds_of(board.view, here, braced(foe, here), weapon)
+            if odds.refusal is None:
+                ours[foe.id] = worth(odds, here, foe)
+            continue
         odds = attack_odds_of(board.view, here, foe, weapon)
         if odds.refusal is None:
             ours[foe.id] = worth(odds, here, foe, stakes=break_stakes(board, here, foe))

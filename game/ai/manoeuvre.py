@@ -474,7 +474,7 @@ def _weigh_charges(board: Board, uid: str, out: list[Candidate], here: Hex) -> N
     """Hard: among the best few moves, add the worth of the rounds of close combat each
     makes possible this turn (``game.ai.charges``: its charge, both units' faces, the
     rounds the enemies next to it can start back)."""
-    if not board.level.weighs_charges:
+    if not (board.level.weighs_charges or board.level.weighs_melee_rounds):
         return
     facing = board.view.units[uid].facing
     ranked = sorted(range(len(out)), key=lambda k: -out[k].score)[:CHARGES_WEIGHED]

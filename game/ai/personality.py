@@ -141,6 +141,10 @@ class Level:
     # it makes possible this turn: its charge, the faces of both units, the rounds
     # the enemies next to it can start back (WHC-1; Warhammer units only, hard).
     weighs_charges: bool = False
+    # ... and BATTLESYSTEM regiments' moves by the melee rounds they bring this turn: one
+    # round a pair, both striking at once (BS-9), the charge and spears set against it
+    # (BS-12), the faces struck (BS-11) (hard).
+    weighs_melee_rounds: bool = False
     # Own units keep out of where the side's own shells landing this turn can fall:
     # their whole scatter pattern (ART-12); otherwise the rings of a hit alone.
     reads_scatter: bool = True
@@ -248,6 +252,7 @@ LEVELS["hard"] = replace(
     aims_to_destroy=True,
     shelters_the_weakest=True,
     weighs_charges=True,
+    weighs_melee_rounds=True,
     weighs_gun_fights=True,
     watches_enemy_moves=True,
     weighs_spotting=True,

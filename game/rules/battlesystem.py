@@ -1671,10 +1671,24 @@ def expected_figures_removed(
     figures: int | None = None,
 ) -> Fraction:
     """The exact mean of ``figures_removed_distribution``."""
+    hit_stands_probability(armor_rating)
+    return _expected_removed(
+        _check_count(count), _die_spec(die_spec), armor_rating, hits_per_figure, carried, figures
+    )
+
+
+@cache
+def _expected_removed(
+    count: int,
+    sides: tuple[int, ...],
+    armor_rating: int,
+    hits_per_figure: int,
+    carried: int,
+    figures: int | None,
+) -> Fraction:
+    # The AI asks the same round's odds for many moves and attacks: kept per dice.
     return mean(
-        figures_removed_distribution(
-            count, die_spec, armor_rating, hits_per_figure, carried, figures
-        )
+        figures_removed_distribution(count, sides, armor_rating, hits_per_figure, carried, figures)
     )
 
 
