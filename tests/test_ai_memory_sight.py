@@ -117,3 +117,48 @@ def test_MAP_5_an_eye_below_level_0_is_worked_out_again_when_a_sheet_is_laid() -
     assert np.array_equal(after, expected)
     old = now.indices_of(first.q, first.r)
     assert np.any(expected[old] & ~before)  # some hex of the first sheet came into sight
+
+
+def test_MAP_5_sight_among_the_hexes_asked_is_the_sight_now_as_the_map_grows(
+    monkeypatch,
+) -> None:
+    """MAP-5, MAP-6, ART-29: ``Memory.sight_among`` gathers the hexes asked of a viewer
+    (shrinking and shifting sets, as the aimed hexes and the unsearched hexes are)
+    and is carried over a sheet laid with the rest of the remembered sight; read on
+    the hexes asked, it is ``visible_from`` on the area as it is now: after sheets
+    are laid, after a building falls, from viewers that moved."""
+    carried = []
+    plain = memory_module._SightNotes.carried
+
+    def counting(notes, key, among):
+        mask = plain(notes, key, among)
+        carried.append(key[-1] == memory_module.ASKED and mask is not None)
+        return mask
+
+    monkeypatch.setattr(memory_module._SightNotes, "carried", counting)
+    area = PlayArea.from_layout({(0, 0): random_sheet(81, "a"), (1, 0): random_sheet(82, "b")})
+    memory = Memory()
+    rng = np.random.default_rng(5)
+
+    def check(now: PlayArea, viewers: list[Hex]) -> None:
+        for viewer in viewers:
+            for height in (2, 1, 0):
+                for _ in range(3):
+                    wanted = rng.random(len(now)) < 0.05
+                    got = memory.sight_among(now, viewer, height, wanted)
+                    expected = visible_from(now, viewer, None, height, 1, wanted)
+                    assert np.array_equal(got[wanted], expected[wanted])
+
+    viewers = [area.hex_at((0, 0), "0101"), area.hex_at((1, 0), "0809"), Hex(-3, 2)]
+    for laid in ([], [((2, 0), 83)], [((0, 1), 84)]):
+        for pos, seed in laid:
+            area.add_sheet(pos, random_sheet(seed, f"s{seed}"))
+        now = area.snapshot()
+        check(now, viewers)
+        viewers = [*viewers[1:], now.hexes()[len(now) // 3]]  # a unit moves
+    assert sum(carried) >= 2 * 3  # carried over both times the map grew
+    carried.clear()
+    building = next(h for h, t in zip(area.hexes(), area.terrain, strict=True) if t == BUILDING)
+    assert area.demolish(building)
+    check(area.snapshot(), viewers)
+    assert not any(carried)

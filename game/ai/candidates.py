@@ -18,7 +18,6 @@ from game.ai.shell_damage import is_blast
 from game.artillery.forecast import forecast
 from game.artillery.weapons import weapon
 from game.board.area import PlayArea
-from game.board.los import visible_from
 from game.hexmath import Hex, distances
 from game.state.commands import Command
 from game.state.model import Unit
@@ -107,23 +106,10 @@ class Board:
         return h
 
     def sight_among(self, viewer: Hex, viewer_height: int, wanted: np.ndarray) -> np.ndarray:
-        """``visible_from`` (MAP-5, any range, a unit of height 1 seen) from ``viewer``,
-        right on the hexes of the mask ``wanted``; read it there alone. The same
-        viewer is asked again and again about nearly the same hexes (the aimed
-        hexes of each piece in turn, the unsearched hexes as they shrink): what
-        was asked and answered is kept per viewer hex and height until the area
-        changes, and only hexes never asked about are worked out."""
-        area = self.area
-        kept = self.memory.notes.get("sight among")
-        if kept is None or kept[0] is not area or kept[1] != area.revision:
-            kept = self.memory.notes["sight among"] = (area, area.revision, {})
-        key = (viewer, viewer_height)
-        asked, mask = kept[2].get(key) or (np.zeros(len(area), dtype=bool),) * 2
-        new = wanted & ~asked
-        if new.any():
-            mask = mask | visible_from(area, viewer, None, viewer_height, 1, new)
-            kept[2][key] = (asked | new, mask)
-        return mask
+        """``Memory.sight_among`` on the area of this decision: ``visible_from`` (MAP-5,
+        any range, a unit of height 1 seen) from ``viewer``, right on the hexes of
+        the mask ``wanted``; read it there alone."""
+        return self.memory.sight_among(self.area, viewer, viewer_height, wanted)
 
     def enemy_sight(self, target_height: int) -> np.ndarray:
         """How many enemy units on the board see each area hex (a unit of

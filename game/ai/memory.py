@@ -23,6 +23,10 @@ from game.state.view import PlayerView
 
 SheetPosition = tuple[int, int]
 
+# The name ``Memory.sight_among`` keeps its masks under: every hex asked of a viewer
+# so far, gathered.
+ASKED = "every hex asked"
+
 
 @dataclass(frozen=True)
 class EnemyShell:
@@ -116,13 +120,7 @@ class Memory:
         ``among`` is ``(mask, name)``: only the hexes of the mask are worked out,
         remembered under that name. When the area only grew (sheets laid, MAP-6),
         what was seen before is carried over (``_SightNotes.carried``)."""
-        notes = self.notes.get("sight")
-        if notes is None or notes.area is not area or notes.revision != area.revision:
-            earlier = notes if notes is not None and area.grew_from(notes.area) else None
-            if earlier is not None:
-                earlier.earlier = None  # one area back is what is carried
-            notes = _SightNotes(area, area.revision, earlier)
-            self.notes["sight"] = notes
+        notes = self._sight_notes(area)
         key = (viewer, max_range, viewer_height, target_height, among and among[1])
         kept = notes.masks.get(key)
         if kept is None:
@@ -132,6 +130,46 @@ class Memory:
                 mask = visible_from(area, viewer, max_range, viewer_height, target_height, subset)
             kept = notes.masks[key] = (mask, subset)
         return kept[0]
+
+    def sight_among(
+        self, area: PlayArea, viewer: Hex, viewer_height: int, wanted: np.ndarray
+    ) -> np.ndarray:
+        """``visible_from`` (MAP-5, any range, a unit of height 1 seen) from ``viewer``,
+        right on the hexes of the mask ``wanted``; read it there alone. The same
+        viewer is asked again and again about nearly the same hexes (the aimed
+        hexes of each piece in turn, the unsearched hexes as they shrink): what
+        was asked and answered is kept with the rest of the remembered sight, the
+        hexes asked gathering under one name (``ASKED``), and only hexes never asked
+        about are worked out. When the area only grew, what was seen of the hexes
+        asked now is carried over as ``sight`` carries it."""
+        notes = self._sight_notes(area)
+        key = (viewer, None, viewer_height, 1, ASKED)
+        kept = notes.masks.get(key)
+        if kept is None:
+            mask = notes.carried(key, wanted)
+            if mask is None:
+                mask = visible_from(area, viewer, None, viewer_height, 1, wanted)
+            notes.masks[key] = (mask, wanted.copy())
+            return mask
+        mask, asked = kept
+        assert asked is not None
+        new = wanted & ~asked
+        if new.any():
+            mask = mask | visible_from(area, viewer, None, viewer_height, 1, new)
+            notes.masks[key] = (mask, asked | new)
+        return mask
+
+    def _sight_notes(self, area: PlayArea) -> _SightNotes:
+        """The masks worked out on ``area`` as it is now; a new set when it changed,
+        carrying the last one's when it only grew from it."""
+        notes = self.notes.get("sight")
+        if notes is None or notes.area is not area or notes.revision != area.revision:
+            earlier = notes if notes is not None and area.grew_from(notes.area) else None
+            if earlier is not None:
+                earlier.earlier = None  # one area back is what is carried
+            notes = _SightNotes(area, area.revision, earlier)
+            self.notes["sight"] = notes
+        return notes
 
     def last_seen(self, unit_id: str) -> tuple[int, Hex] | None:
         seen = self.sightings.get(unit_id)
