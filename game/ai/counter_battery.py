@@ -37,13 +37,13 @@ def believed_gun_positions(
     return weights
 
 
-def counter_battery_candidates(board: Board, plots: list[PlotFire]) -> list[Candidate]:
-    """The best counter-battery shots among ``plots`` (one piece's), best first."""
+def counter_battery_candidates(board: Board, far: list[PlotFire]) -> list[Candidate]:
+    """The best counter-battery shots among ``far``, one piece's plots at hexes outside
+    the play area (``PiecePlots.beyond``), best first."""
     view = board.view
     area = board.area
     if not view.announcements:
         return []  # nothing points anywhere yet (ART-24): no need to look
-    far = [c for c in plots if not area.contains(c.target)]
     if not far:
         return []
     weights = believed_gun_positions(view, board.memory, board.level.reads_intelligence)
