@@ -4,14 +4,24 @@ changes afterwards reaches it."""
 
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError
+from dataclasses import FrozenInstanceError, replace
 
 import pytest
 
+import game.state.view as view_module
 from game.hexmath import Hex
+from game.secrecy import PUBLIC
 from game.state import PlotFire, apply, player_view
 from game.state.view import ENEMY, OWN, TABLE, SeenUnit, table_view
-from tests.engine_fixtures import duel, end_phase, end_setup, game, hold_everything
+from tests.engine_fixtures import (
+    RandomPlayer,
+    duel,
+    end_phase,
+    end_setup,
+    game,
+    hold_everything,
+    random_step,
+)
 
 
 def started() -> object:
@@ -114,3 +124,39 @@ def test_a_view_has_the_states_shape_for_its_side() -> None:
     assert [u.id for u in north.living("north")] == [u.id for u in state.living("north")]
     assert north.other("north") == state.other("north")
     assert north.area.index_of(target) == state.area.index_of(target)
+
+
+def test_a_sides_queue_kept_between_views_equals_a_fresh_one() -> None:
+    """ART-9, ART-17, ART-37: a side's own shells and the arrivals it knows are kept
+    between views while the engine's queue holds the very same plots and arrivals;
+    after every command of a random game (shells plotted, launched with their
+    adjustments, landed, sheets laid) both sides' and the table's views show
+    exactly what is worked out afresh."""
+    state = game(duel(mobile_maps=True), 11)
+    player = RandomPlayer(11)
+    kept = made_again = 0
+    while state.result is None and state.turn <= 8:
+        random_step(state, player)
+        for side in (*state.sides, PUBLIC):
+            key = (id(state.queue), side)
+            before = view_module._QUEUE_SIGHTS.get(key)
+            view = table_view(state) if side == PUBLIC else player_view(state, side)
+            if before is not None and view_module._QUEUE_SIGHTS.get(key) is before:
+                kept += 1
+            else:
+                made_again += 1
+            queue, numbers = view_module._own_queue(state, (side,))
+            assert view.queue.plots == queue.plots and view.queue.arrivals == queue.arrivals
+            assert view.queue.next_id == queue.next_id
+            assert view.arrivals == view_module._arrivals(state, side, numbers)
+            later = table_view(state) if side == PUBLIC else player_view(state, side)
+            assert later.queue.plots is not view.queue.plots  # each view's lists its own
+    assert kept > made_again > 0 and len(state.queue.arrivals) >= 2
+    assert {p.side for p in state.queue.plots} == {"north", "south"}
+    # A plot replaced whole and nothing else (ART-17: its adjustments as it leaves).
+    first = state.queue.plots[0]
+    player_view(state, first.side)
+    state.queue.plots[0] = replace(first, adjustments=first.adjustments + 1)
+    shown = player_view(state, first.side).queue.plots[0]
+    assert shown.adjustments == first.adjustments + 1
+    assert shown == view_module._own_queue(state, (first.side,))[0].plots[0]

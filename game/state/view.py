@@ -18,6 +18,7 @@ area are copies, and nothing in it can be changed.
 from __future__ import annotations
 
 import copy
+import operator
 import os
 import weakref
 from collections.abc import Callable, Mapping
@@ -91,7 +92,8 @@ class SeenUnit(Unit):
 
     @classmethod
     def seen(cls, unit: Unit, seen_as: str) -> SeenUnit:
-        values = {name: getattr(unit, name) for name in _UNIT_FIELDS}
+        fields_of = unit.__dict__  # read directly: a view is made for every decision
+        values = {name: fields_of[name] for name in _UNIT_FIELDS}
         values["profile"], values["damage"] = _copy_of(unit.profile), _copy_of(unit.damage)
         for name in ("weapons_fired", "charged", "in_combat_with"):
             values[name] = list(values[name])
@@ -396,6 +398,57 @@ def _arrivals(state: GameState, side: str, numbers: Mapping[int, int]) -> tuple[
     return tuple(seen)
 
 
+# What each side's last view showed of the engine's queue: its own shells and the
+# arrivals as it knows them, with the engine's plots and arrivals they came from.
+# Plots and arrivals are frozen and the engine only appends them or replaces a plot
+# whole (ART-17, ART-18), so while every one of them is the very object it was,
+# the side's part is the same and is not worked out again for the next decision.
+@dataclass(frozen=True)
+class _QueueSight:
+    queue: FireQueue  # the engine's queue (held so that its id is not reused)
+    plots: tuple[Plot, ...]  # the engine's plots and arrivals, as they were
+    arrivals: tuple[Arrival, ...]
+    own_plots: tuple[Plot, ...]  # the side's view of them (``_own_queue``, ``_arrivals``)
+    own_arrivals: tuple[Arrival, ...]
+    seen: tuple[SeenArrival, ...]
+
+
+_QUEUE_SIGHTS: dict[tuple[int, str], _QueueSight] = {}
+_QUEUE_SIGHTS_KEPT = 8  # a side or two of a game or two (a run plays one at a time)
+
+
+def _same_objects(kept: tuple[Any, ...], now: list[Any]) -> bool:
+    return len(kept) == len(now) and all(map(operator.is_, kept, now))
+
+
+def _queue_sight(state: GameState, side: str) -> tuple[FireQueue, tuple[SeenArrival, ...]]:
+    """``side``'s own queue (``_own_queue``) and the arrivals it knows (``_arrivals``),
+    kept while the engine's queue holds the very same plots and arrivals."""
+    engine = state.queue
+    key = (id(engine), side)
+    held = _QUEUE_SIGHTS.get(key)
+    if not (
+        held is not None
+        and held.queue is engine
+        and _same_objects(held.plots, engine.plots)
+        and _same_objects(held.arrivals, engine.arrivals)
+    ):
+        queue, numbers = _own_queue(state, (side,))
+        if len(_QUEUE_SIGHTS) >= _QUEUE_SIGHTS_KEPT:
+            _QUEUE_SIGHTS.clear()
+        held = _QUEUE_SIGHTS[key] = _QueueSight(
+            engine,
+            tuple(engine.plots),
+            tuple(engine.arrivals),
+            tuple(queue.plots),
+            tuple(queue.arrivals),
+            _arrivals(state, side, numbers),
+        )
+    # A new queue for every view: a view's lists are its own.
+    own = FireQueue(list(held.own_plots), list(held.own_arrivals), next_id=len(held.own_plots) + 1)
+    return own, held.seen
+
+
 def _seen_arrival(
     a: Arrival, plot: Plot, umpire: bool, own: bool, numbers: Mapping[int, int]
 ) -> SeenArrival:
@@ -487,7 +540,7 @@ def _gate(state: GameState, side: str) -> PlayerView:
             units[unit.id] = SeenUnit.seen(unit, OWN)
         elif knows_unit(state, side, unit):
             units[unit.id] = SeenUnit.seen(unit, TABLE if public else ENEMY)
-    queue, numbers = _own_queue(state, (side,))
+    queue, arrivals = _queue_sight(state, side)
     # ART-24: an announced side is said aloud; the table hears every announcement.
     heard = state.sides if public else (side,)
     return PlayerView(
@@ -495,7 +548,7 @@ def _gate(state: GameState, side: str) -> PlayerView:
         enemy=enemy,
         units=units,
         queue=queue,
-        arrivals=_arrivals(state, side, numbers),
+        arrivals=arrivals,
         predesignated=tuple(state.predesignated.get(side, ())),
         announcements=tuple(replace(a) for s in heard for a in state.intel[s].announcements),
         revealed=tuple(u for s in heard for u in state.intel[s].revealed),
