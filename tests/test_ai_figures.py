@@ -3,6 +3,7 @@ and the levels' differences in it, on Fort Pewter's own ground."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,9 +20,9 @@ from game.ai.attacks import (
     worth,
 )
 from game.ai.candidates import Board, unit_value
-from game.ai.manoeuvre import movement_candidates
+from game.ai.manoeuvre import GARRISON_RISK, movement_candidates
 from game.ai.memory import Memory
-from game.ai.personality import level, personality
+from game.ai.personality import Level, level, personality
 from game.ai.setup import _predesignations
 from game.dice import ScriptedDice
 from game.hexmath import Hex, distance, neighbor, neighbors
@@ -49,11 +50,12 @@ ROOT = Path(__file__).resolve().parents[1]
 TOWER = "0807"  # Fort Pewter's hold hex, where the Tower Cannon stands
 
 
-def board_of(state: GameState, side: str, level_name: str = "normal") -> Board:
+def board_of(state: GameState, side: str, level_name: str | Level = "normal") -> Board:
     view = player_view(state, side)
     memory = Memory()
     memory.observe(view)
-    return Board.read(view, memory, level(level_name), personality("steady"))
+    played = level(level_name) if isinstance(level_name, str) else level_name
+    return Board.read(view, memory, played, personality("steady"))
 
 
 def fort_pewter() -> GameState:
@@ -123,7 +125,7 @@ def test_TS_9_normal_does_not_stake_the_tower_gun_on_a_repair_roll_easy_does() -
     assert {c.command: c.score for c in easy}[repair] == GUN_CARE_WORTH
 
 
-def _garrison_step(state: GameState, level_name: str) -> tuple[str, int]:
+def _garrison_step(state: GameState, level_name: str | Level) -> tuple[str, int]:
     """The first south move's reason and its distance from the tower."""
     while acting_side(state) != "south":
         side = acting_side(state)
@@ -154,6 +156,37 @@ def test_TS_10_normal_garrisons_the_tower_two_off_until_the_enemy_can_reach_it()
     assert why.startswith("garrison") and why.endswith("the enemy is near") and off == 1
     state = fort_pewter()
     assert not _garrison_step(state, "easy")[0].startswith("garrison")
+
+
+def test_TS_10_ART_25_normal_steps_next_to_the_tower_only_the_guards_it_needs() -> None:
+    """TS-10: a unit fights for a guarded gun with d6 plus its warriors against d6 plus
+    every guard within a step of it, once a turn. The Pewter Guard's seven warriors
+    already stand next to the tower: the Tin Grenadiers (four), who can reach it this
+    turn, take the gun only on a d6 three or more above the guards' (3 in 36, under
+    ``GARRISON_RISK``), so normal's Fort Gunners stand by two hexes off, out of the
+    ring of the shells ranged on the tower (ART-20, ART-25, ART-35's toy-soldier row);
+    once the Tin Riflemen (five) can reach it too, the two fights together take it more
+    often than that, and the gunners step in. Without garrisoning by need (the level
+    before it) every garrison unit steps in for any enemy in reach."""
+    for riflemen, off in ((None, 2), ("0804", 1)):
+        state = fort_pewter()
+        place(state, "n-grenadiers", state.area.hex_at((0, 1), "0803"))  # 4 off, move 4
+        if riflemen is not None:
+            place(state, "n-riflemen", state.area.hex_at((0, 1), riflemen))
+        state.units["s-guard"].moved = True  # it has moved: next to the tower, seven strong
+        assert distance(state.units["s-guard"].hex, tower(state)) == 1  # type: ignore[arg-type]
+        why, found = _garrison_step(state, "normal")
+        assert why.startswith("garrison") and found == off, riflemen
+    assert float(ts.gun_fight_odds(4, 7)) < GARRISON_RISK
+    assert 1 - (1 - float(ts.gun_fight_odds(4, 7))) * (1 - float(ts.gun_fight_odds(5, 7))) > (
+        GARRISON_RISK
+    )
+    state = fort_pewter()
+    place(state, "n-grenadiers", state.area.hex_at((0, 1), "0803"))
+    state.units["s-guard"].moved = True
+    why, found = _garrison_step(state, replace(level("normal"), garrisons_by_need=False))
+    assert why.endswith("the enemy is near") and found == 1
+    assert level("hard").garrisons_by_need and not level("easy").garrisons_by_need
 
 
 def test_hard_looks_ahead_to_the_enemy_that_can_reach_the_tower_next_move() -> None:

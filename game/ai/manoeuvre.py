@@ -490,22 +490,66 @@ def _weigh_charges(board: Board, uid: str, out: list[Candidate], here: Hex) -> N
             )
 
 
+# The chance of the enemy taking a garrisoned gun this turn (TS-10) that the level
+# which garrisons by need (normal, hard) leaves to the guards already next to it
+# before one more unit steps into the rings of the shells ranged on the gun.
+GARRISON_RISK = 0.1
+
+
+def _captors_at(board: Board, field: ToyField, goal: Hex) -> list[int]:
+    """The warriors of each enemy unit that can fight for the gun on ``goal`` this turn:
+    one that can come next to it by its fastest move. The level that watches the
+    enemy's moves (hard) counts an enemy unit that has moved this phase only when it
+    stands next to the gun: only then does it fight for it now. A unit without toy
+    soldiers counts one (it can reach the gun, its strength unknown here)."""
+    watch = board.level.watches_enemy_moves
+    out = []
+    for e in board.enemies.values():
+        if e.hex is None or e.battery is not None or fastest_move(e) <= 0:
+            continue
+        if distance(e.hex, goal) > (1 if watch and e.moved else fastest_move(e) + 1):
+            continue
+        warriors = field.warriors.get(e.id)
+        standing = 1 if warriors is None else sum(1 for w in warriors if w.on_board)
+        if standing:
+            out.append(standing)
+    return out
+
+
+def _garrison_needed(
+    board: Board, field: ToyField, uid: str, goal: Hex, captors: list[int]
+) -> bool:
+    """TS-10: each enemy unit next to the gun may fight for it once, its warriors and a
+    d6 against the guards' (every warrior of the side within a step of the gun) and a
+    d6. ``uid`` is needed next to the gun while the guards of the own units that have
+    moved and stand there leave the enemy a chance above ``GARRISON_RISK`` of taking it
+    in one of those fights; otherwise it stands by, out of the shells' rings."""
+    guards = sum(
+        1
+        for u, _w in field.standing(board.view.side)
+        if u.id != uid and u.moved and distance(u.hex, goal) <= ts.CLOSE_DISTANCE  # type: ignore[arg-type]
+    )
+    kept = 1.0
+    for count in captors:
+        kept *= 1.0 - (float(ts.gun_fight_odds(count, guards)) if guards else 1.0)
+    return 1.0 - kept > GARRISON_RISK
+
+
 def _garrison_moves(
     board: Board, uid: str, options: list[Command], goal: Hex, why: str
 ) -> list[Candidate]:
     """Stand by two hexes off the garrisoned hex, out of the rings of the shells that
     fall on it (ART-25), and step next to it once an enemy unit could reach it this
-    turn (its fastest move), to guard its gun in the attack phase (TS-10). The level
-    that watches the enemy's moves (hard) counts an enemy unit that has moved this
-    phase only when it stands next to the gun: only then does it fight for it now."""
+    turn (``_captors_at``), to guard its gun in the attack phase (TS-10). The level that
+    garrisons by need (normal, hard) steps in only while the guards already there are
+    too few (``_garrison_needed``)."""
     here = board.hex_of(uid)
     danger = board.shell_danger()
-    watch = board.level.watches_enemy_moves
-    threat = any(
-        distance(e.hex, goal) <= (1 if watch and e.moved else fastest_move(e) + 1)
-        for e in board.enemies.values()
-        if e.hex is not None and e.battery is None and fastest_move(e) > 0
-    )
+    field = ToyField(board.view)
+    captors = _captors_at(board, field, goal)
+    threat = bool(captors)
+    if threat and board.level.garrisons_by_need:
+        threat = _garrison_needed(board, field, uid, goal, captors)
     ideal = 1 if threat else 2
     ends = _Ends.of_options(board.area, options, here)
     d = distances(goal, ends.q, ends.r)

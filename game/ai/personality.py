@@ -126,6 +126,11 @@ class Level:
     # A side that holds a hex against toy soldiers garrisons it with every warrior
     # unit (TS-10: every guard within a step of the gun counts).
     crews_guns: bool = True
+    # ... and steps a garrison unit next to the gun only while the guards already there
+    # leave the enemy units that can fight for it this turn a chance of taking it
+    # (TS-10: d6 plus each side's warriors); the others stand by out of the rings of
+    # the shells on it (ART-25, ART-35) (normal, hard).
+    garrisons_by_need: bool = False
     # Crew only a toy-soldier gun that fires: a warrior serving a gun no longer shoots
     # himself (TS-11), and a disabled gun fires for nobody until repaired (TS-9)
     # (normal, hard).
@@ -229,6 +234,7 @@ LEVELS: dict[str, Level] = {
         stays_by_the_weakest=True,
         keeps_target_in_sight=True,
         holds_out=True,
+        garrisons_by_need=True,
     ),
 }
 # Hard: normal with look-ahead where it pays. Its guns stand where normal's do:
