@@ -219,3 +219,35 @@ def test_random_policy_and_refusals() -> None:
         p.choose(player_view(state, "south"), legal, Dice(1))
     assert any(isinstance(c, Deploy | Predesignate) for c in legal)
     assert Hex(0, 0) == Hex(0, 0)
+
+
+def test_predesignation_scores_of_every_hex_at_once_are_those_hex_by_hex_ART_20_ART_22() -> None:
+    """ART-20/ART-22: every hex offered as a pre-designated hex is scored at once; each
+    candidate's score is the hex's approach score, 5 less within a shell's spread of
+    a hex already chosen, and a hex is offered when that is above 0.5."""
+    from game.ai.candidates import Board
+    from game.ai.setup import _predesignations, approach_scores
+    from game.state.commands import Predesignate
+
+    state = new_game(DEFAULT_SCENARIO, 2)
+    policy = Policy("normal")
+    dice = Dice(8)
+    while len(state.predesignated.get("north", [])) < 2:
+        cmd = policy.choose(player_view(state, "north"), legal_commands(state, "north"), dice)
+        apply(state, cmd)
+    view = player_view(state, "north")
+    board = Board.read(view, Memory(), level("normal"), personality("steady"))
+    adds = [c for c in legal_commands(state, "north") if isinstance(c, Predesignate)]
+    adds = [c for c in adds if not c.remove]
+    chosen = list(view.predesignated)
+    assert len(chosen) == 2 and len(adds) > 1000
+    score = approach_scores(board)
+    expected = []
+    for c in adds:
+        s = float(score[view.area.index_of(c.hex)])
+        if any(abs(c.hex.q - h.q) + abs(c.hex.r - h.r) + abs(c.hex.s - h.s) < 8 for h in chosen):
+            s -= 5.0
+        if s > 0.5:
+            expected.append((c, s))
+    found = _predesignations(board, adds)
+    assert [(k.command, k.score) for k in found] == expected

@@ -172,16 +172,20 @@ def _predesignations(board: Board, adds: list[Predesignate]) -> list[Candidate]:
     score = approach_scores(board)
     out: list[Candidate] = []
     ring = _where_the_guards_fight(board)
-    for c in adds:
+    # Every hex of the sheets in play is offered: scored all at once.
+    q = np.array([c.hex.q for c in adds], dtype=np.int64)
+    r = np.array([c.hex.r for c in adds], dtype=np.int64)
+    index = area.indices_of(q, r)
+    scores = score[np.maximum(index, 0)]
+    near = np.zeros(len(adds), dtype=bool)
+    for h in chosen:
+        near |= np.abs(q - h.q) + np.abs(r - h.r) + np.abs(-q - r - h.s) < 8
+    # Spread: one shell's rings should not cover two of them.
+    scores = np.where(near, scores - 5.0, scores)
+    for c, i, s in zip(adds, index.tolist(), scores.tolist(), strict=True):
         if c.hex in ring and c.hex not in chosen:
             out.append(Candidate(c, 10.0, "next to the gun the enemy must guard (ART-20, TS-10)"))
             continue
-        i = area.index_of(c.hex)
-        if i < 0:
-            continue
-        s = float(score[i])
-        if any(abs(c.hex.q - h.q) + abs(c.hex.r - h.r) + abs(c.hex.s - h.s) < 8 for h in chosen):
-            s -= 5.0  # spread: one shell's rings should not cover two of them
-        if s > 0.5:
+        if i >= 0 and s > 0.5:
             out.append(Candidate(c, s, "a road, ford or pass the enemy will cross (ART-20)"))
     return out
