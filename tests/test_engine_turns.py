@@ -489,6 +489,24 @@ def test_ART_20_pre_designated_hexes_are_picked_in_set_up_in_the_play_area() -> 
         apply(state, Predesignate(acting_side(state), h))  # type: ignore[arg-type]
 
 
+def test_ART_20_set_up_offers_every_hex_and_the_removal_of_each_chosen_one() -> None:
+    """ART-20: set-up offers to pre-designate every hex of the area (in its order)
+    and, once hexes are chosen, to remove each of them instead of adding it again;
+    asked again and again (each sheet's list is kept), the offer follows the choice."""
+    state = game(duel(predesignated_hexes=True), seed=1)
+
+    def offered() -> list[Predesignate]:
+        return [c for c in legal_commands(state, "north") if isinstance(c, Predesignate)]
+
+    every = [Predesignate("north", h) for h in state.area.hexes()]
+    assert offered() == every and offered() == every
+    h = state.area.hex_at((0, 1), "0809")
+    apply(state, Predesignate("north", h))
+    assert offered() == [Predesignate("north", h, remove=True), *[c for c in every if c.hex != h]]
+    apply(state, Predesignate("north", h, remove=True))
+    assert offered() == every
+
+
 def test_ART_20_without_the_option_there_are_no_pre_designated_hexes() -> None:
     state = game(duel(predesignated_hexes=False), seed=1)
     assert not any(isinstance(c, Predesignate) for c in legal_commands(state, "north"))

@@ -270,7 +270,8 @@ def _setup(state: GameState, side: str) -> list[Command]:
         base = [state.area.position_of(h) for h in chosen]
         for pos, group in state.area.sheet_hexes().items():
             if predesignation_refusal([*base, pos], batteries, state.area.sheet_count) is None:
-                out += [Predesignate(side, h) for h in group if h not in chosen]
+                every = _sheet_predesignations(side, tuple(group))
+                out += [c for c in every if c.hex not in chosen] if chosen else every
     return out
 
 
@@ -535,6 +536,13 @@ def _sheet_plots(
     """The plots of one piece at every hex of one sheet, kept: a sheet position
     always holds the same hexes (MAP-2), so the same question recurs every turn."""
     return tuple(PlotFire(side, battery, piece, h, a) for h in group for a in ammo)
+
+
+@lru_cache(maxsize=512)
+def _sheet_predesignations(side: str, group: tuple[Hex, ...]) -> tuple[Predesignate, ...]:
+    """ART-20: the pre-designations of every hex of one sheet, kept: a sheet position
+    always holds the same hexes (MAP-2), and set-up asks again at every decision."""
+    return tuple(Predesignate(side, h) for h in group)
 
 
 @lru_cache(maxsize=256)
