@@ -188,6 +188,20 @@ def test_ART_37_announced_positions_are_empty_without_an_announcement() -> None:
     assert announced_positions(state.area, "south", [], (0, -3), 30) == []
 
 
+def _south_heard_by_north(state: GameState) -> tuple[Hex, int]:
+    """North to plot, south's gun announced to it (ART-24) from a shell aimed at
+    0808 of sheet (0, 1), and nothing of south's on the map worth a shell: the
+    aimed hex and the side announced."""
+    hold_everything(state)
+    if acting_side(state) != "north":
+        end_phase(state)
+    aimed = state.area.hex_at((0, 1), "0808")
+    side = announced_side(state.area, aimed, (0, 4))
+    state.intel["north"].announcements.append(Announcement(1, aimed, side))
+    state.units["s-mech"].destroyed = True
+    return aimed, side
+
+
 def test_ART_37_the_ai_fires_counter_battery_at_a_detected_gun() -> None:
     """ART-37 for the AI: once south's gun is announced (ART-24), north's normal AI
     lists counter-battery shots worth a share of a gun's value, aimed at positions the
@@ -196,13 +210,7 @@ def test_ART_37_the_ai_fires_counter_battery_at_a_detected_gun() -> None:
     from game.dice import Dice
 
     state = started()
-    hold_everything(state)
-    if acting_side(state) != "north":
-        end_phase(state)
-    aimed = state.area.hex_at((0, 1), "0808")
-    side = announced_side(state.area, aimed, (0, 4))
-    state.intel["north"].announcements.append(Announcement(1, aimed, side))
-    state.units["s-mech"].destroyed = True  # nothing on the map worth a shell
+    aimed, side = _south_heard_by_north(state)
     policy = make_policy("normal")
     view = player_view(state, "north")
     legal = legal_commands(state, "north")
@@ -228,13 +236,7 @@ def test_ART_37_the_ai_weighs_the_same_counter_battery_shots_from_positions_it_k
     from game.dice import Dice
 
     state = started()
-    hold_everything(state)
-    if acting_side(state) != "north":
-        end_phase(state)
-    aimed = state.area.hex_at((0, 1), "0808")
-    side = announced_side(state.area, aimed, (0, 4))
-    state.intel["north"].announcements.append(Announcement(1, aimed, side))
-    state.units["s-mech"].destroyed = True
+    _south_heard_by_north(state)
     kept = make_policy("normal")
 
     def weighed(policy: object) -> list[tuple[object, float, str]]:
