@@ -193,8 +193,10 @@ def first_to_destroy(view: PlayerView, goals: Objectives) -> str | None:
     enemies = [u for u in view.enemy_units() if u.battery is None]
     if not (goals.enemy_survives and goals.destroy_units >= len(enemies)):
         return None
-    guns = [u for u in view.own_units() if u.battery is not None and not u.destroyed]
-    if not any(is_blast(u.battery.weapon) for u in guns if u.battery is not None):
+    if not any(
+        u.battery is not None and not u.destroyed and is_blast(u.battery.weapon)
+        for u in view.own_units()
+    ):
         return None
     living = [u for u in enemies if not u.destroyed and u.hex is not None]
     if len(living) < 2:

@@ -1671,7 +1671,7 @@ def expected_figures_removed(
     figures: int | None = None,
 ) -> Fraction:
     """The exact mean of ``figures_removed_distribution``."""
-    hit_stands_probability(armor_rating)
+    hit_stands_probability(armor_rating)  # refuses a bad armour rating before the cache
     return _expected_removed(
         _check_count(count), _die_spec(die_spec), armor_rating, hits_per_figure, carried, figures
     )

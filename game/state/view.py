@@ -408,8 +408,7 @@ class _QueueSight:
     queue: FireQueue  # the engine's queue (held so that its id is not reused)
     plots: tuple[Plot, ...]  # the engine's plots and arrivals, as they were
     arrivals: tuple[Arrival, ...]
-    own_plots: tuple[Plot, ...]  # the side's view of them (``_own_queue``, ``_arrivals``)
-    own_arrivals: tuple[Arrival, ...]
+    own: FireQueue  # the side's view of them (``_own_queue``, ``_arrivals``), never handed out
     seen: tuple[SeenArrival, ...]
 
 
@@ -440,13 +439,12 @@ def _queue_sight(state: GameState, side: str) -> tuple[FireQueue, tuple[SeenArri
             engine,
             tuple(engine.plots),
             tuple(engine.arrivals),
-            tuple(queue.plots),
-            tuple(queue.arrivals),
+            queue,
             _arrivals(state, side, numbers),
         )
-    # A new queue for every view: a view's lists are its own.
-    own = FireQueue(list(held.own_plots), list(held.own_arrivals), next_id=len(held.own_plots) + 1)
-    return own, held.seen
+    # A copy for every view: a view's lists are its own.
+    own = held.own
+    return replace(own, plots=list(own.plots), arrivals=list(own.arrivals)), held.seen
 
 
 def _seen_arrival(
