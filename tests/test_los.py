@@ -337,6 +337,30 @@ def test_MAP_5_visible_from_a_viewer_outside_the_area_agrees() -> None:
         _agree(area, viewer, 2, 1)
 
 
+def test_MAP_5_a_viewers_disk_within_range_agrees(monkeypatch) -> None:
+    """MAP-5: a range whose disk is smaller than the area is read off the sight grid
+    (the hexes within range only): same masks as line_of_sight for viewers inside
+    the area, on its edge and off it, with the table built out
+    to the range, half built and ending short of it (lines drawn on the spot)."""
+    positions = [(0, 0), (1, 0), (2, 0), (1, 1), (2, 1)]
+    area = PlayArea.from_layout(
+        {pos: random_sheet(71 + k, f"s{k}") for k, pos in enumerate(positions)}
+    )
+    notch = sheet_hex((0, 1), 4, 4)  # off the area, within its sight grid
+    viewers = [area.hex_at((1, 0), "0809"), area.hex_at((0, 0), "0101"), Hex(-3, 2), notch]
+    assert not area.contains(notch) and not area.contains(Hex(-3, 2))
+    for max_range in (1, 2, 9, 17, 18):
+        assert los._ring_start(max_range + 1) <= len(area)  # the disk path
+        for viewer in viewers:
+            _agree(area, viewer, 2, 1, max_range)
+    _fresh_lines(monkeypatch, GROW_ENTRIES=700)
+    for viewer in viewers:
+        _agree(area, viewer, 3, 0, max_range=18)
+    _fresh_lines(monkeypatch, TABLE_RADIUS=6)
+    for viewer in viewers:
+        _agree(area, viewer, 1, 1, max_range=18)
+
+
 def test_MAP_5_the_line_by_line_path_agrees_with_the_tables() -> None:
     """MAP-5: the line-by-line path (viewers off the grid) gives the table's mask."""
     area = PlayArea.from_layout({(0, 0): random_sheet(3, "a"), (1, 0): random_sheet(4, "b")})

@@ -245,6 +245,10 @@ CHUNK_STEPS = 16
 # Lines drawn at once: their work arrays stay in the processor's cache (about
 # twice as fast per step as 4,096 at once).
 _BLOCK = 1024
+# Up to this many lines, a chunk's runs are summed line by line: finding the runs
+# the lines share costs more than it saves.
+_SHARED_RUNS = 512
+_NONE = np.empty(0, dtype=np.int64)
 # The relative-line table grows on demand toward the farthest line a viewer asks
 # about, ring by ring, at most about GROW_ENTRIES line steps per call (about
 # 5 ms): neither a new process nor a mobile map growing sheet by sheet waits for
@@ -490,6 +494,10 @@ class _Grids:
     height: int  # r cells used per column (<= _PAD)
     code: np.ndarray  # (width * _STRIDE,) packed top/woods; cells past height never block
     level: np.ndarray  # (width, height) ground level, 0 off the area
+    # (width * _STRIDE,) the area index of each cell, -1 off the area: a viewer's
+    # disk of hexes within range is read from it without going over the area.
+    # Made on the first such call (``_index_grid``).
+    index: np.ndarray | None = None
 
 
 _GRIDS: weakref.WeakKeyDictionary[PlayArea, _Grids] = weakref.WeakKeyDictionary()
@@ -512,6 +520,36 @@ def _grids(area: PlayArea) -> _Grids:
     built = _Grids(area.revision, q0, r0, width, height, code.ravel(), level)
     _GRIDS[area] = built
     return built
+
+
+def _index_grid(area: PlayArea, g: _Grids) -> np.ndarray:
+    """``g.index``, made now if it is not yet (the grid is no taller than ``_PAD``)."""
+    if g.index is None:
+        index = np.full((g.width, _STRIDE), -1, dtype=np.int32)
+        index[area.q - g.q0, area.r - g.r0] = np.arange(len(area), dtype=np.int32)
+        g.index = index.ravel()
+    return g.index
+
+
+@dataclass(frozen=True)
+class _Disk:
+    """The hexes 1 to ``radius`` away from (0, 0) in table row order (ring by
+    ring), as sight-grid deltas, with their distance: table row ``k`` is hex ``k``."""
+
+    cells: np.ndarray
+    dist: np.ndarray
+
+
+_DISKS: dict[int, _Disk] = {}
+
+
+def _disk(radius: int) -> _Disk:
+    disk = _DISKS.get(radius)
+    if disk is None:
+        q, r = _ring_hexes(1, radius)
+        dist = (np.abs(q) + np.abs(r) + np.abs(q + r)) // 2
+        disk = _DISKS[radius] = _Disk(q.astype(np.int64) * _STRIDE + r, dist.astype(np.int32))
+    return disk
 
 
 def _sums(code: np.ndarray, deltas: np.ndarray, base: np.int32) -> tuple[np.ndarray, np.ndarray]:
@@ -562,65 +600,123 @@ def visible_from(
     if not (1 <= x < g.width - 1 and 1 <= y < g.height - 1 and g.height <= _PAD):
         return _visible_from_lines(area, viewer, max_range, viewer_height, target_height, among)
 
-    dq, dr = area.q - viewer.q, area.r - viewer.r
-    dist = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
-    seen = np.ones(len(area), dtype=bool) if among is None else among.copy()
-    if max_range is not None:
-        seen &= dist <= max_range
-    # Hexes next to the viewer (or its own) have nothing between: always seen.
-    todo = np.flatnonzero(seen & (dist >= 2))
-    if todo.size == 0:
-        return seen
-    dist = dist[todo]
-    _LINES.grow(int(dist.max()))
+    seen = np.zeros(len(area), dtype=bool)
+    base = x * _STRIDE + y
     limit = _LINES.limit
-    side = 2 * limit + 1
-    # Rows not built yet read -1: those lines are drawn on the spot.
-    near = dist <= limit
-    rows = np.full(todo.size, -1, dtype=np.int64)
-    rows[near] = _LINES.row_of[(dq[todo[near]] + limit) * side + (dr[todo[near]] + limit)]
+    if among is None and max_range is not None and _ring_start(max_range + 1) <= len(area):
+        # The viewer's disk, smaller than the area, read off the grid: the work
+        # follows the range, not the area. Disk hex k is table row k (both go
+        # ring by ring).
+        disk = _disk(max_range)
+        index = _index_grid(area, g)
+        cells = index.take(disk.cells + base, mode="clip")  # off the grid: margin, -1
+        # Hexes next to the viewer (or its own) have nothing between: always seen.
+        close = cells[:6]
+        seen[close[close >= 0]] = True
+        own = index[base]
+        if own >= 0:  # a viewer off the area stands in the grid's margin
+            seen[own] = True
+        rows = np.flatnonzero(cells[6:] >= 0) + 6
+        todo = cells[rows]
+        dist = disk.dist[rows]
+        if todo.size == 0:
+            return seen
+        farthest = int(dist.max())
+        _LINES.grow(farthest)
+        rows[rows >= _LINES.rows] = -1  # not built yet: drawn on the spot
+    else:
+        asked = None if among is None else np.flatnonzero(among)
+        q, r = (area.q, area.r) if asked is None else (area.q[asked], area.r[asked])
+        dq, dr = q - viewer.q, r - viewer.r
+        dist = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
+        # Hexes next to the viewer (or its own) have nothing between: always seen.
+        lined = dist >= 2
+        close = ~lined
+        if max_range is not None:
+            within = dist <= max_range
+            close &= within
+            lined &= within
+        seen[close.nonzero()[0] if asked is None else asked[close]] = True
+        picked = np.flatnonzero(lined)
+        if picked.size == 0:
+            return seen
+        todo = picked if asked is None else asked[picked]
+        dist = dist[picked]
+        farthest = int(dist.max())
+        _LINES.grow(farthest)
+        side = 2 * limit + 1
+        # Rows not built yet read -1: those lines are drawn on the spot.
+        near = dist <= limit
+        rows = np.full(todo.size, -1, dtype=np.int64)
+        rows[near] = _LINES.row_of[(dq[picked[near]] + limit) * side + (dr[picked[near]] + limit)]
+    seen[todo] = True
     viewer_eye = int(g.level[x, y]) + int(viewer_height)
     threshold = np.maximum(area.level[todo].astype(np.int32) + int(target_height), viewer_eye)
-    top = np.full(todo.size, _NEVER_BLOCKS // _PACK, dtype=np.int32)
-    woods = np.zeros(todo.size, dtype=np.int32)
-    base = np.int32(x * _STRIDE + y)
+    top = woods = None  # along the lines so far, from the first chunk on
+    base = np.int32(base)
+    drawn = bool((rows < 0).any())  # some lines are beyond the table built so far
     chunk = 0
-    ends = None  # of the lines to every area hex, once some line is drawn on the spot
-    while todo.size:
+    while True:
         # Rows within the table, and the farther lines computed on the spot.
-        far = np.flatnonzero(rows < 0) if chunk < len(_LINES.segment_of) else np.arange(todo.size)
-        step_top = np.empty(todo.size, dtype=np.int32)
-        step_woods = np.empty(todo.size, dtype=np.int32)
+        if chunk >= len(_LINES.segment_of):
+            far = np.arange(todo.size)
+        else:
+            far = np.flatnonzero(rows < 0) if drawn else _NONE
         if far.size < todo.size:
-            near = np.flatnonzero(rows >= 0) if far.size else slice(None)
-            ids = _LINES.segment_of[chunk][rows[near] - _chunk_start(chunk)]
-            # Each run of steps is summed once for all the lines that share it.
-            wanted = np.zeros(len(_LINES.segments[chunk]), dtype=bool)
-            wanted[ids] = True
-            used = np.flatnonzero(wanted)
-            run_top = np.empty(wanted.size, dtype=np.int32)
-            run_woods = np.empty(wanted.size, dtype=np.int32)
-            run_top[used], run_woods[used] = _sums(g.code, _LINES.segments[chunk][used], base)
-            step_top[near] = run_top[ids]
-            step_woods[near] = run_woods[ids]
+            near = np.flatnonzero(rows >= 0) if far.size else None
+            ids = _LINES.segment_of[chunk][
+                (rows if near is None else rows[near]) - _chunk_start(chunk)
+            ]
+            runs = _LINES.segments[chunk]
+            if ids.size <= _SHARED_RUNS:
+                step_top, step_woods = _sums(g.code, runs[ids], base)
+            else:
+                # Each run of steps is summed once for all the lines that share it.
+                wanted = np.zeros(len(runs), dtype=bool)
+                wanted[ids] = True
+                used = np.flatnonzero(wanted)
+                run_top = np.empty(wanted.size, dtype=np.int32)
+                run_woods = np.empty(wanted.size, dtype=np.int32)
+                run_top[used], run_woods[used] = _sums(g.code, runs[used], base)
+                step_top, step_woods = run_top[ids], run_woods[ids]
+            if near is not None:
+                step_top, step_woods = (
+                    _spread(step_top, near, todo.size),
+                    _spread(step_woods, near, todo.size),
+                )
+        else:
+            step_top = np.empty(todo.size, dtype=np.int32)
+            step_woods = np.empty(todo.size, dtype=np.int32)
         # Lines beyond the table, a block at a time (the work arrays stay small).
-        if far.size and ends is None:
-            ends = _line_ends(dq, dr)
         for b in range(0, far.size, _BLOCK):
             part = far[b : b + _BLOCK]
             t = todo[part]
-            along = _deltas_along(tuple(e[t] for e in ends), chunk * CHUNK_STEPS + 1, CHUNK_STEPS)
+            ends = _line_ends(area.q[t] - viewer.q, area.r[t] - viewer.r)
+            along = _deltas_along(ends, chunk * CHUNK_STEPS + 1, CHUNK_STEPS)
             step_top[part], step_woods[part] = _sums(g.code, along, base)
-        top = np.maximum(top, step_top)
-        woods += step_woods
+        if top is None:
+            top, woods = step_top, step_woods
+        else:
+            top = np.maximum(top, step_top)
+            woods += step_woods
         blocked = (top > threshold) | (woods >= WOODS_COUNT_BLOCKS)
         seen[todo[blocked]] = False
         chunk += 1
+        if farthest < chunk * CHUNK_STEPS + 2:
+            return seen
         going = np.flatnonzero(~blocked & (dist >= chunk * CHUNK_STEPS + 2))
+        if going.size == 0:
+            return seen
         todo, dist, rows, threshold, top, woods = (
             a[going] for a in (todo, dist, rows, threshold, top, woods)
         )
-    return seen
+
+
+def _spread(values: np.ndarray, at: np.ndarray, size: int) -> np.ndarray:
+    """An array of ``size`` holding ``values`` at the places ``at`` (the rest unset)."""
+    out = np.empty(size, dtype=values.dtype)
+    out[at] = values
+    return out
 
 
 def _visible_from_lines(
