@@ -370,14 +370,14 @@ def turn_cost(from_facing: int, to_facing: int, mover: Mover) -> int:
 
 # --- per-area tables -------------------------------------------------------------------
 
-# Unreached states hold _UNREACHED. The search packs (target state, cost,
-# candidate position) into one int64 sort key: 22, 20 and 21 bits.
+# Unreached states hold _UNREACHED. Costs take at most 20 bits, states 22; the
+# first route to a state is found with (cost, state * actions + action) packed
+# into one int64 key.
 _UNREACHED = np.int32(1 << 30)
-_TARGET_SHIFT = 41
-_COST_SHIFT = 21
 _COST_MASK = (1 << 20) - 1
-_POS_MASK = (1 << 21) - 1
 _MAX_STATES = 1 << 22
+_POS_SHIFT = 25
+_NO_ROUTE = np.int64(1 << 62)
 
 
 @dataclass(frozen=True)
@@ -412,6 +412,15 @@ class _Window:
         """The window index of area hex ``i``, -1 when the window leaves it out."""
         k = int(np.searchsorted(self.hexes, i))
         return k if k < self.hexes.size and int(self.hexes[k]) == i else -1
+
+    def slots(self, indices: Iterable[int]) -> np.ndarray:
+        """The window indices of the area hexes ``indices`` the window holds (in no
+        particular order): ``slot`` for many hexes at once."""
+        i = np.fromiter(indices, dtype=np.int64)
+        k = np.searchsorted(self.hexes, i)
+        held = k < self.hexes.size
+        k, i = k[held], i[held]
+        return k[self.hexes[k] == i]
 
 
 @dataclass
@@ -568,31 +577,36 @@ def _build_graph(t: _Tables, movement_class: str, window: _Window) -> _Graph:
     enter = np.where(nb >= 0, t.enter[movement_class][hexes], 0)
     k = np.arange(m, dtype=np.int64)
     size = window.size
-    if size >= _MAX_STATES or 6 * m >= _POS_MASK:
+    if size >= _MAX_STATES or 12 * m >= _MAX_STATES:
         raise MovementError(
             f"a play area of {m} hexes is too large for the movement search "
             f"(at most {_MAX_STATES // 12 - 1} hexes)"
         )
     if not window.layered:
         out = np.full((size + 1, 6), size, dtype=np.int64)
-        weight = np.zeros((size + 1, 6), dtype=np.int64)
+        weight = np.zeros((size + 1, 6), dtype=np.int32)
         out[:size] = np.where(enter > 0, nb, size)
         weight[:size] = enter
         return _Graph(window, out, weight)
-    # Every state as (b, f, k), in state order.
-    b = np.arange(2)[:, None, None]
-    f = np.arange(6)[None, :, None]
+    # Every state as (b, f, k), in state order: one (2, 6, M) block per action.
     out = np.full((size + 1, 4), size, dtype=np.int64)
-    weight = np.zeros((size + 1, 4), dtype=np.int64)
-    shape = (2, 6, m)
-    for action, (d, layer) in enumerate(((f, b), ((f + 3) % 6, 1))):
-        cost = enter[k, d]  # (1, 6, M): the step forward (backward) of each facing
-        target = layer * 6 * m + f * m + nb[k, d]
-        out[:size, action] = np.broadcast_to(np.where(cost > 0, target, size), shape).ravel()
-        weight[:size, action] = np.broadcast_to(cost, shape).ravel()
+    weight = np.zeros((size + 1, 4), dtype=np.int32)
+    out_of = out[:size].reshape(2, 6, m, 4)
+    weight_of = weight[:size].reshape(2, 6, m, 4)
+    f = np.arange(6)[:, None]
+    for action, d in ((0, f), (1, (f + 3) % 6)):
+        cost = enter[k, d]  # (6, M): the step forward (backward) of each facing
+        target = np.where(cost > 0, f * m + nb[k, d], size)
+        if action == 0:  # forward keeps the backward flag
+            out_of[0, :, :, 0] = target
+            out_of[1, :, :, 0] = np.where(cost > 0, target + 6 * m, size)
+        else:  # backward sets it
+            out_of[:, :, :, 1] = np.where(cost > 0, target + 6 * m, size)
+        weight_of[:, :, :, action] = cost
+    b = np.arange(2)[:, None, None]
     for action, turn in ((2, 1), (3, 5)):
-        out[:size, action] = (b * 6 * m + ((f + turn) % 6) * m + k).ravel()
-        weight[:size, action] = 1
+        out_of[:, :, :, action] = b * 6 * m + ((f + turn) % 6) * m + k
+        weight_of[:, :, :, action] = 1
     return _Graph(window, out, weight)
 
 
@@ -607,32 +621,26 @@ def _window_exits(t: _Tables, window: _Window) -> _Exits:
     ok = t.exit_ok[hexes[k]]  # (K, 6)
     q = t.q_array[hexes[k]]
     r = t.r_array[hexes[k]]
-    j = np.arange(k.size)
     if window.layered:
-        shape = (2, 6, 2, k.size)  # (b, f, forward or backward, k)
-        b = np.arange(2)[:, None, None, None]
-        f = np.arange(6)[None, :, None, None]
-        step = np.arange(2)[None, None, :, None]
-        d = np.broadcast_to((f + 3 * step) % 6, shape)
-        src = np.broadcast_to(b * 6 * m + f * m + k, shape)
-        walk = np.broadcast_to((b + step) > 0, shape)  # a backward step keeps within walking MP
-        action = np.broadcast_to(step, shape)
-        facing = np.broadcast_to(f + 1, shape)
+        # (b, f, forward or backward, k); a backward step keeps within walking MP.
+        f = np.arange(6)[:, None, None]
+        step = np.arange(2)[None, :, None]
+        j = np.arange(k.size)[None, None, :]
+        leaves = np.broadcast_to(ok[j, (f + 3 * step) % 6], (2, 6, 2, k.size))
+        b, f, step, j = leaves.nonzero()
+        d = (f + 3 * step) % 6
+        src = b * 6 * m + f * m + k[j]
+        walk = (b + step) > 0
+        action = step
+        facing = f + 1
     else:
-        shape = (6, k.size)  # (direction, k)
-        d = np.broadcast_to(np.arange(6)[:, None], shape)
-        src = np.broadcast_to(k, shape)
-        walk = np.zeros(shape, dtype=bool)
+        d, j = ok.T.nonzero()  # (direction, k)
+        src = k[j]
+        walk = np.zeros(j.size, dtype=bool)
         action = d
         facing = d + 1
-    leaves = ok[j, d]
     return _Exits(
-        src=src[leaves],
-        action=action[leaves],
-        walk=walk[leaves],
-        q=(q[j] + _DQ[d])[leaves],
-        r=(r[j] + _DR[d])[leaves],
-        facing=facing[leaves],
+        src=src, action=action, walk=walk, q=q[j] + _DQ[d], r=r[j] + _DR[d], facing=facing
     )
 
 
@@ -743,10 +751,9 @@ class Reach(Mapping[Hex, Route]):
         best = per_hex[best_row, np.arange(n)]
         start_index = window.slot(area.index_of(start))
         ends = (best >= 0) & (best <= budget)
-        for i in friendly:
-            k = window.slot(i)
-            if k >= 0 and k != start_index:
-                ends[k] = False
+        if friendly:
+            held = window.slots(friendly)
+            ends[held[held != start_index]] = False
         idx = np.flatnonzero(ends)
         # Window hexes where the unit may end, cheapest first (ties in area order).
         self._order = idx[np.argsort(best[idx], kind="stable")]
@@ -1076,49 +1083,29 @@ def _search(
     dist = np.full(w.size + 1, _UNREACHED, dtype=np.int32)
     dist[w.size] = -1  # the sentinel: never entered
     states_per_hex = w.size // w.count
-    for i in enemy:
-        k = w.slot(i)
-        if k >= 0 and k != s0_index:
-            dist[k + w.count * np.arange(states_per_hex)] = -1  # never entered
+    if enemy:
+        blocked = w.slots(enemy)
+        blocked = blocked[blocked != s0_index]
+        dist[(blocked[None, :] + w.count * np.arange(states_per_hex)[:, None]).ravel()] = -1
     s0 = (facing - 1) * w.count + s0_index if w.layered else s0_index
     dist[s0] = 0
-    pred = np.full(w.size + 1, -1, dtype=np.int64)
-    action = np.zeros(w.size + 1, dtype=np.int8)
     # No limit is checked while searching: a state reached for more than the
     # budget, or a state after a backward step reached for more than walking MP,
     # is never expanded (nothing it leads to is any cheaper) and is dropped below.
-    width = g.out.shape[1]
+    out, weight = g.out, g.weight
+    walk_states = dist[:layer]
     c = 0
     top = 0
     while c <= top:
-        front = np.flatnonzero((dist if c <= walk else dist[:layer]) == c)
+        front = ((dist if c <= walk else walk_states) == c).nonzero()[0]
         c += 1
         if front.size == 0:
             continue
-        target = g.out[front].ravel()
-        cost = g.weight[front].ravel() + (c - 1)
-        # Candidates in (state, action) order: their position is the tie-break.
-        pos = np.flatnonzero(cost < dist[target])
-        if pos.size == 0:
-            continue
-        target = target[pos]
-        cost = cost[pos]
-        if pos.size > 1:
-            # Per target the cheapest candidate, the first on ties: one sort of packed keys.
-            key = (target << _TARGET_SHIFT) | (cost << _COST_SHIFT) | pos
-            key.sort()
-            target = key >> _TARGET_SHIFT
-            first = np.empty(key.size, dtype=bool)
-            first[0] = True
-            np.not_equal(target[1:], target[:-1], out=first[1:])
-            key = key[first]
-            target = target[first]
-            cost = (key >> _COST_SHIFT) & _COST_MASK
-            pos = key & _POS_MASK
-        dist[target] = cost
-        pred[target] = front[pos // width]
-        action[target] = pos % width
+        cost = weight[front].ravel()
+        cost += c - 1
+        np.minimum.at(dist, out[front].ravel(), cost)
         top = min(cap, max(top, int(cost.max())))
+    pred, action = _first_routes(g, dist, cap, walk)
     dist[dist > cap] = _UNREACHED
     walk_layer = dist[layer : w.size]
     walk_layer[walk_layer > walk] = _UNREACHED
@@ -1128,12 +1115,51 @@ def _search(
         before = dist[e.src]
         spent = before + EXIT_COST
         allowed = (before >= 0) & (before < _UNREACHED) & (spent <= np.where(e.walk, walk, cap))
-        for k in np.flatnonzero(allowed).tolist():
-            key = (Hex(int(e.q[k]), int(e.r[k])), int(e.facing[k]))
-            value = (int(spent[k]), int(e.src[k]), int(e.action[k]))
-            if key not in found or value[0] < found[key][0]:
-                found[key] = value
+        k = allowed.nonzero()[0]
+        listed = zip(
+            e.q[k].tolist(),
+            e.r[k].tolist(),
+            e.facing[k].tolist(),
+            spent[k].tolist(),
+            e.src[k].tolist(),
+            e.action[k].tolist(),
+            strict=True,
+        )
+        for q, r, f, mp, src, a in listed:
+            key = (Hex(q, r), f)
+            if key not in found or mp < found[key][0]:
+                found[key] = (mp, src, a)
     return Reach(area, start, facing, mover, cap, t, w, dist, pred, action, friendly, found)
+
+
+def _first_routes(
+    g: _Graph, dist: np.ndarray, cap: int, walk: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The predecessor state and action of every state the search reached: the move
+    that reached it first at its final cost. Levels are expanded in cost order and a
+    state takes a candidate only when it is strictly cheaper, so that is, among the
+    moves from expanded states that cost exactly its distance, the one from the
+    cheapest state, then the lowest-numbered state, then the first action."""
+    size = g.window.size
+    width = g.out.shape[1]
+    d = dist[:size]
+    expanded = (d >= 0) & (d <= cap)
+    expanded[g.window.walk_layer :] &= d[g.window.walk_layer :] <= walk
+    src = expanded.nonzero()[0]
+    target = g.out[src]
+    before = d[src]
+    row, act = (g.weight[src] + before[:, None] == dist[target]).nonzero()
+    # (cost of the state moved from, position among that state's moves), packed.
+    key = (before[row].astype(np.int64) << _POS_SHIFT) | (src[row] * width + act)
+    first = np.full(size + 1, _NO_ROUTE, dtype=np.int64)
+    np.minimum.at(first, target[row, act], key)
+    pred = np.full(size + 1, -1, dtype=np.int64)
+    action = np.zeros(size + 1, dtype=np.int8)
+    got = (first < _NO_ROUTE).nonzero()[0]
+    move = first[got] & ((1 << _POS_SHIFT) - 1)
+    pred[got] = move // width
+    action[got] = move % width
+    return pred, action
 
 
 # --- one destination ---------------------------------------------------------------------
