@@ -462,6 +462,8 @@ class _Tables:
     r_array: np.ndarray
     neighbours: np.ndarray  # (N, 6): area index of the neighbour in direction d + 1, or -1
     exit_ok: np.ndarray  # (N, 6): that neighbour is off the area, in an exit position
+    # The area arrays (_TABLE_ARRAYS) the tables were built from.
+    arrays: tuple[np.ndarray, ...]
     # movement class -> (N, 6) MP to step into each neighbour (0: no step, _enter_costs)
     enter: dict[str, np.ndarray] = field(default_factory=dict)
 
@@ -474,7 +476,8 @@ _DR = np.array([DIRECTIONS[d].r for d in range(1, 7)], dtype=np.int64)
 def _tables(area: PlayArea, movement_class: str) -> _Tables:
     t = _TABLES.get(area)
     if t is None or t.revision != area.revision:
-        t = _twin_tables(area) or _build_tables(area)
+        before = t or _largest_tables(len(area))
+        t = _twin_tables(area) or _grown_tables(area, before) or _build_tables(area)
         _TABLES[area] = t
     if movement_class not in t.enter:
         enter = _enter_costs(area, t.neighbours, movement_class)
@@ -499,44 +502,117 @@ def _twin_tables(area: PlayArea) -> _Tables | None:
     return None
 
 
+def _largest_tables(size: int) -> _Tables | None:
+    """The tables of the most hexes kept, up to ``size``: those of the area a side's
+    new view of the engine's area most likely grew from (``_grown_tables`` checks
+    that it did)."""
+    kept = [t for t in list(_TABLES.values()) if t.size <= size]
+    return max(kept, key=lambda t: (t.size, t.revision), default=None)
+
+
 def _build_tables(area: PlayArea) -> _Tables:
     q = area.q.astype(np.int64)
     r = area.r.astype(np.int64)
-    n = len(q)
-    nq = q[:, None] + _DQ[None, :]
-    nr = r[:, None] + _DR[None, :]
-    neighbours = area.indices_of(nq.ravel(), nr.ravel()).reshape(n, 6)
-    # MAP-6: a unit leaves across an edge of its sheet into the free position
-    # beyond it; a step across a sheet corner into a diagonal position is no exit.
-    exit_ok = np.zeros((n, 6), dtype=bool)
-    off = np.nonzero(neighbours < 0)
-    pi, pj = locate_positions(nq[off], nr[off])
-    beside = np.abs(pi - area.sheet_i[off[0]]) + np.abs(pj - area.sheet_j[off[0]]) == 1
-    # Whether the area may grow there is asked once per sheet position.
-    held, which = np.unique(np.stack([pi, pj], axis=1), axis=0, return_inverse=True)
-    grows = np.array([area.may_grow_to((i, j)) for i, j in held.tolist()], dtype=bool)
-    free = grows[which.ravel()] if held.size else np.zeros(0, dtype=bool)
-    exit_ok[off] = beside & free
+    neighbours, exit_ok = _edges(area, q, r, np.arange(len(q)))
     neighbours.flags.writeable = False
     exit_ok.flags.writeable = False
     return _Tables(
         revision=area.revision,
-        size=n,
+        size=len(q),
         q=area.q.tolist(),
         r=area.r.tolist(),
         q_array=q,
         r_array=r,
         neighbours=neighbours,
         exit_ok=exit_ok,
+        arrays=tuple(getattr(area, name) for name in _TABLE_ARRAYS),
     )
 
 
-def _enter_costs(area: PlayArea, nb: np.ndarray, movement_class: str) -> np.ndarray:
-    """(N, 6) MP to step from each hex into its neighbour in each direction; 0: no step."""
+def _grown_tables(area: PlayArea, before: _Tables | None) -> _Tables | None:
+    """The tables of an area that only grew or changed ground since ``before`` was
+    built (sheets laid, MAP-6: the hexes in play keep their place at the front of
+    the arrays; buildings demolished), worked out again only for the new hexes, the
+    hexes that had a side off the area and the hexes next to changed ground; None
+    when the hexes in play moved in the arrays."""
+    if before is None:
+        return None
+    n0, n = before.size, len(area)
+    if n < n0:
+        return None
+    changed = np.zeros(n0, dtype=bool)
+    for name, old in zip(_TABLE_ARRAYS, before.arrays, strict=True):
+        differs = getattr(area, name)[:n0] != old
+        if name in ("q", "r", "sheet_i", "sheet_j") and differs.any():
+            return None
+        changed |= differs
+    # Every other hex has the six neighbours it had, their ground unchanged: its steps are.
+    ground = changed.nonzero()[0]
+    near = before.neighbours[ground].ravel()
+    edge = (before.neighbours < 0).any(axis=1).nonzero()[0] if n > n0 else ground[:0]
+    rows = np.unique(np.concatenate([ground, near[near >= 0], edge, np.arange(n0, n)]))
+    q = area.q.astype(np.int64)
+    r = area.r.astype(np.int64)
+    neighbours = np.empty((n, 6), dtype=before.neighbours.dtype)
+    exit_ok = np.zeros((n, 6), dtype=bool)
+    neighbours[:n0] = before.neighbours
+    exit_ok[:n0] = before.exit_ok
+    if rows.size:
+        neighbours[rows], exit_ok[rows] = _edges(area, q, r, rows)
+    neighbours.flags.writeable = False
+    exit_ok.flags.writeable = False
+    t = _Tables(
+        revision=area.revision,
+        size=n,
+        q=before.q + area.q[n0:].tolist(),
+        r=before.r + area.r[n0:].tolist(),
+        q_array=q,
+        r_array=r,
+        neighbours=neighbours,
+        exit_ok=exit_ok,
+        arrays=tuple(getattr(area, name) for name in _TABLE_ARRAYS),
+    )
+    for movement_class, costs in before.enter.items():
+        enter = np.zeros((n, 6), dtype=costs.dtype)
+        enter[:n0] = costs
+        enter[rows] = _enter_costs(area, neighbours[rows], movement_class, rows)
+        enter.flags.writeable = False
+        t.enter[movement_class] = enter
+    return t
+
+
+def _edges(
+    area: PlayArea, q: np.ndarray, r: np.ndarray, rows: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """For the area hexes ``rows``: (K, 6) the area index of each neighbour (-1 off the
+    area) and whether that step off the area is an exit (MAP-6)."""
+    nq = q[rows, None] + _DQ[None, :]
+    nr = r[rows, None] + _DR[None, :]
+    neighbours = area.indices_of(nq.ravel(), nr.ravel()).reshape(len(rows), 6)
+    # MAP-6: a unit leaves across an edge of its sheet into the free position
+    # beyond it; a step across a sheet corner into a diagonal position is no exit.
+    exit_ok = np.zeros((len(rows), 6), dtype=bool)
+    off = np.nonzero(neighbours < 0)
+    pi, pj = locate_positions(nq[off], nr[off])
+    src = rows[off[0]]
+    beside = np.abs(pi - area.sheet_i[src]) + np.abs(pj - area.sheet_j[src]) == 1
+    # Whether the area may grow there is asked once per sheet position.
+    held, which = np.unique(np.stack([pi, pj], axis=1), axis=0, return_inverse=True)
+    grows = np.array([area.may_grow_to((i, j)) for i, j in held.tolist()], dtype=bool)
+    free = grows[which.ravel()] if held.size else np.zeros(0, dtype=bool)
+    exit_ok[off] = beside & free
+    return neighbours, exit_ok
+
+
+def _enter_costs(
+    area: PlayArea, nb: np.ndarray, movement_class: str, rows: np.ndarray | None = None
+) -> np.ndarray:
+    """(N, 6) MP to step from each hex into its neighbour in each direction; 0: no step.
+    ``rows``: the area hexes ``nb`` gives the neighbours of (default every hex)."""
     n = nb.shape[0]
     inside = nb >= 0
     dst = np.where(inside, nb, 0)
-    src = np.repeat(np.arange(n)[:, None], 6, axis=1)
+    src = np.repeat((np.arange(n) if rows is None else rows)[:, None], 6, axis=1)
     levels = np.abs(area.level[dst].astype(np.int64) - area.level[src].astype(np.int64))
     costs = _CLASS_TABLES[movement_class][
         area.terrain[dst].astype(np.int64),
