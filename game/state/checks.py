@@ -20,12 +20,18 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
-from game.board.sheet import Sheet, catalogue_to_dict
 from game.state.commands import command_from_dict
-from game.state.model import Event, GameState, TurnCheck, canonical_json, digest
+from game.state.model import (
+    Event,
+    GameState,
+    TurnCheck,
+    canonical_json,
+    catalogue_json,
+    event_json,
+    json_digest,
+)
 
 # Hex digits kept of a command's fingerprint: a one-in-four-billion chance to miss a
 # change at that command, and the turn check behind it catches it anyway.
@@ -33,35 +39,20 @@ COMMAND_CHECK_DIGITS = 8
 
 
 def command_check(command: dict[str, Any], events: Sequence[Event], state: GameState) -> str:
-    """The fingerprint of one command that has just been carried out in ``state``."""
-    done = [command, [e.to_dict() for e in events], state.dice.to_dict()]
-    return digest(done)[:COMMAND_CHECK_DIGITS]
+    """The fingerprint of one command that has just been carried out in ``state``:
+    ``digest([command, [e.to_dict() for e in events], state.dice.to_dict()])``, with
+    the events' JSON kept for the hashes made later (``event_json``)."""
+    events_json = ",".join(event_json(e) for e in events)
+    done = f"[{canonical_json(command)},[{events_json}],{canonical_json(state.dice.to_dict())}]"
+    return hashlib.sha256(done.encode("utf-8")).hexdigest()[:COMMAND_CHECK_DIGITS]
 
 
 def position_hash(state: GameState) -> str:
     """The hash of the game as it stands, without its history (log, commands, checks):
     ``digest(state.to_dict(history=False))``, with the sheets' part of the JSON
     written once per catalogue (sheets are frozen), the rest each turn."""
-    data = state.to_dict(history=False)
-    catalogue = state.area.catalogue
-    sheets = _catalogue_json(
-        tuple((sheet_id, catalogue[sheet_id]) for sheet_id in sorted(catalogue))
-    )
-    # canonical_json of a dict is its keys in order, each with its value's own
-    # canonical JSON: the same bytes, with the sheets' value taken from the cache.
-    hashed = hashlib.sha256(b"{")
-    for k, key in enumerate(sorted(data)):
-        value = sheets if key == "sheets" else canonical_json(data[key]).encode("utf-8")
-        hashed.update(b"," if k else b"")
-        hashed.update(canonical_json(key).encode("utf-8") + b":" + value)
-    hashed.update(b"}")
-    return hashed.hexdigest()
-
-
-@lru_cache(maxsize=16)
-def _catalogue_json(sheets: tuple[tuple[str, Sheet], ...]) -> bytes:
-    """The canonical JSON of a game's sheets (``catalogue_to_dict``)."""
-    return canonical_json(catalogue_to_dict(dict(sheets))).encode("utf-8")
+    data = state.to_dict(history=False, sheets=False)
+    return json_digest(data, {"sheets": catalogue_json(state.area.catalogue)})
 
 
 def record_checks(state: GameState, events: Sequence[Event], turn_before: int) -> None:

@@ -13,6 +13,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from game.artillery.plots import AutoHitHexes, FireQueue
@@ -518,16 +519,17 @@ class GameState:
     def units_at(self, h: Hex) -> list[Unit]:
         return [u for u in self.units.values() if u.alive and u.hex == h]
 
-    def to_dict(self, history: bool = True) -> dict[str, Any]:
+    def to_dict(self, history: bool = True, sheets: bool = True) -> dict[str, Any]:
         """The whole game as plain data; without ``history``, all but its log,
-        commands and checks (the position a turn check hashes)."""
+        commands and checks (the position a turn check hashes); without ``sheets``,
+        None for the sheets (the hashes take their JSON from ``catalogue_json``)."""
         data = {
             "version": SAVE_VERSION,
             "scenario": self.scenario,
             "scenario_path": self.scenario_path,
             "seed": self.seed,
             # The sheets are stored once; the area (and off-board batteries) name them by id.
-            "sheets": catalogue_to_dict(self.area.catalogue),
+            "sheets": catalogue_to_dict(self.area.catalogue) if sheets else None,
             "area": self.area.to_dict(),
             "units": [u.to_dict() for u in self.units.values()],
             "sides": list(self.sides),
@@ -598,9 +600,14 @@ class GameState:
         )
 
 
+# ``json.dumps`` with these settings makes a new encoder at every call; the hashes
+# of every command and turn encode many small parts, so one encoder serves them all.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def canonical_json(data: Any) -> str:
     """Stable JSON: sorted keys, no spaces; the form hashed and saved."""
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(data)
 
 
 def digest(data: Any) -> str:
@@ -609,8 +616,50 @@ def digest(data: Any) -> str:
 
 
 def state_hash(state: GameState) -> str:
-    """A fingerprint of everything in the state (SHA-256 of its canonical JSON)."""
-    return digest(state.to_dict())
+    """A fingerprint of everything in the state: ``digest(state.to_dict())``, with the
+    JSON of the sheets and of each logged event made once (``json_digest``)."""
+    data = state.to_dict(history=False, sheets=False)
+    data["commands"] = state.commands
+    data["checks"] = state.checks.to_dict()
+    log = "[" + ",".join(event_json(e) for e in state.log) + "]"
+    return json_digest(
+        data, {"sheets": catalogue_json(state.area.catalogue), "log": log.encode("utf-8")}
+    )
+
+
+def json_digest(data: dict[str, Any], made: Mapping[str, bytes]) -> str:
+    """``digest`` of ``data`` with the keys of ``made``, whose canonical JSON is given.
+    The canonical JSON of a dict is its keys in order, each with its value's own
+    canonical JSON: the same bytes, some of them made before."""
+    hashed = hashlib.sha256(b"{")
+    for k, key in enumerate(sorted({*data, *made})):
+        value = made[key] if key in made else canonical_json(data[key]).encode("utf-8")
+        hashed.update(b"," if k else b"")
+        hashed.update(canonical_json(key).encode("utf-8") + b":" + value)
+    hashed.update(b"}")
+    return hashed.hexdigest()
+
+
+def catalogue_json(catalogue: Mapping[str, Sheet]) -> bytes:
+    """The canonical JSON of a game's sheets (``catalogue_to_dict``), made once per
+    catalogue: sheets are frozen."""
+    return _catalogue_json(tuple((sheet_id, catalogue[sheet_id]) for sheet_id in sorted(catalogue)))
+
+
+@lru_cache(maxsize=16)
+def _catalogue_json(sheets: tuple[tuple[str, Sheet], ...]) -> bytes:
+    return canonical_json(catalogue_to_dict(dict(sheets))).encode("utf-8")
+
+
+def event_json(event: Event) -> str:
+    """The canonical JSON of ``event.to_dict()``, made once and kept with the event:
+    an event is written once and only its rolls may grow after (the leftover rolls
+    of the command that wrote it), so their count keys it (as ``Event._known``)."""
+    held = event.__dict__.get("_json")
+    if held is None or held[0] != len(event.rolls):
+        held = (len(event.rolls), canonical_json(event.to_dict()))
+        event.__dict__["_json"] = held
+    return held[1]
 
 
 def mapless_hash(state: GameState) -> str:

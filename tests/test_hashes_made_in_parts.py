@@ -1,0 +1,46 @@
+"""The game's hashes are made from parts kept between commands (the sheets' JSON, each
+logged event's JSON), and must be the very digests of the whole plain data: a save,
+a log or a replay check written before reads the same."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from game.dice import RollRecord
+from game.state import new_game, state_hash
+from game.state.checks import COMMAND_CHECK_DIGITS, position_hash
+from game.state.model import canonical_json, digest, event_json
+from tests.engine_fixtures import RandomPlayer, random_step
+
+HUNT = Path(__file__).resolve().parents[1] / "maps" / "long_tom_hunt.toml"
+
+
+def test_every_hash_is_the_digest_of_the_whole_plain_data() -> None:
+    """Command checks, turn checks and the state hash, command after command of a
+    random game, equal the digests of ``to_dict`` they stand for."""
+    state = new_game(HUNT, 5)
+    player = RandomPlayer(5)
+    turns = 0
+    while state.result is None and state.turn <= 3:
+        start, turn = len(state.log), state.turn
+        random_step(state, player)
+        events = [e.to_dict() for e in state.log[start:]]
+        done = [state.commands[-1], events, state.dice.to_dict()]
+        assert state.checks.commands[-1] == digest(done)[:COMMAND_CHECK_DIGITS]
+        assert state_hash(state) == digest(state.to_dict())
+        if state.turn != turn:
+            turns += 1
+            assert state.checks.turns[-1].hash == digest(state.to_dict(history=False))
+    assert turns >= 2
+    assert position_hash(state) == digest(state.to_dict(history=False))
+
+
+def test_an_events_json_follows_rolls_added_after_it_was_made() -> None:
+    """The leftover rolls of a command join its last event after it was logged: the
+    JSON kept for the event is made again then."""
+    state = new_game(HUNT, 5)
+    random_step(state, RandomPlayer(5))
+    event = state.log[-1]
+    before = event_json(event)
+    event.rolls.append(RollRecord("scatter", 6, (3,)))
+    assert event_json(event) == canonical_json(event.to_dict()) != before
