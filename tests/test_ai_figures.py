@@ -16,10 +16,11 @@ from game.ai.attacks import (
     THREAT_WEIGHT,
     WHOLE_UNIT,
     _threat,
+    answer_candidates,
     attack_candidates,
     worth,
 )
-from game.ai.candidates import Board, unit_value
+from game.ai.candidates import Board, best, unit_value
 from game.ai.manoeuvre import GARRISON_RISK, movement_candidates
 from game.ai.memory import Memory
 from game.ai.personality import Level, level, personality
@@ -28,6 +29,7 @@ from game.dice import ScriptedDice
 from game.hexmath import Hex, distance, neighbor, neighbors
 from game.rules import toysoldiers as ts
 from game.state import (
+    Answer,
     Attack,
     EndPhase,
     GunAction,
@@ -41,7 +43,7 @@ from game.state import (
     player_view,
 )
 from game.state import combat as cs
-from game.state.model import GameState
+from game.state.model import ATTACK, MOVEMENT, TARGETING, GameState
 from game.state.queries import attack_odds_of, fastest_move
 from tests.test_engine_systems import place, to_attack_phase
 from tests.test_figures_in_play import acting_first
@@ -397,3 +399,52 @@ def test_ART_20_hard_ranges_its_guns_on_the_hexes_where_the_guards_fight() -> No
     assert picks["hard"] in ring
     assert picks["normal"] not in ring
     assert level("hard").ranges_the_guards and not level("normal").ranges_the_guards
+
+
+def _guard_wins_the_shooting_initiative(grenadiers: str) -> GameState:
+    """Fort Pewter's first attack phase with the Tin Grenadiers at ``grenadiers`` (the
+    Pewter Guard next to the tower, where it starts): the Guard rolls 6+5 against the
+    Legion's 2+3 for the shooting initiative (TS-1) and is asked to fire first or second."""
+    state = fort_pewter()
+    place(state, "n-grenadiers", state.area.hex_at((0, 1), grenadiers))
+    while state.phase != ATTACK:
+        side = acting_side(state)
+        assert side is not None
+        if state.phase == MOVEMENT:
+            mover = next(c for c in legal_commands(state, side) if isinstance(c, Hold))
+            apply(state, mover)
+            continue
+        if state.phase == TARGETING and len(state.done) == 1:
+            state.dice = ScriptedDice([2, 3, 6, 5])
+        apply(state, EndPhase(side))
+    assert state.questions[0]["topic"] == cs.ORDER_OF_FIRE
+    assert acting_side(state) == "south"
+    return state
+
+
+def test_TS_1_TS_10_normal_guard_makes_the_enemy_fire_first_when_it_can_take_the_gun() -> None:
+    """TS-1: the winner of the shooting initiative fires first or makes the other side
+    fire first, and the side firing first acts first in the attack phase. TS-10: a
+    warrior within a step of an enemy gun fights for it. The Tin Grenadiers stand next to
+    the Tower Cannon, and so does the Pewter Guard: normal's Guard, having won the
+    initiative, makes the Legion fire first, so that a gun the Legion takes is fought for
+    again by the guards before the end phase decides the tower. With the Grenadiers far
+    off (no fight for the gun this phase) it fires first; easy, and normal without
+    ``fights_last_for_guns``, always fire first."""
+    state = _guard_wins_the_shooting_initiative("0708")  # next to the tower
+    grenadiers = state.units["n-grenadiers"].hex
+    guard = state.units["s-guard"].hex
+    assert grenadiers is not None and guard is not None
+    assert distance(grenadiers, tower(state)) == 1 and distance(guard, tower(state)) == 1
+    legal = legal_commands(state, "south")
+    normal = best(answer_candidates(board_of(state, "south"), legal)).command
+    assert normal == Answer("south", cs.FIRE_SECOND)
+    assert best(answer_candidates(board_of(state, "south", "hard"), legal)).command == normal
+    for other in ("easy", replace(level("normal"), fights_last_for_guns=False)):
+        found = best(answer_candidates(board_of(state, "south", other), legal)).command
+        assert found == Answer("south", cs.FIRE_FIRST), other
+    state = _guard_wins_the_shooting_initiative("0803")  # four hexes off
+    far = best(answer_candidates(board_of(state, "south"), legal_commands(state, "south")))
+    assert far.command == Answer("south", cs.FIRE_FIRST)
+    apply(state, Answer("south", cs.FIRE_SECOND))
+    assert acting_side(state) == "north"  # the side made to fire first acts first (TS-1)

@@ -56,6 +56,9 @@ ANSWER_WORTH = {
     cs.FIRE_SECOND: 0.0,
     cs.HOLD: 0.0,
 }
+# Having the last fight for a gun before the end phase decides the hex it stands on
+# (TS-10): worth more to its guards than firing first (``_last_word``).
+LAST_FIGHT_WORTH = 2 * ANSWER_WORTH[cs.FIRE_FIRST]
 # Crewing a gun or repairing one (TS-9, TS-11) lets it fire in later turns; the
 # levels that weigh what an action risks score a repair by its odds instead.
 GUN_CARE_WORTH = 1.0
@@ -135,6 +138,8 @@ def _question_worth(board: Board, choice: str) -> float:
     view = board.view
     question = view.question
     assert question is not None
+    if question["topic"] == cs.ORDER_OF_FIRE and choice == cs.FIRE_SECOND and _last_word(board):
+        return LAST_FIGHT_WORTH
     unit = view.units.get(question["unit"])
     if unit is None or unit.hex is None:
         return ANSWER_WORTH.get(choice, 0.0)
@@ -152,6 +157,29 @@ def _question_worth(board: Board, choice: str) -> float:
             return 0.0
         return worth(shot_odds(view, unit, target, after_manoeuvre=True), unit, target)
     return ANSWER_WORTH.get(choice, 0.0)
+
+
+def _last_word(board: Board) -> bool:
+    """The level that fights last for its guns (normal, hard): guarding a hex whose own
+    gun has an enemy warrior and one of its own guards within a step of it (TS-10), the
+    side makes the enemy fire first (TS-1). The last fight for the gun before the end
+    phase, which decides the hex, is then the guards': a gun the enemy takes they fight
+    for again at once."""
+    if not board.level.fights_last_for_guns:
+        return False
+    view = board.view
+    guarded = {g.hex for g in objectives.read(view).guard}
+    if not guarded:
+        return False
+    field = ToyField(view)
+    for gun_unit, _gun in field.gun_units(view.side):
+        here = gun_unit.hex
+        if here in guarded and all(
+            any(distance(u.hex, here) <= ts.CLOSE_DISTANCE for u, _w in field.standing(side))
+            for side in (view.side, view.enemy)
+        ):
+            return True
+    return False
 
 
 def _fires_for_nobody(board: Board, field: ToyField | None, gun: SeenUnit) -> bool:

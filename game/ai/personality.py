@@ -135,6 +135,10 @@ class Level:
     # himself (TS-11), and a disabled gun fires for nobody until repaired (TS-9)
     # (normal, hard).
     crews_ready_guns: bool = True
+    # Winning the shooting initiative while an enemy warrior stands within a step of the
+    # gun on a hex the side guards, make the enemy fire first (TS-1): a gun it takes is
+    # fought for again by the guards before the end phase (TS-10) (normal, hard).
+    fights_last_for_guns: bool = False
     # A unit whose warriors shoot nothing of their own but are qualified for an own
     # gun that fires stays by it and serves it (TS-11) (normal, hard).
     keeps_gun_crews: bool = True
@@ -235,6 +239,7 @@ LEVELS: dict[str, Level] = {
         keeps_target_in_sight=True,
         holds_out=True,
         garrisons_by_need=True,
+        fights_last_for_guns=True,
     ),
 }
 # Hard: normal with look-ahead where it pays. Its guns stand where normal's do:
