@@ -138,26 +138,60 @@ def _belief(
     prior: dict[SheetPosition, float],
     reads_intelligence: bool,
 ) -> Belief:
-    weights = dict(prior)
+    weights = dict(_heard(view, memory, prior, reads_intelligence))
+    if not weights:
+        # The notes contradict each other (two batteries, or guns that moved):
+        # fall back on the rules alone.
+        weights = dict(prior)
+    shares = searched_shares(view, memory)
+    for pos in list(weights):
+        if pos in shares:
+            weights[pos] *= max(0.02, 1.0 - shares[pos])
+    total = sum(weights.values())
+    return Belief(UNKNOWN, {p: w / total for p, w in sorted(weights.items())})
+
+
+def _heard(
+    view: PlayerView,
+    memory: Memory,
+    prior: dict[SheetPosition, float],
+    reads_intelligence: bool,
+) -> dict[SheetPosition, float]:
+    """The prior's positions that every landed enemy shell's flight time (ART-6, with
+    ``reads_intelligence``) and every announced direction (ART-24) allow, in the
+    prior's order. The shells and announcements heard only grow: what was ruled
+    out is kept, and only the ones heard since are checked."""
+    listed = list(prior.items())
+    shells = memory.enemy_shells if reads_intelligence else []
     announcements = view.announcements
-    if reads_intelligence:
-        # Whether a shell's flight fits a position never changes: kept per shell.
-        fitting: dict[int, dict[SheetPosition, bool]] = memory.notes.setdefault("fitting", {})
-        for shell in memory.enemy_shells:
-            weapon = WEAPONS.get(shell.weapon)
-            if weapon is None:
-                continue
-            flight = shell.arrival_turn - shell.fired_turn
-            target_pos = view.area.position_of(shell.aimed)
-            fits = fitting.setdefault(shell.number, {})
-            for pos in list(weights):
-                fit = fits.get(pos)
-                if fit is None:
-                    fit = fits[pos] = flight_fits(weapon, flight, pos, target_pos)
-                if not fit:
-                    del weights[pos]
+    kept = memory.notes.get("heard")
+    if (
+        kept is None
+        or kept[0] != listed
+        or kept[1] != reads_intelligence
+        or kept[2] > len(shells)
+        or announcements[: len(kept[3])] != kept[3]
+    ):
+        kept = (listed, reads_intelligence, 0, (), dict(prior))
+    _, _, shells_read, heard, weights = kept
+    weights = dict(weights)
+    # Whether a shell's flight fits a position never changes: kept per shell.
+    fitting: dict[int, dict[SheetPosition, bool]] = memory.notes.setdefault("fitting", {})
+    for shell in shells[shells_read:]:
+        weapon = WEAPONS.get(shell.weapon)
+        if weapon is None:
+            continue
+        flight = shell.arrival_turn - shell.fired_turn
+        target_pos = view.area.position_of(shell.aimed)
+        fits = fitting.setdefault(shell.number, {})
+        for pos in list(weights):
+            fit = fits.get(pos)
+            if fit is None:
+                fit = fits[pos] = flight_fits(weapon, flight, pos, target_pos)
+            if not fit:
+                del weights[pos]
     sides_cache: dict[tuple[Hex, SheetPosition], int] = memory.notes.setdefault("sides", {})
-    for a in announcements:
+    for a in announcements[len(heard) :]:
         aimed = a.aimed
         for pos in list(weights):
             key = (aimed, pos)
@@ -169,15 +203,8 @@ def _belief(
                 sides_cache[key] = side
             if side != a.side:
                 del weights[pos]
-    if not weights:
-        # The notes contradict each other (two batteries, or guns that moved):
-        # fall back on the rules alone.
-        weights = dict(prior)
-    for pos in list(weights):
-        if view.area.has_sheet(pos):
-            weights[pos] *= max(0.02, 1.0 - searched_share(view, memory, pos))
-    total = sum(weights.values())
-    return Belief(UNKNOWN, {p: w / total for p, w in sorted(weights.items())})
+    memory.notes["heard"] = (listed, reads_intelligence, len(shells), announcements, weights)
+    return weights
 
 
 def searched_mask(view: PlayerView, memory: Memory) -> np.ndarray:
@@ -237,11 +264,16 @@ def _searched_indices(area: PlayArea, memory: Memory) -> np.ndarray:
     return found
 
 
-def searched_share(view: PlayerView, memory: Memory, pos: SheetPosition) -> float:
-    idx = _sheet_hexes(view, pos)
-    if idx.size == 0:
-        return 0.0
-    return float(searched_mask(view, memory)[idx].mean())
+def searched_shares(view: PlayerView, memory: Memory) -> dict[SheetPosition, float]:
+    """The searched share (``searched_mask``) of every sheet in play."""
+    area = view.area
+    sheets = area.sheet_index
+    searched = np.bincount(sheets[searched_mask(view, memory)], minlength=area.sheet_count)
+    hexes = np.bincount(sheets, minlength=area.sheet_count)
+    return {
+        pos: hit / size
+        for pos, hit, size in zip(area.positions, searched.tolist(), hexes.tolist(), strict=True)
+    }
 
 
 def goal_position(
