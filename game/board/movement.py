@@ -909,19 +909,14 @@ class Reach(Mapping[Hex, Route]):
         """Every reachable hex with the facing its cheapest route ends with, without
         building the routes (what a list of legal moves needs, many times a phase)."""
         q, r = self._t.q, self._t.r
-        n = self._w.count
-        hexes = self._w.hexes
-        out: dict[Hex, int] = {}
-        for k in self._order.tolist():
-            s = int(self._best_state[k])
-            if self._w.layered:
-                facing = (s // n) % 6 + 1
-            elif self._pred[s] >= 0:
-                facing = int(self._action[s]) + 1  # figures face where they last stepped
-            else:
-                facing = self.facing
-            i = int(hexes[k])
-            out[Hex(q[i], r[i])] = facing
+        best = self._best_state[self._order]
+        if self._w.layered:
+            facings = (best // self._w.count) % 6 + 1
+        else:
+            # Figures face where they last stepped.
+            facings = np.where(self._pred[best] >= 0, self._action[best] + 1, self.facing)
+        where = self._w.hexes[self._order].tolist()
+        out = {Hex(q[i], r[i]): f for i, f in zip(where, facings.tolist(), strict=True)}
         out.update({h: v[1] for h, v in self._exit_best.items()})
         return out
 

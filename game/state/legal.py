@@ -130,6 +130,9 @@ class LegalCommands(Sequence[Command]):
         self._groups: dict[Hashable, tuple[list[Command], set[int]]] = {}
         self._members: dict[Hashable, set[Command]] = {}
         self._all: list[Command] | None = None
+        # The ids of the group a command was last found in: the commands asked
+        # about one after another are most often that group's own objects.
+        self._last_ids: set[int] = set()
 
     @classmethod
     def of(cls, commands: list[Command]) -> LegalCommands:
@@ -187,6 +190,8 @@ class LegalCommands(Sequence[Command]):
         return self._all
 
     def __contains__(self, command: object) -> bool:
+        if id(command) in self._last_ids:
+            return True
         if not isinstance(command, Command):
             return False
         key = group_of(command)
@@ -197,6 +202,7 @@ class LegalCommands(Sequence[Command]):
         self.group(key)
         commands, ids = self._groups[key]
         if id(command) in ids:
+            self._last_ids = ids
             return True
         members = self._members.get(key)
         if members is None:
@@ -288,8 +294,7 @@ def _moves(state: GameState, side: str, unit: Unit) -> list[Command]:
     if aircraft.is_aircraft(unit):
         return out + _flights(state, side, unit)
     reach = moving.reach(state, unit)
-    for h, facing in reach.end_facings().items():
-        out.append(Move(side, unit.id, h, facing))
+    out += [Move(side, unit.id, h, facing) for h, facing in reach.end_facings().items()]
     for facing in reach.facings(unit.hex):  # type: ignore[arg-type]
         if facing != unit.facing:
             out.append(Move(side, unit.id, unit.hex, facing))  # type: ignore[arg-type]
