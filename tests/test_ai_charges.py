@@ -4,9 +4,17 @@ engine's own odds (``game.ai.charges``)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from game.ai.attacks import break_stakes, worth
-from game.ai.charges import braced, move_worth, placed
-from game.ai.manoeuvre import CHARGE_WEIGHT, movement_candidates
+from game.ai.charges import braced, contact_attack, move_worth, placed
+from game.ai.manoeuvre import (
+    CHARGE_WEIGHT,
+    GUARD_ROUND_WEIGHT,
+    GUARD_ROUNDS_WEIGHED,
+    movement_candidates,
+)
+from game.ai.personality import level
 from game.hexmath import Hex, distance, neighbor
 from game.state import EndPhase, acting_side, apply, legal_commands, new_game, player_view
 from game.state import combat as cs
@@ -170,3 +178,48 @@ def test_BS_9_BS_11_BS_12_hard_weighs_a_regiments_move_by_its_melee_rounds() -> 
         assert scores[label] == expected
         assert move_worth(board_of(state, "north", "normal"), "n-knights", h, toward) == 0.0
     assert scores["0711"] > scores["0810"]
+
+
+def test_BS_9_BS_11_BS_12_guards_weigh_where_their_regiments_fight() -> None:
+    """BS-9: each pair of regiments next to each other fights a round a turn, both
+    striking at once; BS-11/BS-12: the faces struck and the charge decide its blows. A
+    side guarding a hex with regiments (``guards_by_melee_rounds``, normal) scores its
+    regiments' moves by the rounds each brings this turn, ``GUARD_ROUND_WEIGHT`` times
+    ``move_worth`` over its ``GUARD_ROUNDS_WEIGHED`` best moves; without the flag (easy,
+    or a side that must take the hex) the same moves score by the goal alone."""
+    state, spears_at = ford_with_knights_near_the_spears()
+    place(state, "s-horse", state.area.hex_at(RIVER, "0913"), facing=1)
+    while acting_side(state) != "south":
+        side = acting_side(state)
+        assert side is not None
+        apply(state, next(c for c in legal_commands(state, side) if not isinstance(c, Move)))
+    legal = [c for c in legal_commands(state, "south") if getattr(c, "unit", "") == "s-horse"]
+    normal = level("normal")
+    assert normal.guards_by_melee_rounds and not normal.weighs_melee_rounds
+    assert not level("easy").guards_by_melee_rounds
+    guard_board = board_of(state, "south", normal)
+    plain_board = board_of(state, "south", replace(normal, guards_by_melee_rounds=False))
+    plain = {c.command: c for c in movement_candidates(plain_board, legal)}
+    guarded = movement_candidates(guard_board, legal)
+    knights_at = state.units["n-knights"].hex
+    assert knights_at is not None
+    weighed = 0
+    for c in guarded:
+        if "rounds" in c.reason:
+            weighed += 1
+            assert isinstance(c.command, Move) and distance(c.command.to, knights_at) == 1
+            extra = GUARD_ROUND_WEIGHT * move_worth(
+                guard_board, "s-horse", c.command.to, c.command.facing, guarding=True
+            )
+            assert abs(c.score - plain[c.command].score - extra) < 1e-9
+        else:
+            assert c.score == plain[c.command].score
+    assert weighed > 0
+    assert weighed <= GUARD_ROUNDS_WEIGHED
+    # The side that must take the hex does not weigh its rounds at normal.
+    knights = state.units["n-knights"]
+    assert contact_attack(knights, normal) is None
+    assert contact_attack(knights, normal, guarding=True) == cs.MELEE
+    flank = state.area.hex_at(RIVER, "0711")
+    toward = next(f for f in range(1, 7) if neighbor(flank, f) == spears_at)
+    assert move_worth(board_of(state, "north", normal), "n-knights", flank, toward) == 0.0

@@ -39,12 +39,13 @@ from game.state.queries import attack_odds_of
 CONTACT_ATTACK = {cs.WARHAMMER: cs.CLOSE_COMBAT}
 
 
-def contact_attack(unit: Unit, level: Level) -> str | None:
+def contact_attack(unit: Unit, level: Level, guarding: bool = False) -> str | None:
     """The round ``unit`` fights in contact whose charges the level weighs, if any:
     close combat (WHC-1, ``weighs_charges``), a BATTLESYSTEM melee round (BS-9 ..
-    BS-12, ``weighs_melee_rounds``)."""
+    BS-12, ``weighs_melee_rounds``; ``guards_by_melee_rounds`` when ``guarding``)."""
     if unit.system == cs.BATTLESYSTEM:
-        return cs.MELEE if level.weighs_melee_rounds else None
+        weighs = level.weighs_melee_rounds or (guarding and level.guards_by_melee_rounds)
+        return cs.MELEE if weighs else None
     return CONTACT_ATTACK.get(unit.system) if level.weighs_charges else None
 
 
@@ -70,13 +71,14 @@ def placed(unit: Unit, to: Hex, facing: int, charged: list[str]) -> Unit:
     )
 
 
-def move_worth(board: Board, uid: str, to: Hex, facing: int) -> float:
+def move_worth(board: Board, uid: str, to: Hex, facing: int, guarding: bool = False) -> float:
     """What a move of ``uid`` to ``to`` facing ``facing`` is worth in the rounds of
     close combat it makes possible this turn: the best round it can start there, less
     what the other enemies next to the hex gain by starting theirs against it. 0 where
-    no enemy stands next to the hex or the unit does not fight in contact."""
+    no enemy stands next to the hex or the unit does not fight in contact (``guarding``:
+    its side guards a hex, ``contact_attack``)."""
     unit = board.view.units[uid]
-    weapon = contact_attack(unit, board.level)
+    weapon = contact_attack(unit, board.level, guarding)
     if weapon is None or unit.hex is None:
         return 0.0
     foes = [

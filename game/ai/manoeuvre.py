@@ -460,7 +460,7 @@ def _objective_moves(
     if not goals_take:
         score += _facing_worths(board, options, ends)
     out = _scored(options, score, why)
-    _weigh_charges(board, uid, out, here)
+    _weigh_charges(board, uid, out, here, guarding=not goals_take)
     return out
 
 
@@ -468,25 +468,44 @@ def _objective_moves(
 # how many of the best moves are weighed by their rounds.
 CHARGE_WEIGHT = 0.25
 CHARGES_WEIGHED = 8
+# ... for a side guarding a hex with BATTLESYSTEM regiments (``guards_by_melee_rounds``):
+# a point of a round's worth (a tenth of a whole regiment) is a hex, and every move the
+# regiment is likely to make is weighed, not only the few nearest the hex.
+GUARD_ROUND_WEIGHT = 1.0
+GUARD_ROUNDS_WEIGHED = 40
 
 
-def _weigh_charges(board: Board, uid: str, out: list[Candidate], here: Hex) -> None:
+def _weigh_charges(
+    board: Board, uid: str, out: list[Candidate], here: Hex, guarding: bool = False
+) -> None:
     """Hard: among the best few moves, add the worth of the rounds of close combat each
     makes possible this turn (``game.ai.charges``: its charge, both units' faces, the
-    rounds the enemies next to it can start back)."""
-    if not (board.level.weighs_charges or board.level.weighs_melee_rounds):
+    rounds the enemies next to it can start back). A side guarding a hex
+    (``guards_by_melee_rounds``, normal and hard) weighs its regiments' moves so among
+    more of them, and more heavily: each round it walks into or out of is fought."""
+    level = board.level
+    regiment = board.view.units[uid].system == cs.BATTLESYSTEM
+    if guarding and regiment and level.guards_by_melee_rounds:
+        weight, weighed = GUARD_ROUND_WEIGHT, GUARD_ROUNDS_WEIGHED
+    elif level.weighs_charges or level.weighs_melee_rounds:
+        weight, weighed = CHARGE_WEIGHT, CHARGES_WEIGHED
+    else:
         return
     facing = board.view.units[uid].facing
-    ranked = sorted(range(len(out)), key=lambda k: -out[k].score)[:CHARGES_WEIGHED]
+    ranked = sorted(range(len(out)), key=lambda k: -out[k].score)[:weighed]
     for k in ranked:
         c = out[k]
         to = _destination(c.command, here)
         gain = move_worth(
-            board, uid, to, c.command.facing if isinstance(c.command, Move) else facing
+            board,
+            uid,
+            to,
+            c.command.facing if isinstance(c.command, Move) else facing,
+            guarding,
         )
         if gain:
             out[k] = Candidate(
-                c.command, c.score + CHARGE_WEIGHT * gain, c.reason + f"; rounds {gain:+.1f}"
+                c.command, c.score + weight * gain, c.reason + f"; rounds {gain:+.1f}"
             )
 
 
@@ -605,7 +624,7 @@ def _fighter_moves(
     if guarded is not None:
         score -= 1.5 * np.maximum(0, distances(guarded, ends.q, ends.r) - ESCORT_RADIUS)
     out = _scored(options, score, why)
-    _weigh_charges(board, uid, out, here)
+    _weigh_charges(board, uid, out, here, guarding=bool(goals.guard) and not goals.take)
     if enemies and ideal > 1 and board.level.keeps_target_in_sight:
         _reward_sight_of(board, uid, out, here, target)
     return out

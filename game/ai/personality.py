@@ -154,6 +154,12 @@ class Level:
     # round a pair, both striking at once (BS-9), the charge and spears set against it
     # (BS-12), the faces struck (BS-11) (hard).
     weighs_melee_rounds: bool = False
+    # A side that guards a hex weighs its BATTLESYSTEM regiments' moves by those melee
+    # rounds over every move it considers, each point of a round's worth counted as a
+    # hex nearer the hex (BS-9 .. BS-12): the enemy that must take the hex calls a round
+    # in every pair it can, so where a regiment stands decides the rounds it fights
+    # (normal, hard).
+    guards_by_melee_rounds: bool = False
     # Own units keep out of where the side's own shells landing this turn can fall:
     # their whole scatter pattern (ART-12); otherwise the rings of a hit alone.
     reads_scatter: bool = True
@@ -240,6 +246,7 @@ LEVELS: dict[str, Level] = {
         holds_out=True,
         garrisons_by_need=True,
         fights_last_for_guns=True,
+        guards_by_melee_rounds=True,
     ),
 }
 # Hard: normal with look-ahead where it pays. Its guns stand where normal's do:
@@ -264,6 +271,10 @@ LEVELS["hard"] = replace(
     shelters_the_weakest=True,
     weighs_charges=True,
     weighs_melee_rounds=True,
+    # Hard weighs its regiments' rounds as a side that must take a hex does, lightly and
+    # among its best few moves: weighed so heavily, its Wardens walked into rounds that
+    # normal's Marchers, who call only the rounds that pay them, were glad to fight.
+    guards_by_melee_rounds=False,
     weighs_gun_fights=True,
     watches_enemy_moves=True,
     weighs_spotting=True,
