@@ -4,6 +4,7 @@ enemy's shells in flight may land (ART-7, ART-25)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +17,8 @@ from game.ai.fire import _points as fire_points
 from game.ai.manoeuvre import (
     ASSUMED_FLIGHT,
     ASSUMED_RADIUS,
+    BLAST_DODGE_WEIGHT,
+    DODGE_WEIGHT,
     _dodge_penalties,
     _Ends,
     _escorts,
@@ -24,9 +27,10 @@ from game.ai.manoeuvre import (
     flight_danger,
 )
 from game.ai.memory import EnemyShell, Memory
-from game.ai.personality import level, personality
+from game.ai.personality import Level, level, personality
 from game.ai.shell_damage import harmful_radius
 from game.artillery.weapons import weapon
+from game.board.area import PlayArea
 from game.board.los import in_sight
 from game.dice import Dice
 from game.hexmath import Hex, distance
@@ -110,6 +114,96 @@ def test_only_hard_dodges_and_not_in_contact_ART_7() -> None:
     eye = next(iter(e for e in hard.enemies.values()))
     beside = next(h for h in _ring(eye.hex, 1) if hard.area.contains(h))
     assert _dodge(hard, beside, (hard.area.q * 0 + 1.0, 2)) == 0
+
+
+def _moved_board(level_: Level, shell: str | None, turn: int = 3) -> tuple[Board, Hex, Hex]:
+    """The Guard's board in ``turn``: its Hunchback walked from the keep (0708) to 0806
+    in the movement phase before, and an enemy ``shell`` (a weapon; None: none yet)
+    fired in turn 1 landed in turn 2. Returns the board, 0806 and where the
+    Hunchback's course carries it on to now (0905)."""
+    state = new_game(MARKET_TOWN, 3)
+    area = state.area
+    keep, moved = area.hex_at((0, 1), "0708"), area.hex_at((0, 1), "0806")
+    memory = Memory()
+    memory.own_at_start = {"s-hunchback": keep}
+    memory.own_after_movement[turn - 1] = {"s-hunchback": (moved, 2)}
+    if turn > 2:
+        memory.own_after_movement[turn - 2] = {"s-hunchback": (keep, 2)}
+    if shell is not None:
+        memory.enemy_shells.append(EnemyShell(1, shell, Hex(0, 0), 1, 2))
+    state.turn = turn
+    board = Board.read(player_view(state, "south"), memory, level_, personality("steady"))
+    ahead = Hex(2 * moved.q - keep.q, 2 * moved.r - keep.r)
+    assert area.label(ahead) == "0905 on sheet (0,1)"
+    return board, moved, ahead
+
+
+def test_hard_dodges_a_blast_shell_aimed_to_meet_its_course_ART_6_ART_7_ART_25() -> None:
+    """ART-7: a shell plotted at what the enemy saw lands flight turns later (ART-6: a
+    Cruise Missile/90 three sheets off flies one turn), and an enemy that leads a
+    moving unit aims where its course takes it. Against blast shells (rings
+    90/65/40/15 three hexes out, ART-25) hard keeps out of the rings round where
+    each unit would stand now had it kept its last turn's course, as well as round
+    where it stood, and weighs that dodge above its move's goal; without the flag
+    (and against a Long Tom's rings, 25/15/5) only round where it stood, weighed as
+    before."""
+    hard = level("hard")
+    assert hard.dodges_the_lead and not level("normal").dodges_the_lead
+    plain = replace(hard, dodges_the_lead=False)
+    board, moved, ahead = _moved_board(hard, "cruise_90")
+    area = board.area
+    danger, radius = flight_danger(board)
+    assert radius == 3
+    beyond = _beyond(area, ahead, moved, radius)
+    assert beyond
+    assert all(danger[area.index_of(h)] == 1.0 for h in beyond)
+    before, _ = flight_danger(_moved_board(plain, "cruise_90")[0])
+    assert not any(before[area.index_of(h)] for h in beyond)
+    # The weight: the same hex costs BLAST_DODGE_WEIGHT points, DODGE_WEIGHT before.
+    gap = _dodge(board, moved, (danger, radius)) - _dodge(
+        _moved_board(plain, "cruise_90")[0], moved, (danger, radius)
+    )
+    assert gap == pytest.approx(BLAST_DODGE_WEIGHT - DODGE_WEIGHT)
+    # A Long Tom's shells: no lead, the old weight.
+    long_tom = _moved_board(hard, "long_tom")[0]
+    danger, radius = flight_danger(long_tom)
+    assert radius == 1 and danger[area.index_of(ahead)] == 0.0
+    assert _dodge(long_tom, moved, (danger, radius)) == _dodge(
+        _moved_board(plain, "long_tom")[0], moved, (danger, radius)
+    )
+
+
+def test_hard_dodges_the_lead_before_the_enemy_guns_are_known_ART_4_ART_7() -> None:
+    """ART-4, ART-9: until an enemy shell lands, its guns' weapon is unknown; hard
+    assumes the worst, a blast, and in turn 2 reads its course from where each unit
+    started the game (no movement phase before turn 1's)."""
+    board, moved, ahead = _moved_board(level("hard"), None, turn=2)
+    danger, radius = flight_danger(board)
+    assert radius == ASSUMED_RADIUS
+    beyond = _beyond(board.area, ahead, moved, radius)
+    assert beyond and all(danger[board.area.index_of(h)] == 1.0 for h in beyond)
+    plain = _moved_board(replace(level("hard"), dodges_the_lead=False), None, turn=2)[0]
+    before = flight_danger(plain)[0]
+    assert not any(before[board.area.index_of(h)] for h in beyond)
+
+
+def _beyond(area: PlayArea, ahead: Hex, moved: Hex, radius: int) -> list[Hex]:
+    """The area hexes within ``radius`` of ``ahead`` but farther from ``moved``."""
+    hexes = (Hex(int(q), int(r)) for q, r in zip(area.q, area.r, strict=True))
+    return [h for h in hexes if distance(h, ahead) <= radius < distance(h, moved)]
+
+
+def test_memory_keeps_where_own_units_started() -> None:
+    """The course of a unit's first move is read from where it started: the memory keeps
+    the own units' hexes of the first view it is shown, and only those."""
+    state = new_game(MARKET_TOWN, 3)
+    memory = Memory()
+    memory.observe(player_view(state, "south"))
+    start = dict(memory.own_at_start)
+    assert start == {u.id: u.hex for u in state.units.values() if u.side == "south"}
+    state.units["s-hunchback"].hex = state.area.hex_at((0, 1), "0806")
+    memory.observe(player_view(state, "south"))
+    assert memory.own_at_start == start
 
 
 def _dodge(board: Board, h: Hex, dodge: tuple[np.ndarray, int]) -> float:

@@ -734,23 +734,70 @@ def flight_danger(board: Board) -> tuple[np.ndarray, int]:
     are hidden (ART-4): their weapons and flight times are read from the shells
     that have landed (public, ART-9), assumed until then; an enemy none of whose
     shells has landed by the time the assumed flight would have brought one is
-    taken to have no guns (no danger)."""
+    taken to have no guns (no danger). Against blast shells (``dodges_the_lead``)
+    also within that radius of where the unit would stand now had it kept its course
+    since: a shell aimed to meet it there."""
     view = board.view
     shells = board.memory.enemy_shells
-    weapons = {s.weapon for s in shells} | {
-        u.battery.weapon for u in view.enemy_units() if u.battery is not None and not u.destroyed
-    }
+    weapons = _enemy_guns(board)
     if not weapons and view.turn > ASSUMED_FLIGHT + 1:
         return np.zeros(len(board.area), dtype=np.float64), 0
     radius = max((harmful_radius(w) for w in weapons), default=ASSUMED_RADIUS)
     flight = max((s.arrival_turn - s.fired_turn for s in shells), default=ASSUMED_FLIGHT)
     area = board.area
     danger = np.zeros(len(area), dtype=np.float64)
+    stood = board.memory.own_after_movement
+    leads = _dodges_the_lead(board)
     for turn in range(view.turn - flight, view.turn):
-        for h, _ in board.memory.own_after_movement.get(turn, {}).values():
-            near = distances(h, area.q, area.r) <= radius
-            danger = np.maximum(danger, near.astype(np.float64))
+        for uid, (h, _) in stood.get(turn, {}).items():
+            aims = [h]
+            came_from = _stood_before(board, uid, turn)
+            if leads and came_from is not None and came_from != h:
+                # Its course carried on to now: a shell plotted then and landing now
+                # has flown the turns since (ART-6, ART-7).
+                ahead = view.turn - turn
+                aims.append(
+                    Hex(h.q + (h.q - came_from.q) * ahead, h.r + (h.r - came_from.r) * ahead)
+                )
+            for aim in aims:
+                near = distances(aim, area.q, area.r) <= radius
+                danger = np.maximum(danger, near.astype(np.float64))
     return danger, radius
+
+
+def _stood_before(board: Board, uid: str, turn: int) -> Hex | None:
+    """Where an own unit stood before its move of ``turn``: after the movement phase
+    before, or where it started the game."""
+    if turn <= 1:
+        return board.memory.own_at_start.get(uid)
+    before = board.memory.own_after_movement.get(turn - 1, {}).get(uid)
+    return before[0] if before is not None else None
+
+
+def _enemy_guns(board: Board) -> set[str]:
+    """The weapons the side knows the enemy's guns by: those of its landed shells
+    (ART-9) and of its guns on the board."""
+    return {s.weapon for s in board.memory.enemy_shells} | {
+        u.battery.weapon
+        for u in board.view.enemy_units()
+        if u.battery is not None and not u.destroyed
+    }
+
+
+# Score lost for ending a move where enemy shells in flight may land (hexes of a
+# goal, as the moves count them); against blast shells, with ``dodges_the_lead``.
+DODGE_WEIGHT = 3.0
+BLAST_DODGE_WEIGHT = 10.0
+
+
+def _dodges_the_lead(board: Board) -> bool:
+    """Hard (``Level.dodges_the_lead``): the enemy's guns fire blast shells (a cruise
+    missile's rings harm three hexes out, ART-25), or none of their shells has landed
+    yet to tell what they fire (ART-4, ART-9)."""
+    if not board.level.dodges_the_lead:
+        return False
+    guns = _enemy_guns(board)
+    return not guns or any(is_blast(w) for w in guns)
 
 
 def _dodge_penalties(
@@ -763,7 +810,8 @@ def _dodge_penalties(
         return penalty
     danger, radius = dodge
     inside = ends.inside
-    penalty[inside] = 3.0 * danger[ends.index[inside]]
+    weight = BLAST_DODGE_WEIGHT if _dodges_the_lead(board) else DODGE_WEIGHT
+    penalty[inside] = weight * danger[ends.index[inside]]
     for other, u in board.own.items():
         if other != uid and u.battery is None and u.hex is not None:
             d = distances(u.hex, ends.q, ends.r)

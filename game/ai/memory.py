@@ -51,6 +51,8 @@ class Memory:
     sightings: dict[str, dict[int, Hex]] = field(default_factory=dict)
     # turn -> {own unit id: (hex, height)} after that turn's movement phase
     own_after_movement: dict[int, dict[str, tuple[Hex, int]]] = field(default_factory=dict)
+    # own unit id -> where it stood when this memory first saw the board (its start)
+    own_at_start: dict[str, Hex] = field(default_factory=dict)
     # turn -> sheet positions in play after that turn's movement phase
     area_after_movement: dict[int, tuple[SheetPosition, ...]] = field(default_factory=dict)
     # hexes next to an own unit at the end of a move: no hidden enemy there then (ART-4)
@@ -70,6 +72,12 @@ class Memory:
         if not self.start_positions:
             self.start_positions = _starting_positions(view)
         self.turn = view.turn
+        if not self.own_at_start:
+            self.own_at_start = {
+                uid: u.hex
+                for uid, u in view.units.items()
+                if u.side == self.side and u.hex is not None and not u.destroyed
+            }
         for uid, unit in view.units.items():
             if unit.side == self.side or unit.hex is None or unit.destroyed:
                 continue

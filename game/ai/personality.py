@@ -89,6 +89,11 @@ class Level:
     # contact leave the rings around where they stood while those shells were
     # plotted, and keep out of one another's (hard).
     dodges_shells: bool = False
+    # ... and against blast shells (cruise missiles, ART-25), or guns none of whose
+    # shells has landed yet, also out of the rings round where each unit would stand
+    # now had it kept its course since (a shell aimed to meet it, ART-6, ART-7),
+    # weighing that dodge above the move's goal (hard).
+    dodges_the_lead: bool = False
     # A side that wins by holding out against an enemy that must destroy its units
     # with blast shells (cruise missiles, ART-25): once one more loss would lose the
     # game, its last unit leaves the fight and hides, away from the ground the enemy
@@ -280,6 +285,7 @@ LEVELS["hard"] = replace(
     weighs_spotting=True,
     ranges_the_guards=True,
     toughest_first=True,
+    dodges_the_lead=True,
 )
 PERSONALITIES: dict[str, Personality] = {
     "steady": Personality(
