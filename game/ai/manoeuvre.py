@@ -668,13 +668,13 @@ class _Ends:
 
     @classmethod
     def of(cls, area: PlayArea, hexes: Sequence[Hex]) -> _Ends:
-        q = np.array([h.q for h in hexes], dtype=np.int64)
-        r = np.array([h.r for h in hexes], dtype=np.int64)
+        q, r = np.array(hexes, dtype=np.int64).reshape(-1, 2).T
         return cls(hexes, q, r, area.indices_of(q, r).astype(np.int64))
 
     @classmethod
     def of_options(cls, area: PlayArea, options: Sequence[Command], here: Hex) -> _Ends:
-        return cls.of(area, [_destination(c, here) for c in options])
+        # ``_destination`` of every option, written out: it is asked of every option.
+        return cls.of(area, [c.to if isinstance(c, Move) else here for c in options])
 
     @property
     def inside(self) -> np.ndarray:

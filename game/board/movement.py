@@ -1041,6 +1041,8 @@ class Reach(Mapping[Hex, Route]):
 
 
 def _as_hex(h: object, what: str) -> Hex:
+    if type(h) is Hex and type(h.q) is int and type(h.r) is int:
+        return h  # already what the checks below make of it
     try:
         q, r = h  # type: ignore[misc]
         if not (_whole(q) and _whole(r)):
