@@ -3,6 +3,7 @@ counts, replayable logs, the statistics and the ``simulate`` command."""
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import re
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from game.sim import derived_seed, simulate
+from game.sim import derived_seed, runner, simulate
 from game.sim.outdir import RunError
 from game.sim.stats import mean_interval, percentile, wilson_interval
 from game.state import DEFAULT_SCENARIO, load_log, replay, state_hash
@@ -289,3 +290,23 @@ def test_a_run_refuses_a_folder_another_live_run_writes_into(tmp_path: Path) -> 
     with work.opened({"games": 1}):
         assert json.loads((work.path / "owner.json").read_text("utf-8"))["pid"] == os.getpid()
     assert not (work.path / "owner.json").exists()  # free for the next run
+
+
+def test_a_game_is_played_with_the_collectors_game_threshold_and_puts_it_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The cycle collector looks at young objects every GAME_COLLECTOR_THRESHOLD new
+    ones while a game is played (docs/simulate.md), and as before after it, also when
+    the game fails."""
+    during: list[tuple[int, int, int]] = []
+
+    def played(spec: object) -> None:
+        during.append(gc.get_threshold())
+        raise RuntimeError("the game broke")
+
+    before = gc.get_threshold()
+    monkeypatch.setattr(runner, "_play_game", played)
+    with pytest.raises(RuntimeError, match="the game broke"):
+        runner.play_game(None)  # type: ignore[arg-type]
+    assert during == [(runner.GAME_COLLECTOR_THRESHOLD, *before[1:])]
+    assert gc.get_threshold() == before
