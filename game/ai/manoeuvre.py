@@ -511,8 +511,10 @@ def _weigh_charges(
 
 # The chance of the enemy taking a garrisoned gun this turn (TS-10) that the level
 # which garrisons by need (normal, hard) leaves to the guards already next to it
-# before one more unit steps into the rings of the shells ranged on the gun.
-GARRISON_RISK = 0.1
+# before one more unit steps into the rings of the shells ranged on the gun. The same
+# levels fight last for the gun (``Level.fights_last_for_guns``): a gun taken is fought
+# for again before the end phase, so the risk left is less than this chance.
+GARRISON_RISK = 0.15
 
 
 def _captors_at(board: Board, field: ToyField, goal: Hex) -> list[int]:
