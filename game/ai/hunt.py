@@ -143,10 +143,11 @@ def _belief(
         # The notes contradict each other (two batteries, or guns that moved):
         # fall back on the rules alone.
         weights = dict(prior)
-    shares = searched_shares(view, memory)
-    for pos in list(weights):
-        if pos in shares:
-            weights[pos] *= max(0.02, 1.0 - shares[pos])
+    in_play = [pos for pos in weights if view.area.has_sheet(pos)]
+    # The searched mask is worked out only when a candidate sheet is in play.
+    shares = searched_shares(view, memory) if in_play else {}
+    for pos in in_play:
+        weights[pos] *= max(0.02, 1.0 - shares[pos])
     total = sum(weights.values())
     return Belief(UNKNOWN, {p: w / total for p, w in sorted(weights.items())})
 
