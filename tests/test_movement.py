@@ -869,3 +869,38 @@ def test_MOV_1_facings_a_unit_may_end_with_in_a_hex() -> None:
     assert reachable(area, start, N, MECH5, 0).facings(start) == [N]
     assert reachable(area, start, N, FOOT3, 0).facings(start) == list(DIRECTIONS)
     assert reachable(area, start, N, MECH5, 1).facings(at(area, "0101")) == []
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+def test_MAP_6_movement_tables_carried_over_a_change_equal_tables_built_anew(seed: int) -> None:
+    """MAP-6, MOV-1: the steps, exits and step costs kept for an area that grew by a
+    sheet (on any side, so its hexes may move in the arrays) or lost a building are
+    the ones worked out from nothing, for every movement class; so are those of a
+    second area laid out like the first (a side's view, or the next game)."""
+    from game.board import movement
+
+    def assert_fresh(area: PlayArea) -> None:
+        fresh = movement._build_tables(area)
+        for movement_class in MOVEMENT_CLASSES:
+            kept = movement._tables(area, movement_class)
+            assert kept.q == fresh.q and kept.r == fresh.r
+            assert np.array_equal(kept.neighbours, fresh.neighbours)
+            assert np.array_equal(kept.exit_ok, fresh.exit_ok)
+            anew = movement._enter_costs(area, fresh.neighbours, movement_class)
+            assert np.array_equal(kept.enter[movement_class], anew), movement_class
+
+    sheets = [random_sheet(seed + k) for k in range(5)]
+    area = PlayArea.from_layout({(0, 0): sheets[0]}, sheets={})
+    assert_fresh(area)
+    for pos, sheet in zip([(1, 0), (0, 1), (-1, 0), (1, 1)], sheets[1:], strict=True):
+        area.add_sheet(pos, sheet)
+        assert_fresh(area)
+        twin = PlayArea.from_layout({p: area.sheet_at(p) for p in area.positions}, sheets={})
+        assert_fresh(twin)
+    demolished = 0
+    for h in area.hexes():
+        if demolished < 3 and area.demolish(h):
+            demolished += 1
+            assert_fresh(area)
+    assert demolished == 3, "the random sheets hold buildings"
+    assert_fresh(area.snapshot())
