@@ -21,7 +21,8 @@ so the move and the attack that follows it are weighed alike.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields
+from typing import Any
 
 from game.ai.attacks import break_stakes, worth
 from game.ai.candidates import Board
@@ -49,20 +50,32 @@ def contact_attack(unit: Unit, level: Level, guarding: bool = False) -> str | No
     return CONTACT_ATTACK.get(unit.system) if level.weighs_charges else None
 
 
+_UNIT_FIELDS = tuple(f.name for f in fields(Unit))
+
+
+def _changed(unit: Unit, **changes: Any) -> Unit:
+    """A copy of ``unit`` with ``changes``, as ``dataclasses.replace`` makes it (a unit
+    has no checks to run again): the AI makes one for every move and enemy it weighs."""
+    copy = object.__new__(type(unit))
+    values = unit.__dict__
+    copy.__dict__.update({name: values[name] for name in _UNIT_FIELDS}, **changes)
+    return copy
+
+
 def braced(foe: Unit, charger: Unit) -> Unit:
     """``foe`` as it meets a charge of ``charger``: spears, pikes or polearms set
     against it, which every level does since they only add dice (BS-12); the x2 counts
     only where the charge hits their front (the engine's melee plan)."""
     if foe.system != cs.BATTLESYSTEM or battle_unit(foe).weapon not in REACH_WEAPONS:
         return foe
-    return replace(foe, reactions={**foe.reactions, charger.id: SET_SPEARS})
+    return _changed(foe, reactions={**foe.reactions, charger.id: SET_SPEARS})
 
 
 def placed(unit: Unit, to: Hex, facing: int, charged: list[str]) -> Unit:
     """``unit`` as a move to ``to`` ending with ``facing`` leaves it: out of the combats
     it left (it moved), charging ``charged`` (the enemies it met anew)."""
     moved = to != unit.hex
-    return replace(
+    return _changed(
         unit,
         hex=to,
         facing=facing,
@@ -90,21 +103,29 @@ def move_worth(board: Board, uid: str, to: Hex, facing: int, guarding: bool = Fa
         return 0.0
     # A charge is made on an enemy it did not stand next to before the move (WHC-1).
     met = [e.id for e in foes if distance(e.hex, unit.hex) != 1] if to != unit.hex else []
-    here = placed(unit, to, facing, met)
     # One round between the two, whichever starts it: it is worth to the enemy what it
     # costs the unit (the same blows, break tests and stakes, seen from the other side).
     ours: dict[str, float] = {}
-    for foe in foes:
-        if unit.system == cs.BATTLESYSTEM:
-            # BS-12: a charge has one declared target, met by spears set against it.
-            here = placed(unit, to, facing, [foe.id] if foe.id in met else [])
+    if unit.system == cs.BATTLESYSTEM:
+        # BS-12: a charge has one declared target, met by spears set against it; the
+        # unit as it stands there against the others is the same for each of them.
+        standing: Unit | None = None
+        for foe in foes:
+            if foe.id in met:
+                here = placed(unit, to, facing, [foe.id])
+            else:
+                if standing is None:
+                    standing = placed(unit, to, facing, [])
+                here = standing
             odds = attack_odds_of(board.view, here, braced(foe, here), weapon)
             if odds.refusal is None:
                 ours[foe.id] = worth(odds, here, foe)
-            continue
-        odds = attack_odds_of(board.view, here, foe, weapon)
-        if odds.refusal is None:
-            ours[foe.id] = worth(odds, here, foe, stakes=break_stakes(board, here, foe))
+    else:
+        here = placed(unit, to, facing, met)
+        for foe in foes:
+            odds = attack_odds_of(board.view, here, foe, weapon)
+            if odds.refusal is None:
+                ours[foe.id] = worth(odds, here, foe, stakes=break_stakes(board, here, foe))
     # Each unit starts one round a turn and each pair fights one: the enemy the unit
     # attacks does not start one against it; the others do where it pays them.
     theirs = {fid: max(0.0, -gain) for fid, gain in ours.items()}

@@ -27,7 +27,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
@@ -39,10 +39,7 @@ from game.rules.core import (
     Distribution,
     Modifier,
     TargetNumber,
-    compose_binomial,
     convolve,
-    mean,
-    pool_distribution,
 )
 
 # --- BS-1, BS-2: attack dice and the battle results table ------------------------------------
@@ -429,6 +426,29 @@ ORIGIN = Hex(0, 0)
 Cell = tuple[int, int]  # (rank, file): rank 0 is the front, file 0 the left end
 
 
+def _cell_hex(anchor: Hex, facing: int, cell: Cell) -> Hex:
+    """The hex of place ``cell`` (rank, file) of a unit whose front rank's left place
+    is ``anchor``, facing ``facing`` (``BattleUnit.cell_hex``)."""
+    rank, file = cell
+    right_a = facing % 6 + 1
+    right_b = (facing + 1) % 6 + 1
+    h = step(anchor, right_a, (file + 1) // 2)
+    h = step(h, right_b, file // 2)
+    return step(h, opposite(facing), rank)
+
+
+@lru_cache(maxsize=8192)
+def _figure_hexes(ranks: tuple[str, ...], anchor: Hex, facing: int) -> tuple[tuple[Cell, Hex], ...]:
+    """Every figure's place and hex, front rank first, left to right: read again for
+    every melee round, volley and move weighed where the regiment stands."""
+    return tuple(
+        ((r, f), _cell_hex(anchor, facing, (r, f)))
+        for r, rank in enumerate(ranks)
+        for f, ch in enumerate(rank)
+        if ch != EMPTY
+    )
+
+
 @dataclass(frozen=True)
 class BattleUnit:
     """A BATTLESYSTEM unit on the hex board, one figure per hex.
@@ -559,15 +579,10 @@ class BattleUnit:
 
     def cell_hex(self, cell: Cell) -> Hex:
         """The hex of a place in the unit (figure or not)."""
-        rank, file = cell
-        right_a = self.facing % 6 + 1
-        right_b = (self.facing + 1) % 6 + 1
-        h = step(self.anchor, right_a, (file + 1) // 2)
-        h = step(h, right_b, file // 2)
-        return step(h, opposite(self.facing), rank)
+        return _cell_hex(self.anchor, self.facing, cell)
 
     def figure_hexes(self) -> dict[Cell, Hex]:
-        return {cell: self.cell_hex(cell) for cell in self.figure_cells()}
+        return dict(_figure_hexes(self.ranks, self.anchor, self.facing))
 
     def with_cells(self, cells: Iterable[Cell], mark: str) -> BattleUnit:
         """This unit with the given places set to ``mark`` ('O', 'F' or '.')."""
@@ -858,12 +873,30 @@ def take_hits(
 
 def contact_cells(unit: BattleUnit, enemy: BattleUnit) -> frozenset[Cell]:
     """The unit's figures on a hex next to an enemy figure (front, flank or rear)."""
-    enemy_hexes = set(enemy.figure_hexes().values())
-    return frozenset(
-        cell
-        for cell, h in unit.figure_hexes().items()
-        if any(n in enemy_hexes for n in neighbors(h))
+    return _contact_cells(
+        unit.ranks, unit.anchor, unit.facing, enemy.ranks, enemy.anchor, enemy.facing
     )
+
+
+@lru_cache(maxsize=8192)
+def _contact_cells(
+    ranks: tuple[str, ...],
+    anchor: Hex,
+    facing: int,
+    enemy_ranks: tuple[str, ...],
+    enemy_anchor: Hex,
+    enemy_facing: int,
+) -> frozenset[Cell]:
+    # The plan of a melee round, its odds and its blows ask this of the same two
+    # regiments, and the AI asks it for every move it weighs: kept by where they stand.
+    touched = _touched(enemy_ranks, enemy_anchor, enemy_facing)
+    return frozenset(cell for cell, h in _figure_hexes(ranks, anchor, facing) if h in touched)
+
+
+@lru_cache(maxsize=4096)
+def _touched(ranks: tuple[str, ...], anchor: Hex, facing: int) -> frozenset[Hex]:
+    """The hexes next to a figure of the unit: a figure on one is in contact with it."""
+    return frozenset(n for _, h in _figure_hexes(ranks, anchor, facing) for n in neighbors(h))
 
 
 def in_contact(unit: BattleUnit, enemy: BattleUnit) -> bool:
@@ -896,23 +929,39 @@ def melee_attackers(unit: BattleUnit, contact: Iterable[Cell]) -> MeleeAttackers
     side of them in the same rank; with spears, pikes or polearms the second
     rank behind an attacking front-rank figure adds 0.5 AD per figure, with
     pikes the third rank too."""
-    if unit.status == "routed":
+    return _melee_attackers(
+        unit.ranks, unit.formation, unit.weapon, unit.status, frozenset(contact)
+    )
+
+
+@lru_cache(maxsize=8192)
+def _melee_attackers(
+    ranks: tuple[str, ...], formation: str, weapon: str, status: str, contact: frozenset[Cell]
+) -> MeleeAttackers:
+    # A round's plan and its odds ask this for the same figures in contact, and the
+    # AI for every move it weighs: kept by what it reads.
+    if status == "routed":
         return MeleeAttackers(())
+    width = len(ranks[0])
+
+    def has_figure(cell: Cell) -> bool:
+        r, f = cell
+        return 0 <= r < len(ranks) and 0 <= f < width and ranks[r][f] != EMPTY
 
     def ready(cell: Cell) -> bool:
-        return unit.has_figure(cell) and unit.ranks[cell[0]][cell[1]] == FIGURE
+        return has_figure(cell) and ranks[cell[0]][cell[1]] == FIGURE
 
-    touching = {c for c in contact if unit.has_figure(c)}
+    touching = {c for c in contact if has_figure(c)}
     full = {c for c in touching if ready(c)}
-    if unit.formation == "regular":
+    if formation == "regular":
         for r, f in touching:
             for side in ((r, f - 1), (r, f + 1)):
                 if ready(side):
                     full.add(side)
     half: set[Cell] = set()
-    if unit.formation == "regular" and unit.weapon in REACH_WEAPONS:
+    if formation == "regular" and weapon in REACH_WEAPONS:
         front_files = {f for r, f in full if r == 0}
-        depth = 3 if unit.weapon == "pike" else 2
+        depth = 3 if weapon == "pike" else 2
         for r in range(1, depth):
             for f in front_files:
                 if ready((r, f)) and (r, f) not in full:
@@ -1596,8 +1645,54 @@ def _check_count(count: int) -> int:
 
 @cache
 def _hits(count: int, sides: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
-    dist = pool_distribution(count, dict(_attack_hits(sides)))
-    return tuple(sorted((k, p) for k, p in dist.items() if p))
+    return _fractions(_pool_weights(count, sides, 1))
+
+
+# The AI asks for the odds of many rounds in a turn: the hits of a pool (and those left
+# after the armour checks) are worked in whole numbers over one common denominator, and
+# made into fractions once per outcome, the same exact answer as ``pool_distribution``
+# (and ``compose_binomial``) summing fractions term by term.
+Weights = tuple[tuple[int, ...], int]  # the weight of each count from 0, and their whole
+
+
+@cache
+def _pool_weights(count: int, sides: tuple[int, ...], stands: Fraction) -> Weights:
+    """The hits of ``count`` attack dice that each stand with the chance ``stands``
+    (1: every hit): one die's standing hits raised to the ``count``-th power."""
+    per_die = _attack_hits(sides)
+    most = per_die[-1][0]
+    a, c = stands.numerator, stands.denominator
+    den = math.lcm(*(p.denominator for _, p in per_die)) * c**most
+    die = [0] * (most + 1)
+    for h, p in per_die:
+        # p C(h, k) a^k (c - a)^(h - k) / c^h over the denominator den.
+        scale = p.numerator * (den // p.denominator) // c**h
+        for k in range(h + 1):
+            die[k] += scale * math.comb(h, k) * a**k * (c - a) ** (h - k)
+    total, n = [1], count
+    while n:
+        if n & 1:
+            total = _product(total, die)
+        n >>= 1
+        if n:
+            die = _product(die, die)
+    return tuple(total), den**count
+
+
+def _fractions(weights: Weights) -> tuple[tuple[int, Fraction], ...]:
+    """Each count of nonzero chance with its chance, from 0 up."""
+    counts, whole = weights
+    return tuple((k, Fraction(w, whole)) for k, w in enumerate(counts) if w)
+
+
+def _product(a: list[int], b: list[int]) -> list[int]:
+    """The weights of the sum of two independent counts, each given by its weights."""
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                out[i + j] += x * y
+    return out
 
 
 def hits_distribution(count: int, die_spec: int | str | Sequence[int]) -> Distribution:
@@ -1614,8 +1709,7 @@ def hit_stands_probability(armor_rating: int) -> Fraction:
 
 @cache
 def _surviving(count: int, sides: tuple[int, ...], ar: int) -> tuple[tuple[int, Fraction], ...]:
-    dist = compose_binomial(dict(_hits(count, sides)), hit_stands_probability(ar))
-    return tuple(sorted((k, p) for k, p in dist.items() if p))
+    return _fractions(_pool_weights(count, sides, hit_stands_probability(ar)))
 
 
 def surviving_hits_distribution(
@@ -1686,9 +1780,16 @@ def _expected_removed(
     carried: int,
     figures: int | None,
 ) -> Fraction:
-    # The AI asks the same round's odds for many moves and attacks: kept per dice.
-    return mean(
-        figures_removed_distribution(count, sides, armor_rating, hits_per_figure, carried, figures)
+    # The AI asks the same round's odds for many moves and attacks: kept per dice. The
+    # mean of ``figures_removed_distribution``, summed in whole numbers (``Weights``).
+    counts, whole = _pool_weights(count, sides, hit_stands_probability(armor_rating))
+    return Fraction(
+        sum(
+            figures_removed_by_hits(hits, hits_per_figure, carried, figures)[0] * w
+            for hits, w in enumerate(counts)
+            if w
+        ),
+        whole,
     )
 
 
