@@ -111,15 +111,12 @@ class _SightLines:
     vectorized ``line_of_sight`` path), drawn for all the figures of the first two
     ranks at once."""
 
-    def __init__(
-        self, state: GameState | PlayerView, shooter: Unit, target: Unit, aim: Hex | None = None
-    ) -> None:
+    def __init__(self, state: GameState | PlayerView, shooter: Unit, target: Unit) -> None:
         self.state = state
         self.shooter = shooter
         self.target = target
-        # The lines run to the target's counter, or to one of its figures (BS-15).
         assert target.hex is not None
-        self.aim = aim or target.hex
+        self.aim = target.hex
         self.seen: dict[Hex, bs.SightLine] = {}
 
     def __call__(self, figure_hex: Hex, figures: list[Hex]) -> bs.SightLine:
@@ -128,65 +125,81 @@ class _SightLines:
         return self.seen[figure_hex]
 
     def _draw(self, figures: list[Hex]) -> None:
-        state, shooter, target = self.state, self.shooter, self.target
-        area = state.area
-        aim = self.aim
         figures = list(dict.fromkeys(figures))
-        fq = np.array([h.q for h in figures], dtype=np.int32)
-        fr = np.array([h.r for h in figures], dtype=np.int32)
-        longest = max(distance(h, aim) for h in figures)
-        q, r, valid = line_steps(aim.q - fq, aim.r - fr, max(1, longest - 1))
-        hq, hr = q + fq[:, None], r + fr[:, None]
-        idx = area.indices_of(hq, hr)
-        inside = idx >= 0
-        at = np.where(inside, idx, 0)
-        level = np.where(inside, area.level[at], 0)
-        terrain = np.where(inside, area.terrain[at], CLEAR)
-        building_top = np.where(terrain == BUILDING, level + area.terrain_height[at], level)
-        eyes = np.array([ground_level(state, h) for h in figures]) + shooter.height
-        above = np.maximum(eyes, ground_level(state, aim) + target.height)[:, None]
-        # A hill or building higher than both ends blocks, as in MAP-5 (BS-15).
-        hill = (valid & (level > above)).any(axis=1)
-        wall = (valid & (building_top > above)).any(axis=1)
-        dense = (valid & (terrain == HEAVY_WOODS)).sum(axis=1)
-        light = (valid & (terrain == LIGHT_WOODS)).sum(axis=1)
-        # Counters in the way: every unit but the two, hidden enemies excepted (the
-        # shooter cannot know of them, ART-4).
-        crossing: list[tuple[Unit, np.ndarray]] = []
-        for other in state.living():
-            if (
-                other.hex is None
-                or other.id in (shooter.id, target.id)
-                or (other.hidden and other.side != shooter.side)
-            ):
-                continue
-            on_line = (valid & (hq == other.hex.q) & (hr == other.hex.r)).any(axis=1)
-            if on_line.any():
-                crossing.append((other, on_line))
-        high = ground_level(state, aim)
-        for i, h in enumerate(figures):
-            if hill[i]:
-                self.seen[h] = bs.SightLine(hill_between=True)
-                continue
-            if wall[i]:
-                self.seen[h] = bs.SightLine(wall_between=True)
-                continue
-            in_the_way = tuple(
-                bs.InterveningUnit(
-                    friendly=other.side == shooter.side,
-                    size=_size(other),
-                    distance_to_shooter=Fraction(distance(h, other.hex)),  # type: ignore[arg-type]
-                    distance_to_target=Fraction(distance(other.hex, aim)),  # type: ignore[arg-type]
-                )
-                for other, on_line in crossing
-                if on_line[i]
+        lines = sight_lines(
+            self.state, self.shooter, self.target, figures, [self.aim] * len(figures)
+        )
+        self.seen.update(zip(figures, lines, strict=True))
+
+
+def sight_lines(
+    state: GameState | PlayerView, shooter: Unit, target: Unit, figures: list[Hex], aims: list[Hex]
+) -> list[bs.SightLine]:
+    """BS-15 .. BS-17: what lies on the line from each of ``figures`` to the hex of
+    ``aims`` beside it (the target's counter or one of its figures), all drawn at once."""
+    area = state.area
+    fq = np.array([h.q for h in figures], dtype=np.int32)
+    fr = np.array([h.r for h in figures], dtype=np.int32)
+    aq = np.array([h.q for h in aims], dtype=np.int32)
+    ar = np.array([h.r for h in aims], dtype=np.int32)
+    longest = max(distance(h, aim) for h, aim in zip(figures, aims, strict=True))
+    q, r, valid = line_steps(aq - fq, ar - fr, max(1, longest - 1))
+    hq, hr = q + fq[:, None], r + fr[:, None]
+    idx = area.indices_of(hq, hr)
+    inside = idx >= 0
+    at = np.where(inside, idx, 0)
+    level = np.where(inside, area.level[at], 0)
+    terrain = np.where(inside, area.terrain[at], CLEAR)
+    building_top = np.where(terrain == BUILDING, level + area.terrain_height[at], level)
+    eyes = np.array([ground_level(state, h) for h in figures]) + shooter.height
+    highs = {aim: ground_level(state, aim) for aim in aims}
+    aimed = np.array([highs[aim] for aim in aims]) + target.height
+    above = np.maximum(eyes, aimed)[:, None]
+    # A hill or building higher than both ends blocks, as in MAP-5 (BS-15).
+    hill = (valid & (level > above)).any(axis=1)
+    wall = (valid & (building_top > above)).any(axis=1)
+    dense = (valid & (terrain == HEAVY_WOODS)).sum(axis=1)
+    light = (valid & (terrain == LIGHT_WOODS)).sum(axis=1)
+    # Counters in the way: every unit but the two, hidden enemies excepted (the
+    # shooter cannot know of them, ART-4).
+    crossing: list[tuple[Unit, np.ndarray]] = []
+    for other in state.living():
+        if (
+            other.hex is None
+            or other.id in (shooter.id, target.id)
+            or (other.hidden and other.side != shooter.side)
+        ):
+            continue
+        on_line = (valid & (hq == other.hex.q) & (hr == other.hex.r)).any(axis=1)
+        if on_line.any():
+            crossing.append((other, on_line))
+    out = []
+    for i, (h, aim) in enumerate(zip(figures, aims, strict=True)):
+        if hill[i]:
+            out.append(bs.SightLine(hill_between=True))
+            continue
+        if wall[i]:
+            out.append(bs.SightLine(wall_between=True))
+            continue
+        in_the_way = tuple(
+            bs.InterveningUnit(
+                friendly=other.side == shooter.side,
+                size=_size(other),
+                distance_to_shooter=Fraction(distance(h, other.hex)),  # type: ignore[arg-type]
+                distance_to_target=Fraction(distance(other.hex, aim)),  # type: ignore[arg-type]
             )
-            self.seen[h] = bs.SightLine(
-                shooter_on_high_ground=ground_level(state, h) > high,
+            for other, on_line in crossing
+            if on_line[i]
+        )
+        out.append(
+            bs.SightLine(
+                shooter_on_high_ground=ground_level(state, h) > highs[aim],
                 dense_woods=Fraction(int(dense[i])),
                 light_woods=Fraction(int(light[i])),
                 units_between=in_the_way,
             )
+        )
+    return out
 
 
 @dataclass(frozen=True)
@@ -304,12 +317,25 @@ def figures_in_sight(
     come only from these, and hits beyond them are lost."""
     shooter, aimed = battle_unit(unit), battle_unit(target)
     firing = [shooter.cell_hex(c) for c in (*volley.direct, *volley.indirect)]
-    seen = []
-    for cell, h in aimed.figure_hexes().items():
-        lines = _SightLines(state, unit, target, h)
-        if any(bs.sight(lines(f, firing), shooter_size=shooter.size).visible for f in firing):
-            seen.append(cell)
-    return seen
+    targets = aimed.figure_hexes()
+    if not firing:
+        return []
+    # Every firing figure's line to every figure of the target, drawn at once.
+    lines = sight_lines(
+        state,
+        unit,
+        target,
+        [f for _ in targets for f in firing],
+        [h for h in targets.values() for _ in firing],
+    )
+    return [
+        cell
+        for k, cell in enumerate(targets)
+        if any(
+            bs.sight(line, shooter_size=shooter.size).visible
+            for line in lines[k * len(firing) : (k + 1) * len(firing)]
+        )
+    ]
 
 
 def _inches(value: Fraction) -> str:
