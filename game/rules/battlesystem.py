@@ -1656,7 +1656,7 @@ Weights = tuple[tuple[int, ...], int]  # the weight of each count from 0, and th
 
 
 @cache
-def _pool_weights(count: int, sides: tuple[int, ...], stands: Fraction) -> Weights:
+def _pool_weights(count: int, sides: tuple[int, ...], stands: Fraction | int) -> Weights:
     """The hits of ``count`` attack dice that each stand with the chance ``stands``
     (1: every hit): one die's standing hits raised to the ``count``-th power."""
     per_die = _attack_hits(sides)
