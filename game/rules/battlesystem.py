@@ -40,6 +40,7 @@ from game.rules.core import (
     Modifier,
     TargetNumber,
     convolve,
+    power,
 )
 
 # --- BS-1, BS-2: attack dice and the battle results table ------------------------------------
@@ -1669,14 +1670,7 @@ def _pool_weights(count: int, sides: tuple[int, ...], stands: Fraction | int) ->
         scale = p.numerator * (den // p.denominator) // c**h
         for k in range(h + 1):
             die[k] += scale * math.comb(h, k) * a**k * (c - a) ** (h - k)
-    total, n = [1], count
-    while n:
-        if n & 1:
-            total = _product(total, die)
-        n >>= 1
-        if n:
-            die = _product(die, die)
-    return tuple(total), den**count
+    return tuple(power(die, count, _product, [1])), den**count
 
 
 def _fractions(weights: Weights) -> tuple[tuple[int, Fraction], ...]:

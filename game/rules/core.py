@@ -7,11 +7,12 @@ into a float for display. Distributions are dicts ``value -> probability``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from math import comb, lcm
+from typing import TypeVar
 
 from game.dice import is_whole
 
@@ -120,14 +121,22 @@ def pool_distribution(count: int, per_die: Mapping[int, Fraction]) -> Distributi
     by ``per_die`` (e.g. hits per attack die); exact, by repeated squaring."""
     # A negative count would never reach 0 by shifting: refuse it.
     n = _check_count(count, "the number of dice in a pool")
-    result: Distribution = {0: Fraction(1)}
-    base: Distribution = dict(per_die)
+    return power(dict(per_die), n, convolve, {0: Fraction(1)})
+
+
+Summed = TypeVar("Summed")
+
+
+def power(base: Summed, n: int, product: Callable[[Summed, Summed], Summed], one: Summed) -> Summed:
+    """The sum of ``n`` independent draws of ``base`` (``product`` sums two; ``one`` is
+    the sum of none), by repeated squaring: about log2(n) products, not n."""
+    result = one
     while n:
         if n & 1:
-            result = convolve(result, base)
+            result = product(result, base)
         n >>= 1
         if n:
-            base = convolve(base, base)
+            base = product(base, base)
     return result
 
 
