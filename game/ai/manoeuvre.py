@@ -481,7 +481,7 @@ def _weigh_charges(
     """Hard: among the best few moves, add the worth of the rounds of close combat each
     makes possible this turn (``game.ai.charges``: its charge, both units' faces, the
     rounds the enemies next to it can start back). A side guarding a hex
-    (``guards_by_melee_rounds``, normal and hard) weighs its regiments' moves so among
+    (``guards_by_melee_rounds``, normal) weighs its regiments' moves so among
     more of them, and more heavily: each round it walks into or out of is fought."""
     level = board.level
     regiment = board.view.units[uid].system == cs.BATTLESYSTEM

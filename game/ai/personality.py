@@ -163,7 +163,7 @@ class Level:
     # rounds over every move it considers, each point of a round's worth counted as a
     # hex nearer the hex (BS-9 .. BS-12): the enemy that must take the hex calls a round
     # in every pair it can, so where a regiment stands decides the rounds it fights
-    # (normal, hard).
+    # (normal; hard weighs them its own way, below).
     guards_by_melee_rounds: bool = False
     # Own units keep out of where the side's own shells landing this turn can fall:
     # their whole scatter pattern (ART-12); otherwise the rings of a hit alone.
