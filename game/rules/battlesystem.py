@@ -427,6 +427,12 @@ ORIGIN = Hex(0, 0)
 Cell = tuple[int, int]  # (rank, file): rank 0 is the front, file 0 the left end
 
 
+def _has_figure(ranks: tuple[str, ...], cell: Cell) -> bool:
+    """A figure stands at place ``cell`` (rank, file) of a unit of these ranks."""
+    r, f = cell
+    return 0 <= r < len(ranks) and 0 <= f < len(ranks[0]) and ranks[r][f] != EMPTY
+
+
 def _cell_hex(anchor: Hex, facing: int, cell: Cell) -> Hex:
     """The hex of place ``cell`` (rank, file) of a unit whose front rank's left place
     is ``anchor``, facing ``facing`` (``BattleUnit.cell_hex``)."""
@@ -575,8 +581,7 @@ class BattleUnit:
         )
 
     def has_figure(self, cell: Cell) -> bool:
-        r, f = cell
-        return 0 <= r < len(self.ranks) and 0 <= f < self.width and self.ranks[r][f] != EMPTY
+        return _has_figure(self.ranks, cell)
 
     def cell_hex(self, cell: Cell) -> Hex:
         """The hex of a place in the unit (figure or not)."""
@@ -943,16 +948,11 @@ def _melee_attackers(
     # AI for every move it weighs: kept by what it reads.
     if status == "routed":
         return MeleeAttackers(())
-    width = len(ranks[0])
-
-    def has_figure(cell: Cell) -> bool:
-        r, f = cell
-        return 0 <= r < len(ranks) and 0 <= f < width and ranks[r][f] != EMPTY
 
     def ready(cell: Cell) -> bool:
-        return has_figure(cell) and ranks[cell[0]][cell[1]] == FIGURE
+        return _has_figure(ranks, cell) and ranks[cell[0]][cell[1]] == FIGURE
 
-    touching = {c for c in contact if has_figure(c)}
+    touching = {c for c in contact if _has_figure(ranks, c)}
     full = {c for c in touching if ready(c)}
     if formation == "regular":
         for r, f in touching:
