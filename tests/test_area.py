@@ -433,6 +433,40 @@ def test_ART_5_position_of_any_hex_gives_the_sheet_that_would_hold_it() -> None:
             assert area.position_of(sheet_hex(pos, c, r)) == pos
 
 
+def test_MAP_2_kept_sheet_places_answer_as_worked_out_anew() -> None:
+    """MAP-2, MAP-3, ART-24: ``locate``, ``hex_0909`` and ``side_of_position`` keep their
+    answers (pure geometry, a half-line that never moves); asked again, after the
+    area grew and of hexes given as lists, they answer as worked out from scratch."""
+    import game.board.area as area_module
+
+    area = PlayArea.from_layout(grid_layout(range(2), range(2)), sheets=CATALOGUE)
+    hexes = [
+        sheet_hex((i, j), c, r) for i in (-3, 0, 2) for j in (-2, 1) for c, r in ((0, 0), (7, 8))
+    ]
+    positions = [(i, j) for i in range(-4, 5) for j in range(-4, 5)]
+
+    def fresh() -> tuple[list, list, list]:
+        area_module._LOCATED.clear()
+        area_module._HEXES_0909.clear()
+        area._position_sides.clear()
+        return answers()
+
+    def answers() -> tuple[list, list, list]:
+        return (
+            [locate(h) for h in hexes] + [locate([h.q, h.r]) for h in hexes],
+            [area.hex_0909(p) for p in positions],
+            [area.side_of_position(p) for p in positions],
+        )
+
+    worked_out = fresh()
+    assert answers() == worked_out == answers()
+    area.add_sheet((0, 2), "open")
+    assert answers() == fresh()
+    assert area.side_of_position((0, 1)) == "south"
+    with pytest.raises(AreaError):
+        area.hex_0909((True, 0))
+
+
 # --- plain data --------------------------------------------------------------------------------
 
 

@@ -92,6 +92,8 @@ SHEET_HEXES = SHEET_COLS * SHEET_ROWS
 
 # ART-24: the reference hex of a sheet.
 _HEX_0909 = parse_xxyy("0909")
+# Hex 0909 of each sheet position asked about (pure geometry, as ``locate``).
+_HEXES_0909: dict[SheetPosition, Hex] = {}
 
 
 class AreaError(ValueError):
@@ -121,16 +123,30 @@ def sheet_hex(pos: SheetPosition, col: int, row: int) -> Hex:
     return from_offset(*global_offset(pos, col, row))
 
 
+# ``locate`` is pure geometry, asked of the same few thousand hexes many times a
+# decision (the sheet position of every aim, every label): each is worked out once.
+_LOCATED: dict[Hex, tuple[SheetPosition, int, int]] = {}
+_LOCATED_KEPT = 1 << 16
+
+
 def locate(h: Hex) -> tuple[SheetPosition, int, int]:
     """MAP-2: the sheet position whose sheet holds ``h`` and its local 0-based (col, row).
 
     Defined for every hex of the lattice, in the play area or not.
     """
-    gc, gr = to_offset(Hex(int(h[0]), int(h[1])))
+    if type(h) is Hex:
+        held = _LOCATED.get(h)
+        if held is not None:
+            return held
+    h = Hex(int(h[0]), int(h[1]))
+    gc, gr = to_offset(h)
     i, c = divmod(gc, SHEET_COLS)
     shifted = gr - (c & 1) * (i & 1)
     j, r = divmod(shifted, SHEET_ROWS)
-    return (i, j), c, r
+    if len(_LOCATED) >= _LOCATED_KEPT:
+        _LOCATED.clear()
+    found = _LOCATED[h] = ((i, j), c, r)
+    return found
 
 
 def locate_positions(q: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -281,6 +297,7 @@ class PlayArea:
                     "(a sheet boundary or a sheet centre)"
                 )
             self._line2 = int(doubled)
+        self._position_sides: dict[SheetPosition, str | None] = {}
         self.revision = 0
         self._rubble: set[Hex] = set()  # buildings destroyed in play (ART-29)
         self._rebuild()
@@ -542,7 +559,13 @@ class PlayArea:
 
     def hex_0909(self, pos: SheetPosition) -> Hex:
         """ART-24: hex 0909 of the sheet position ``pos``, in the area or not."""
-        return sheet_hex(_check_position(pos), *_HEX_0909)
+        pos = _check_position(pos)
+        held = _HEXES_0909.get(pos)
+        if held is None:
+            if len(_HEXES_0909) >= _LOCATED_KEPT:
+                _HEXES_0909.clear()
+            held = _HEXES_0909[pos] = sheet_hex(pos, *_HEX_0909)
+        return held
 
     def contains(self, h: Hex) -> bool:
         return self.index_of(h) >= 0
@@ -666,7 +689,13 @@ class PlayArea:
 
     def side_of_position(self, pos: SheetPosition) -> str | None:
         """MAP-3: the side whose half the sheet position's centre lies in; None on the line."""
-        return half_line_side(self._line2, self.home_edges, _check_position(pos))
+        pos = _check_position(pos)
+        # Asked of the same positions many times a decision (aims beyond the area);
+        # the half-line and the home edges never change, so neither does the answer.
+        held = self._position_sides.get(pos, 0)
+        if held == 0:
+            held = self._position_sides[pos] = half_line_side(self._line2, self.home_edges, pos)
+        return held
 
     def side_of(self, h: Hex) -> str | None:
         """MAP-3: the side of the half-line a hex lies on (any hex); None for a hex on it."""
