@@ -460,6 +460,48 @@ def test_ART_1_every_offered_deployment_is_legal() -> None:
         apply(copy(state), c)
 
 
+def test_ART_1_ART_3_kept_area_refusals_answer_as_worked_out_anew() -> None:
+    """ART-1, ART-2, ART-3: the area's part of a deployment's refusals, kept per map,
+    reads as ``deployment_refusals`` worked out anew, before and after the map grows
+    (a sheet laid west of the area moves the west flank's positions out by one)."""
+    import game.state.engine as engine_module
+    from game.artillery.deployment import deployment_refusals
+
+    state = game(duel(), seed=1)
+    unit = state.units["n-gun"]
+    asked = [
+        Deploy("north", "n-gun", direction, along, distance_, "escarpment", xxyy)
+        for direction in ("north", "west", "east", "south")
+        for along in (-1, 0, 1)
+        for distance_ in (1, 2, 30, 31)
+        for xxyy in ("0305", "1605")
+    ]
+
+    def anew(c: Deploy) -> list[str]:
+        return deployment_refusals(
+            state.area,
+            "north",
+            c.direction,
+            c.distance,
+            c.sheet,
+            c.xxyy,
+            c.along,
+            sheets=state.area.catalogue,
+            weapon_=unit.battery.weapon,  # type: ignore[union-attr]
+        )
+
+    def kept(c: Deploy) -> list[str]:
+        return engine_module._area_refusals(state.area, "north", c, unit.battery.weapon)  # type: ignore[union-attr]
+
+    for _ in range(2):  # the second time from what was kept
+        assert [kept(c) for c in asked] == [anew(c) for c in asked]
+    before = [anew(c) for c in asked]
+    state.area.add_sheet((-1, 0), "farmland")
+    after = [anew(c) for c in asked]
+    assert after != before
+    assert [kept(c) for c in asked] == after
+
+
 # --- ART-20 .. ART-22: pre-designated hexes -------------------------------------------------
 
 

@@ -13,6 +13,7 @@ anything, so an ``IllegalCommand`` leaves the state untouched.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -29,6 +30,7 @@ from game.artillery.plots import Plot
 from game.artillery.predesignated import predesignation_refusal
 from game.artillery.weapons import ammunition as ammunition_spec
 from game.artillery.weapons import weapon as weapon_spec
+from game.board.area import PlayArea
 from game.hexmath import Hex, distance
 from game.state.board import (
     knows_unit,
@@ -153,20 +155,48 @@ def deployment_refusal(state: GameState | PlayerView, side: str, cmd: Deploy) ->
     view it is the set-up screen's check: it reads only the side's own batteries."""
     unit = state.units.get(cmd.battery)
     weapon = unit.battery.weapon if unit is not None and unit.battery is not None else None
-    reasons = deployment_refusals(
-        state.area,
-        side,
-        cmd.direction,
-        cmd.distance,
-        cmd.sheet,
-        cmd.xxyy,
-        cmd.along,
-        sheets=state.area.catalogue,
-        weapon_=weapon,
-    )
+    reasons = _area_refusals(state.area, side, cmd, weapon)
     if not reasons:
         reasons = _shared_position_refusals(state, side, cmd)
     return "; ".join(reasons) if reasons else None
+
+
+# The area's part of a deployment's refusals reads only the sheets in play, which
+# change only with the map (``PlayArea.revision``); the set-up's legal commands ask it
+# of every position of every battery for each command of the set-up.
+_AREA_REFUSALS: weakref.WeakKeyDictionary[PlayArea, tuple[int, dict[tuple, list[str]]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _area_refusals(area: PlayArea, side: str, cmd: Deploy, weapon: str | None) -> list[str]:
+    """``deployment_refusals`` (ART-1, ART-2, ART-3) of ``cmd`` on ``area``, kept per map."""
+    kept = _AREA_REFUSALS.get(area)
+    if kept is None or kept[0] != area.revision:
+        kept = _AREA_REFUSALS[area] = (area.revision, {})
+    key = (side, cmd.direction, cmd.distance, cmd.sheet, cmd.xxyy, cmd.along, weapon)
+    # Kept only for fields of their own kinds (a float or a bool is refused by name).
+    plain = (
+        type(cmd.distance) is int
+        and type(cmd.along) is int
+        and all(type(v) is str for v in (side, cmd.direction, cmd.sheet, cmd.xxyy))
+    )
+    reasons = kept[1].get(key) if plain else None
+    if reasons is None:
+        reasons = deployment_refusals(
+            area,
+            side,
+            cmd.direction,
+            cmd.distance,
+            cmd.sheet,
+            cmd.xxyy,
+            cmd.along,
+            sheets=area.catalogue,
+            weapon_=weapon,
+        )
+        if plain:
+            kept[1][key] = reasons
+    return list(reasons)
 
 
 def _shared_position_refusals(state: GameState | PlayerView, side: str, cmd: Deploy) -> list[str]:
