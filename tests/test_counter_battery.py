@@ -23,9 +23,11 @@ from game.state import (
     PlotFire,
     acting_side,
     apply,
+    legal,
     legal_commands,
     player_view,
 )
+from game.state.legal import ListedPlots, legal_options
 from game.state.model import Announcement
 from game.state.setup import lattice_hex
 from tests.engine_fixtures import (
@@ -263,3 +265,61 @@ def test_ART_24_positions_an_announcement_points_to_match_the_side_of_each(aimed
     for side in range(1, 7):
         expected = {p for p in square if announced_side(state.area, aimed, p) == side}
         assert _positions_toward(aimed, side, origin, reach) == expected
+
+
+def test_ART_37_counter_battery_aims_kept_are_those_worked_out_anew() -> None:
+    """ART-37, ART-24, MAP-6: the counter-battery aims a battery's plots list are kept
+    between decisions; after a sheet is laid at one of their positions (it goes: the
+    gun is not there, the board is) and after another announcement (fewer positions
+    agree), they are those worked out afresh. A piece's plots beyond an area that
+    holds a sheet at one of them leave that one out, as the full list does."""
+    state = started()
+    _south_heard_by_north(state)
+
+    def far() -> list[Hex]:
+        return [
+            c.target
+            for c in legal_commands(state, "north")
+            if isinstance(c, PlotFire) and not state.area.contains(c.target)
+        ]
+
+    def anew() -> list[Hex]:
+        """The plots' targets (counter-battery ones and the rest), kept ones dropped."""
+        kept = [c.target for c in legal_commands(state, "north") if isinstance(c, PlotFire)]
+        legal._COUNTER_BATTERY_HEXES.clear()
+        fresh = [c.target for c in legal_commands(state, "north") if isinstance(c, PlotFire)]
+        assert kept == fresh
+        return far()
+
+    first = far()
+    assert first == anew()
+    positions = [state.area.position_of(h) for h in first]
+    laid = next(pos for pos in state.area.free_positions() if pos in positions)
+    state.area.add_sheet(laid, "farmland")
+    after = far()
+    assert state.area.hex_0909(laid) not in after and len(after) == len(first) - 1
+    assert after == anew()
+    # A piece's plots beyond an area holding a sheet where one of them aims.
+    aims = legal_options(state, "north").first_piece()
+    assert aims is not None
+    bigger = state.area.snapshot()
+    left = {state.area.position_of(h) for h in after}
+    grown = next(pos for pos in bigger.free_positions() if pos in left)
+    bigger.add_sheet(grown, "farmland")
+    listed = ListedPlots([c for c in legal_commands(state, "north") if isinstance(c, PlotFire)])
+    beyond = list(aims.beyond("standard", bigger))
+    assert beyond == listed.beyond("standard", bigger)
+    assert len(beyond) == len(after) - 1
+    assert bigger.hex_0909(grown) not in [c.target for c in beyond]
+    # A second announcement from a corner of the map, as a later turn adds one.
+    for corner in ("0101", "1501", "0117", "1517"):
+        second = state.area.hex_at((0, 0), corner)
+        state.intel["north"].announcements.append(
+            Announcement(2, second, announced_side(state.area, second, (0, 4)))
+        )
+        fewer = far()
+        assert fewer == anew()
+        if len(fewer) < len(after):
+            break
+        state.intel["north"].announcements.pop()
+    assert len(fewer) < len(after)

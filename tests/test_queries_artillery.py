@@ -13,6 +13,8 @@ from game.ai.fire import targeting_candidates
 from game.ai.memory import Memory
 from game.ai.personality import level, personality
 from game.artillery.tohit import artillery_target_number
+from game.board.los import in_sight
+from game.hexmath import Hex, distance
 from game.state import (
     Fly,
     IllegalCommand,
@@ -23,6 +25,7 @@ from game.state import (
     player_view,
     queries,
 )
+from game.state.model import Unit
 from game.state.setup import lattice_hex
 from tests.test_aircraft import AIR, started, to_north_targeting, until_north_flies
 from tests.test_ui_artillery import land, long_tom_hunt, seen_by, to_targeting
@@ -137,3 +140,36 @@ def test_ART_14_an_aircraft_at_altitude_10_is_refused_without_a_number() -> None
     preview = queries.plot_preview(view, AIR, state.area.hex_at((0, 0), "0612"))
     assert preview.refusal is not None and "altitude 10" in preview.refusal
     assert preview.to_hit is None and preview.flight is None and not preview.can_fire
+
+
+def test_ART_16_ART_17_shots_at_many_hexes_with_sight_worked_out_are_each_hexs_shot() -> None:
+    """ART-11 .. ART-18: ``shots_now`` over many hexes with line of sight worked out
+    beforehand (``KeptSight``: each unit's seen hexes among those asked) gives at each
+    hex the shot ``shot_now`` works out alone: hexes of one sheet share a shot only
+    when their spotters and adjustments agree (the spotted hex has its -1, ART-17),
+    and an aim off the map is counter-battery fire (ART-37)."""
+    state = long_tom_hunt()
+    to_targeting(state, "north")
+    seen = seen_by(state, "n-spotter", True)
+    apply(state, PlotFire("north", "n-long-tom", 1, seen, "standard"))
+    land(state)
+    view = player_view(state, "north")
+    gun = view.units["n-long-tom"]
+    assert gun.battery is not None and gun.battery.offboard is not None
+    aims = [h for h in view.area.hexes() if distance(h, seen) <= 6]
+    aims.append(lattice_hex((0, 9), "0909"))
+    area = view.area
+
+    def seen_by_unit(unit: Unit) -> frozenset[Hex]:
+        assert unit.hex is not None
+        height = unit.height + (unit.altitude or 0)
+        return frozenset(h for h in aims if in_sight(area, unit.hex, h, height))
+
+    shots = queries.shots_now(view, gun, aims, queries.KeptSight(seen_by_unit))
+    alone = [queries.shot_now(view, gun, h) for h in aims]
+    assert shots == alone
+    at_seen = shots[aims.index(seen)]
+    assert at_seen.adjustments == 1 and at_seen.spotters
+    assert any(s.adjustments == 0 and s.spotters for s in shots)
+    assert any(not s.spotters for s in shots)
+    assert alone[-1].to_hit is not None and alone[-1].spotters == ()

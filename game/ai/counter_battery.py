@@ -11,6 +11,8 @@ value of a gun, so it competes with the map's targets on the same scale.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from game.ai.candidates import Board, Candidate, unit_value
 from game.ai.hunt import beliefs
 from game.ai.memory import Memory, SheetPosition
@@ -37,11 +39,10 @@ def believed_gun_positions(
     return weights
 
 
-def counter_battery_candidates(board: Board, far: list[PlotFire]) -> list[Candidate]:
+def counter_battery_candidates(board: Board, far: Sequence[PlotFire]) -> list[Candidate]:
     """The best counter-battery shots among ``far``, one piece's plots at hexes outside
     the play area (``PiecePlots.beyond``), best first."""
     view = board.view
-    area = board.area
     if not view.announcements:
         return []  # nothing points anywhere yet (ART-24): no need to look
     if not far:
@@ -50,16 +51,7 @@ def counter_battery_candidates(board: Board, far: list[PlotFire]) -> list[Candid
     battery = view.units[far[0].battery]
     gun = battery.battery
     assert gun is not None
-    # The same few hundred aims (hex 0909 of each position the announcements allow)
-    # come back every targeting decision: their positions, pure geometry (MAP-2),
-    # are looked up once.
-    positions: dict[Hex, SheetPosition] = board.memory.notes.setdefault("positions of", {})
-    by_position: dict[SheetPosition, PlotFire] = {}
-    for c in far:
-        pos = positions.get(c.target)
-        if pos is None:
-            pos = positions[c.target] = area.position_of(c.target)
-        by_position[pos] = c
+    by_position = _by_position(board, far)
     # Only a position believed to hold a gun gives a chance (the others would be
     # listed after every one that does, and are never shot at).
     believed = {pos: w for pos in by_position if (w := weights.get(pos, 0.0)) > 0}
@@ -81,3 +73,24 @@ def counter_battery_candidates(board: Board, far: list[PlotFire]) -> list[Candid
             )
         )
     return out
+
+
+def _by_position(board: Board, far: Sequence[PlotFire]) -> dict[SheetPosition, PlotFire]:
+    """Each plot of ``far`` by the sheet position it aims at (the last plot at a
+    position). The same few hundred aims (hex 0909 of each position the
+    announcements allow) come back every targeting decision, most often as the very
+    same sequence: its table is kept with it, and the aims' positions, pure
+    geometry (MAP-2), are looked up once."""
+    kept = board.memory.notes.get("plots by position")
+    if kept is not None and kept[0] is far:
+        return kept[1]
+    area = board.area
+    positions: dict[Hex, SheetPosition] = board.memory.notes.setdefault("positions of", {})
+    by_position: dict[SheetPosition, PlotFire] = {}
+    for c in far:
+        pos = positions.get(c.target)
+        if pos is None:
+            pos = positions[c.target] = area.position_of(c.target)
+        by_position[pos] = c
+    board.memory.notes["plots by position"] = (far, by_position)
+    return by_position

@@ -22,6 +22,7 @@ unsearched hexes share the guns' value.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from itertools import compress
 
 import numpy as np
@@ -44,6 +45,7 @@ from game.state.commands import Command, EndPhase, PlotFire
 from game.state.legal import LegalCommands
 from game.state.model import Unit
 from game.state.queries import (
+    KeptSight,
     attack_odds_of,
     attack_weapons,
     fastest_move,
@@ -108,7 +110,7 @@ def _automatic_hexes(board: Board, battery_id: str) -> set[Hex]:
     }
 
 
-def _sight(board: Board, aims: list[Hex]) -> Callable[[Unit, Hex], bool]:
+def _sight(board: Board, aims: list[Hex]) -> KeptSight:
     """Line of sight (MAP-5) to the aimed hexes (``Board.sight_among``): the same
     answers as the engine's, on the aimed hexes alone (asked about any other hex,
     it answers that the unit does not see it)."""
@@ -118,24 +120,18 @@ def _sight(board: Board, aims: list[Hex]) -> Callable[[Unit, Hex], bool]:
     wanted = np.zeros(len(area), dtype=bool)
     wanted[at] = True
     seen: dict[tuple[Hex, int], frozenset[Hex]] = {}
-    # Asked of the same few units for every aimed hex: their answers by the unit
-    # itself (a view's units never change), held so that its id is not reused.
-    by_unit: dict[int, tuple[Unit, frozenset[Hex]]] = {}
 
-    def sees(unit: Unit, h: Hex) -> bool:
-        held = by_unit.get(id(unit))
-        if held is None or held[0] is not unit:
-            assert unit.hex is not None
-            height = unit.height + (unit.altitude or 0)
-            key = (unit.hex, height)
-            sight = seen.get(key)
-            if sight is None:
-                mask = board.sight_among(unit.hex, height, wanted)
-                sight = seen[key] = frozenset(compress(hexes, mask[at].tolist()))
-            held = by_unit[id(unit)] = (unit, sight)
-        return h in held[1]
+    def seen_by(unit: Unit) -> frozenset[Hex]:
+        assert unit.hex is not None
+        height = unit.height + (unit.altitude or 0)
+        key = (unit.hex, height)
+        sight = seen.get(key)
+        if sight is None:
+            mask = board.sight_among(unit.hex, height, wanted)
+            sight = seen[key] = frozenset(compress(hexes, mask[at].tolist()))
+        return sight
 
-    return sees
+    return KeptSight(seen_by)
 
 
 def out_of_reach(enemy: Unit, weapon_id: str) -> bool:
@@ -215,55 +211,59 @@ def _score_targets(
     if not aims:
         return []
     # ART-11 .. ART-21: each shot's number and flight as the engine works them out.
-    sees = _sight(board, aims)
-    shots = shots_now(view, battery, aims, sees)
-    tns = [None if s.to_hit is None else s.to_hit.total for s in shots]
-    flights = [s.flight for s in shots]
+    shots = shots_now(view, battery, aims, _sight(board, aims))
     seeing = board.enemy_sight(1)
     if not (board.level.weighs_detection and _detection_matters(board)):
         seeing = np.zeros_like(seeing)
+    # ART-23/ART-24: the enemy units that will see each aimed hex (an aim off the
+    # area reads the last area hex, as it always has).
+    detection = np.minimum(3, seeing[[area.index_of(h) for h in aims]]).tolist()
     spotting = _spotting_costs(board)
     # ART-18: what the own units that would spot each shot lose in their own attacks.
-    spot_cost = {
-        h: 0.0 if s.automatic is not None else sum(spotting.get(u.id, 0.0) for u in s.spotters)
-        for h, s in zip(aims, shots, strict=True)
-    }
-    scored: list[tuple[float, float, Hex, int | None, int]] = []
+    spot_cost = [
+        0.0 if s.automatic is not None else sum(spotting.get(u.id, 0.0) for u in s.spotters)
+        for s in shots
+    ]
+    # The aims by flight, then by to-hit number (an automatic hit first), in order.
+    groups: dict[int, dict[int | None, list[int]]] = {}
+    for k, s in enumerate(shots):
+        tn = None if s.to_hit is None else s.to_hit.total
+        groups.setdefault(s.flight, {}).setdefault(tn, []).append(k)  # type: ignore[arg-type]
+    tolerance = _tolerance(board)
+    detection_cost = board.personality.detection_cost
+    scored: list[tuple[float, float, Hex, int | None, int, int]] = []
     points_by_flight: dict[int, list[tuple[Hex, float]]] = {}
-    for flight in sorted(set(flights)):
+    for flight in sorted(groups):
         points = points_by_flight[flight] = _points(board, flight, weapon_id) + hidden
         own_points = [(u.hex, 1.0) for u in _staying(board, weapon_id, flight)]
-        for tn in sorted(
-            {t for t, f in zip(tns, flights, strict=True) if f == flight},
-            key=lambda x: -1 if x is None else x,
-        ):
-            group = [
-                h for h, t, f in zip(aims, tns, flights, strict=True) if f == flight and t == tn
-            ]
+        by_tn = groups[flight]
+        for tn in sorted(by_tn, key=lambda x: -1 if x is None else x):
             if tn is not None and float(probability_at_least(2, 6, tn)) < (
                 board.level.lowest_hit_chance
             ):
                 continue
+            group = by_tn[tn]
             kernel = damage_kernel(weapon_id, tn)
-            tq = np.array([h.q for h in group], dtype=np.int64)
-            tr = np.array([h.r for h in group], dtype=np.int64)
-            gain = _expected(kernel, tq, tr, points)
-            risk = _expected(kernel, tq, tr, own_points)
-            for k, h in enumerate(group):
-                if risk[k] > _tolerance(board, h):
+            tq = np.array([aims[k].q for k in group], dtype=np.int64)
+            tr = np.array([aims[k].r for k in group], dtype=np.int64)
+            gain = _expected(kernel, tq, tr, points).tolist()
+            risk = _expected(kernel, tq, tr, own_points).tolist()
+            for k, g, r in zip(group, gain, risk, strict=True):
+                h = aims[k]
+                if r > tolerance(h):
                     continue
-                cost = board.personality.detection_cost * min(3, int(seeing[area.index_of(h)]))
-                cost += spot_cost[h]
-                scored.append((float(gain[k]) - cost, float(risk[k]), h, tn, flight))
+                cost = detection_cost * detection[k]
+                cost += spot_cost[k]
+                scored.append((g - cost, r, h, tn, flight, k))
     scored.sort(key=lambda s: (-s[0], s[2]))
     out: list[Candidate] = []
-    for value, _, h, tn, flight in scored[: board.level.forecast_checks]:
+    for value, _, h, tn, flight, k in scored[: board.level.forecast_checks]:
         if board.level.exact_forecast:
             value = _exact_value(board, weapon_id, h, tn, flight, points_by_flight[flight])
             if value is None:
                 continue
-            value -= board.personality.detection_cost * min(3, int(seeing[area.index_of(h)]))
-            value -= spot_cost[h]
+            value -= detection_cost * detection[k]
+            value -= spot_cost[k]
         tn_text = "automatic hit" if tn is None else f"needs {tn}"
         out.append(
             Candidate(
@@ -353,7 +353,7 @@ def _exact_value(
         i = area.index_of(u.hex)
         if i >= 0:
             risk += float(damage[i])
-    if risk > _tolerance(board, aimed):
+    if risk > _tolerance(board)(aimed):
         return None
     value = 0.0
     for h, w in points:
@@ -384,19 +384,23 @@ def _staying(board: Board, weapon_id: str, flight: int) -> list[Unit]:
     return out
 
 
-def _tolerance(board: Board, aimed: Hex) -> float:
-    """Own damage a shell may threaten; five times more at revealed enemy guns,
-    whose destruction wins the game."""
+def _tolerance(board: Board) -> Callable[[Hex], float]:
+    """Own damage a shell aimed at a hex may threaten; five times more at revealed
+    enemy guns (within two hexes), whose destruction wins the game."""
     base = board.personality.own_damage_tolerance
-    for e in board.enemies.values():
-        if e.battery is not None and distance(e.hex, aimed) <= 2:
-            return 5.0 * base
-    return base
+    guns = [e.hex for e in board.enemies.values() if e.battery is not None]
+    if not guns:
+        return lambda aimed: base
+    near_guns = 5.0 * base
+    return lambda aimed: near_guns if any(distance(g, aimed) <= 2 for g in guns) else base
 
 
-def _near(h: Hex, radius: int) -> list[Hex]:
-    return [
+@lru_cache(maxsize=4096)
+def _near(h: Hex, radius: int) -> tuple[Hex, ...]:
+    """The hexes within ``radius`` of ``h``, kept: enemies stand near the same hexes
+    decision after decision."""
+    return tuple(
         Hex(h.q + dq, h.r + dr)
         for dq in range(-radius, radius + 1)
         for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1)
-    ]
+    )

@@ -372,14 +372,14 @@ class _BatteryPlots:
         ]
 
     @cached_property
-    def _far(self) -> tuple[tuple[Hex, ...], frozenset[Hex]]:
+    def _far(self) -> _FarAims:
         if not self.ammunition:
-            return (), frozenset()
+            return _FarAims(self.state.area.revision, ())
         return _counter_battery_aims(self.state, self.side, self.unit)
 
     @property
     def far(self) -> tuple[Hex, ...]:
-        return self._far[0]
+        return self._far.hexes
 
     @cached_property
     def origin(self) -> tuple[int, int]:
@@ -387,7 +387,7 @@ class _BatteryPlots:
 
     @property
     def far_set(self) -> frozenset[Hex]:
-        return self._far[1]
+        return self._far.hex_set
 
     @cached_property
     def aimable(self) -> np.ndarray:
@@ -433,7 +433,7 @@ class PiecePlots(Protocol):
         """Its plots with ``ammunition``, by target hex, in list order."""
         ...
 
-    def beyond(self, ammunition: str, area: PlayArea) -> list[PlotFire]:
+    def beyond(self, ammunition: str, area: PlayArea) -> Sequence[PlotFire]:
         """Its plots with ``ammunition`` at hexes outside ``area`` (counter-battery
         fire, ART-37), in list order."""
         ...
@@ -453,7 +453,7 @@ class ListedPlots:
     def targets(self, ammunition: str) -> Mapping[Hex, PlotFire]:
         return {c.target: c for c in self.plots if c.ammunition == ammunition}
 
-    def beyond(self, ammunition: str, area: PlayArea) -> list[PlotFire]:
+    def beyond(self, ammunition: str, area: PlayArea) -> Sequence[PlotFire]:
         return [c for c in self.targets(ammunition).values() if not area.contains(c.target)]
 
 
@@ -507,11 +507,16 @@ class _PieceAims:
     def plot(self, target: Hex, ammunition: str) -> PlotFire:
         return PlotFire(self.guns.side, self.battery, self.piece, target, ammunition)
 
-    def beyond(self, ammunition: str, area: PlayArea) -> list[PlotFire]:
+    def beyond(self, ammunition: str, area: PlayArea) -> Sequence[PlotFire]:
         if ammunition not in self.guns.ammunition:
-            return []
-        plots = _far_plots(self.guns.side, self.battery, self.piece, ammunition, self.guns.far)
-        return [c for c in plots if not area.contains(c.target)]
+            return ()
+        far = self.guns._far
+        plots = _far_plots(self.guns.side, self.battery, self.piece, ammunition, far.hexes)
+        # Hex 0909 of a position lies in ``area`` when a sheet lies there: most often
+        # none of the few sheets of ``area`` stands at a counter-battery position.
+        if not any(pos in far.positions for pos in area.positions):
+            return plots
+        return tuple(c for c in plots if not area.contains(c.target))
 
 
 class _Targets(Mapping[Hex, PlotFire]):
@@ -559,35 +564,62 @@ def _far_plots(
     return tuple(PlotFire(side, battery, piece, h, ammunition) for h in hexes)
 
 
-def _counter_battery_aims(
-    state: GameState, side: str, unit: Unit
-) -> tuple[tuple[Hex, ...], frozenset[Hex]]:
+def _counter_battery_aims(state: GameState, side: str, unit: Unit) -> _FarAims:
     """ART-37: hex 0909 of each position the announcements point to (ART-24) that
-    the battery may fire at, in order and as a set."""
+    the battery may fire at."""
     assert unit.battery is not None
     heard = tuple((a.aimed, a.side) for a in state.intel[side].announcements)
     reach = weapon_spec(unit.battery.weapon).max_range_sheets
     origin = battery_sheet(state, unit)
     # Asked for every piece of every battery in every targeting decision: the answer
-    # stands until the map or what the side has heard changes.
+    # stands until what the side has heard changes. A sheet laid since (MAP-6) only
+    # takes its own position out: an area never loses a sheet, and its half-line
+    # (MAP-3) is fixed when it is made.
     key = (heard, state.other(side), origin, reach)
-    kept = _COUNTER_BATTERY_HEXES.get(state.area)
-    if kept is None or kept[0] != state.area.revision:
-        kept = (state.area.revision, {})
-        _COUNTER_BATTERY_HEXES[state.area] = kept
-    if key not in kept[1]:
-        positions = announced_positions(state.area, state.other(side), heard, origin, reach)
+    area = state.area
+    kept = _COUNTER_BATTERY_HEXES.setdefault(area, {})
+    found = kept.get(key)
+    if found is None:
+        positions = announced_positions(area, state.other(side), heard, origin, reach)
         # Worked out once per set of announcements heard, so the rule's own refusal
         # is asked of each hex (ART-37: not the battery's own position).
-        aims = (state.area.hex_0909(pos) for pos in positions)
-        hexes = tuple(h for h in aims if counter_battery.refusal(state, unit, h) is None)
-        kept[1][key] = (hexes, frozenset(hexes))
-    return kept[1][key]
+        aims = ((pos, area.hex_0909(pos)) for pos in positions)
+        pairs = tuple((p, h) for p, h in aims if counter_battery.refusal(state, unit, h) is None)
+        found = kept[key] = _FarAims(area.revision, pairs)
+    elif found.revision != area.revision:
+        pairs = tuple((pos, h) for pos, h in found.pairs if not area.has_sheet(pos))
+        found = kept[key] = _FarAims(area.revision, pairs, found)
+    return found
 
 
-_COUNTER_BATTERY_HEXES: weakref.WeakKeyDictionary[
-    PlayArea, tuple[int, dict[tuple, tuple[tuple[Hex, ...], frozenset[Hex]]]]
-] = weakref.WeakKeyDictionary()
+class _FarAims:
+    """The counter-battery aims of one battery for one set of announcements heard,
+    as they stand on an area at ``revision``: each position with its hex 0909, in
+    order."""
+
+    def __init__(
+        self,
+        revision: int,
+        pairs: tuple[tuple[tuple[int, int], Hex], ...],
+        before: _FarAims | None = None,
+    ) -> None:
+        self.revision, self.pairs = revision, pairs
+        if before is not None and len(before.pairs) == len(pairs):
+            # Nothing taken out: the same hexes (so the plots kept for them serve).
+            self.hexes, self.hex_set, self.positions = (
+                before.hexes,
+                before.hex_set,
+                before.positions,
+            )
+            return
+        self.hexes = tuple(h for _, h in pairs)
+        self.hex_set = frozenset(self.hexes)
+        self.positions = frozenset(pos for pos, _ in pairs)
+
+
+_COUNTER_BATTERY_HEXES: weakref.WeakKeyDictionary[PlayArea, dict[tuple, _FarAims]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _attacks(state: GameState, side: str) -> list[Command]:

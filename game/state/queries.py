@@ -50,7 +50,7 @@ from game.artillery.forecast import Forecast, forecast
 from game.artillery.tohit import artillery_target_number, spotter_modifier
 from game.artillery.weapons import Weapon
 from game.artillery.weapons import weapon as weapon_spec
-from game.board.area import PlayArea
+from game.board.area import SHEET_HEXES, PlayArea
 from game.board.movement import MovementError, Reach, Route, mean_entry_cost, reachable
 from game.board.sheet import Sheet
 from game.hexmath import Hex, distance
@@ -345,6 +345,29 @@ def shot_now(
     return shots_now(board, unit, [target], sees)[0]
 
 
+class KeptSight:
+    """A ``Sight`` worked out beforehand, unit by unit: ``seen_by(unit)`` gives the
+    hexes the unit sees (MAP-5) among those that will be asked about, worked out at
+    the first question about that unit. ``shots_now`` reads each unit's hexes whole
+    rather than asking hex by hex."""
+
+    def __init__(self, seen_by: Callable[[Unit], Collection[Hex]]) -> None:
+        self._seen_by = seen_by
+        # By the unit object itself (a view's units never change), held so that
+        # its id is not reused.
+        self._kept: dict[int, tuple[Unit, Collection[Hex]]] = {}
+
+    def hexes(self, unit: Unit) -> Collection[Hex]:
+        """The hexes ``unit`` sees among those asked about."""
+        held = self._kept.get(id(unit))
+        if held is None or held[0] is not unit:
+            held = self._kept[id(unit)] = (unit, self._seen_by(unit))
+        return held[1]
+
+    def __call__(self, unit: Unit, target: Hex) -> bool:
+        return target in self.hexes(unit)
+
+
 def shots_now(
     board: GameState | PlayerView,
     unit: Unit,
@@ -356,6 +379,7 @@ def shots_now(
     and the to-hit number of each set of spotters (ART-11 .. ART-18)."""
     watchers = [u for u in board.living(unit.side) if u.hex is not None]
     area = board.area
+    positions = area.positions
     air = aircraft.is_aircraft(unit)
     # Asked for many hexes at once (the AI weighs hundreds): what depends on the
     # sheet alone is kept per sheet position, the rest read once per call.
@@ -365,10 +389,18 @@ def shots_now(
     designated = () if air else predesignated_hexes(board, unit.side)
     # ART-17 (``adjustments``): the battery's spotted arrivals so far, by hex.
     spotted = board.queue.adjustments_by_target(unit.id, board.turn)
+    # Line of sight worked out beforehand is read a unit's hexes at a time.
+    kept = sees if isinstance(sees, KeptSight) else None
+    seen_sets: list[Collection[Hex]] = []
+    # The shots at area hexes of one sheet with the same spotters, adjustments and
+    # automatic hit are the same shot: made once.
+    alike: dict[tuple, Shot] = {}
     out = []
     for target in targets:
-        inside = area.contains(target)
-        pos = area.position_of(target)
+        index = area.index_of(target)
+        inside = index >= 0
+        # The area arrays hold each sheet's hexes together, sheets in placing order.
+        pos = positions[index // SHEET_HEXES] if inside else area.position_of(target)
         if unit.destroyed:
             refusal = f"{unit.name} has been destroyed"
         elif inside and not air:
@@ -380,27 +412,41 @@ def shots_now(
                 refusal = None if fits else aim_refusal(board, unit, target)
         else:
             refusal = aim_refusal(board, unit, target)
-        sheets = flight = None
-        if refusal is None:
-            if pos not in flights:
-                flights[pos] = shot_flight(board, unit, target)
-            sheets, flight = flights[pos]
         automatic = None
         if target in designated:
             automatic = "pre-designated hex"
         elif on_auto_hit_hex(unit, target, board.turn):
             automatic = "auto-hit hex"
         # ``spotters_at``: no unit sees a hex off the map (ART-37).
-        seeing = seeing_units(board, unit.side, target, sees, watchers) if inside else []
-        attacking = frozenset(u.id for u in seeing if u.attacked)
+        if not inside:
+            seeing = []
+        elif kept is not None:
+            if not seen_sets:
+                seen_sets = [kept.hexes(u) for u in watchers]
+            seeing = [u for u, seen in zip(watchers, seen_sets, strict=True) if target in seen]
+        else:
+            seeing = seeing_units(board, unit.side, target, sees, watchers)
         adjusted = spotted.get(target, 0) if seeing else 0
+        ids = tuple(u.id for u in seeing)
+        if refusal is None and inside:
+            like = (pos, automatic, ids, adjusted)
+            shot = alike.get(like)
+            if shot is not None:
+                out.append(shot)
+                continue
+        sheets = flight = None
+        if refusal is None:
+            if pos not in flights:
+                flights[pos] = shot_flight(board, unit, target)
+            sheets, flight = flights[pos]
+        attacking = frozenset(u.id for u in seeing if u.attacked)
         tn = spotter = None
         if refusal is not None:
             pass  # no shot, no number (an aircraft at altitude 10 has none at all, ART-14)
         elif not inside:
             automatic, tn = None, counter_battery_target_number(unit.gunnery)
         elif automatic is None:
-            key = (tuple(u.id for u in seeing), adjusted, flight == 0)
+            key = (ids, adjusted, flight == 0)
             if key not in numbers:
                 air_launch = (aircraft.altitude_map(unit), int(unit.altitude or 0))
                 numbers[key] = shot_to_hit(
@@ -412,8 +458,12 @@ def shots_now(
                     air=air_launch if air else None,
                 )
             tn, spotter = numbers[key]
-        seen = tuple(seeing)
-        out.append(Shot(refusal, sheets, flight, automatic, seen, attacking, adjusted, tn, spotter))
+        shot = Shot(
+            refusal, sheets, flight, automatic, tuple(seeing), attacking, adjusted, tn, spotter
+        )
+        if refusal is None and inside:
+            alike[(pos, automatic, ids, adjusted)] = shot
+        out.append(shot)
     return out
 
 
