@@ -130,6 +130,26 @@ class Board:
         self.memory.notes["enemy_sight"] = (key, count)
         return count
 
+    def enemy_sight_at(self, target_height: int, at: np.ndarray) -> np.ndarray:
+        """``enemy_sight`` at the area indices ``at`` alone, in their order. An enemy
+        unit farther than its reach from all of them sees none of them: its sight is
+        not worked out (a unit's moves mostly end far from every enemy)."""
+        area = self.area
+        q, r = area.q[at], area.r[at]
+        count = np.zeros(at.size, dtype=np.int32)
+        if at.size == 0:
+            return count
+        for uid in sorted(self.enemies):
+            u = self.enemies[uid]
+            assert u.hex is not None
+            if int(distances(u.hex, q, r).min()) > ENEMY_REACH:
+                continue
+            mask = self.memory.sight(
+                area, u.hex, ENEMY_REACH, viewer_height=u.height, target_height=target_height
+            )
+            count += mask[at]
+        return count
+
     def shelled_recently(self, turns: int = 2) -> list[Hex]:
         """Hexes enemy shells were aimed at lately: auto-hit hexes in the making (ART-19)."""
         return [

@@ -240,7 +240,6 @@ def _hiding_moves(
     area = view.area
     here = board.hex_of(uid)
     danger = board.shell_danger()
-    exposed = board.enemy_sight(view.units[uid].height)
     foes = [e.hex for e in board.enemies.values() if e.hex is not None and e.battery is None]
     weight = board.personality.exposure_weight
     dodge = flight_danger(board) if board.level.dodges_shells else None
@@ -254,7 +253,7 @@ def _hiding_moves(
     if foes:
         nearest = np.min([distances(f, ends.q[inside], ends.r[inside]) for f in foes], axis=0)
         score += 0.5 * np.minimum(HIDING_DISTANCE, nearest)
-    score -= 2.0 * weight * exposed[i]
+    score -= 2.0 * weight * board.enemy_sight_at(view.units[uid].height, i)
     score -= _common_penalties(board, uid, ends, danger)[inside]
     score -= _dodge_penalties(board, uid, ends, dodge)[inside]
     return _scored_on_map(options, ends, score, why, "stay on the map")
@@ -598,7 +597,6 @@ def _fighter_moves(
     here = board.hex_of(uid)
     danger = board.shell_danger()
     unit = view.units[uid]
-    exposed = board.enemy_sight(unit.height)
     ideal = 3 if unit.system == "battletech" else 1
     enemies = [(e, e.hex) for e in board.enemies.values() if e.battery is None and e.hex]
     dodge = flight_danger(board) if board.level.dodges_shells else None
@@ -618,7 +616,8 @@ def _fighter_moves(
     inside = ends.inside
     score = -1.0 * np.abs(distances(target, ends.q, ends.r) - ideal)
     score[~inside] -= 50.0
-    score[inside] -= 0.1 * board.personality.exposure_weight * exposed[ends.index[inside]]
+    exposed = board.enemy_sight_at(unit.height, ends.index[inside])
+    score[inside] -= 0.1 * board.personality.exposure_weight * exposed
     if threat is not None:
         score[inside] -= THREAT_WEIGHT * threat[ends.index[inside]]
     score -= _common_penalties(board, uid, ends, danger)
@@ -861,7 +860,6 @@ def _hunter_moves(board: Board, uid: str, options: list[Command]) -> list[Candid
     here = board.hex_of(uid)
     goal, search, why = hunt_goal(board, uid)
     danger = board.shell_danger()
-    sight = board.enemy_sight(view.units[uid].height)
     if goal is not None and why.startswith("close in"):
         return _close_in(board, uid, options, goal, danger, why)
     ends = _Ends.of_options(area, options, here)
@@ -881,7 +879,8 @@ def _hunter_moves(board: Board, uid: str, options: list[Command]) -> list[Candid
             score += 1.2 * fresh
     inside = ends.inside
     i = ends.index[inside]
-    score[inside] -= 0.3 * board.personality.exposure_weight * sight[i]
+    sight = board.enemy_sight_at(view.units[uid].height, i)
+    score[inside] -= 0.3 * board.personality.exposure_weight * sight
     score[inside] += 0.15 * area.level[i]
     score -= _common_penalties(board, uid, ends, danger)
     out = _scored(options, score, why)
@@ -1015,17 +1014,43 @@ def _spread_ahead(
     return tuple(sorted(((n, w / total) for n, w in out.items()), key=lambda t: (-t[1], t[0])))
 
 
-def _watch_arrival(board: Board, aimed: Hex, turns: int, height: int) -> np.ndarray:
-    """Hexes that see where enemy units near an aimed hex can be when the shell lands."""
+def _watch_arrival(
+    board: Board, aimed: Hex, turns: int, seen_from: Callable[[Hex], np.ndarray]
+) -> np.ndarray:
+    """Of the hexes ``seen_from`` reads, those that see where enemy units near an aimed
+    hex can be when the shell lands."""
     area = board.area
-    watch = np.zeros(len(area), dtype=np.float64)
+    watch = np.zeros(seen_from(aimed).size, dtype=np.float64)
     for eid in sorted(board.enemies):
         if distance(board.hex_of(eid), aimed) > 8:
             continue
         for h, p in predicted_hexes(board, eid, turns)[:3]:
             if area.contains(h):
-                watch += p * board.memory.sight(area, h, 30, 1, height)
+                watch += p * seen_from(h)
     return watch
+
+
+# The farthest (hexes) a spotter's watch over a hex reaches.
+WATCH_RANGE = 30
+
+
+def _seen_from(board: Board, at: np.ndarray, height: int) -> Callable[[Hex], np.ndarray]:
+    """Which of the area hexes ``at`` (indices) see a hex ``h`` within ``WATCH_RANGE``,
+    a unit of ``height`` standing there (MAP-5, read backward: ``h`` as the viewer,
+    of height 1), in their order. Worked out on those hexes alone, and not at all for
+    a hex out of range of every one of them."""
+    area = board.area
+    q, r = area.q[at], area.r[at]
+    wanted = np.zeros(len(area), dtype=bool)
+    wanted[at] = True
+    none = np.zeros(at.size, dtype=bool)
+
+    def seen_from(h: Hex) -> np.ndarray:
+        if at.size == 0 or int(distances(h, q, r).min()) > WATCH_RANGE:
+            return none
+        return board.memory.sight_among(area, h, 1, wanted, WATCH_RANGE, height)[at]
+
+    return seen_from
 
 
 def _spotter_moves(board: Board, uid: str, options: list[Command]) -> list[Candidate]:
@@ -1035,34 +1060,34 @@ def _spotter_moves(board: Board, uid: str, options: list[Command]) -> list[Candi
     height = view.units[uid].height
     danger = board.shell_danger()
     weight = board.personality.exposure_weight
-    watch = np.zeros(len(area), dtype=np.float64)
+    ends = _Ends.of_options(area, options, here)
+    inside = ends.inside
+    i = ends.index[inside]
+    watch = np.zeros(i.size, dtype=np.float64)
     if board.level.careful_spotters:
+        seen_from = _seen_from(board, i, height)
         for eid in sorted(board.enemies):
             for h, p in predicted_hexes(board, eid):
                 if p < 0.2 or not area.contains(h):
                     continue
-                # Hexes from which a unit of this height sees h (MAP-5, read backward).
-                watch += p * board.memory.sight(area, h, 30, 1, height)
+                # The ends from which a unit of this height sees h.
+                watch += p * seen_from(h)
         for plot in view.plots:
             t = plot.target
             if area.contains(t):
-                watch += 0.8 * board.memory.sight(area, t, 30, 1, height)
+                watch += 0.8 * seen_from(t)
                 if board.level.spots_both_ends:
                     # Both ends of the flight: the aimed hex when the shell lands
                     # (ART-16) and where the enemy can be by then.
                     ahead = max(1, plot.arrival_turn - view.turn)
-                    watch += _watch_arrival(board, t, ahead, height)
-    exposed = board.enemy_sight(height)
-    near = np.zeros(len(area), dtype=np.float64)
+                    watch += _watch_arrival(board, t, ahead, seen_from)
+    near = np.zeros(i.size, dtype=np.float64)
     for e in board.enemies.values():
-        d = distances(e.hex, area.q, area.r)
+        d = distances(e.hex, area.q[i], area.r[i])
         near = np.maximum(near, np.clip(10 - d, 0, 10) / 10.0)
     dodge = flight_danger(board) if board.level.dodges_shells else None
-    ends = _Ends.of_options(area, options, here)
-    inside = ends.inside
-    i = ends.index[inside]
-    score = 2.0 * watch[i] + 0.4 * area.level[i]
-    score -= weight * (1.0 * exposed[i] + 3.0 * near[i])
+    score = 2.0 * watch + 0.4 * area.level[i]
+    score -= weight * (1.0 * board.enemy_sight_at(height, i) + 3.0 * near)
     if not board.enemies:
         score -= 0.05 * distances(here, ends.q[inside], ends.r[inside])
     score -= _common_penalties(board, uid, ends, danger)[inside]

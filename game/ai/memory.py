@@ -140,30 +140,37 @@ class Memory:
         return kept[0]
 
     def sight_among(
-        self, area: PlayArea, viewer: Hex, viewer_height: int, wanted: np.ndarray
+        self,
+        area: PlayArea,
+        viewer: Hex,
+        viewer_height: int,
+        wanted: np.ndarray,
+        max_range: int | None = None,
+        target_height: int = 1,
     ) -> np.ndarray:
-        """``visible_from`` (MAP-5, any range, a unit of height 1 seen) from ``viewer``,
-        right on the hexes of the mask ``wanted``; read it there alone. The same
-        viewer is asked again and again about nearly the same hexes (the aimed
-        hexes of each piece in turn, the unsearched hexes as they shrink): what
+        """``visible_from`` (MAP-5; any range and a unit of height 1 seen unless told)
+        from ``viewer``, right on the hexes of the mask ``wanted``; read it there
+        alone. The same viewer is asked again and again about nearly the same hexes
+        (the aimed hexes of each piece in turn, the unsearched hexes as they shrink,
+        a spotter's ends as it moves about): what
         was asked and answered is kept with the rest of the remembered sight, the
         hexes asked gathering under one name (``ASKED``), and only hexes never asked
         about are worked out. When the area only grew, what was seen of the hexes
         asked now is carried over as ``sight`` carries it."""
         notes = self._sight_notes(area)
-        key = (viewer, None, viewer_height, 1, ASKED)
+        key = (viewer, max_range, viewer_height, target_height, ASKED)
         kept = notes.masks.get(key)
         if kept is None:
             mask = notes.carried(key, wanted)
             if mask is None:
-                mask = visible_from(area, viewer, None, viewer_height, 1, wanted)
+                mask = visible_from(area, viewer, max_range, viewer_height, target_height, wanted)
             notes.masks[key] = (mask, wanted.copy())
             return mask
         mask, asked = kept
         assert asked is not None
         new = wanted & ~asked
         if new.any():
-            mask = mask | visible_from(area, viewer, None, viewer_height, 1, new)
+            mask = mask | visible_from(area, viewer, max_range, viewer_height, target_height, new)
             notes.masks[key] = (mask, asked | new)
         return mask
 

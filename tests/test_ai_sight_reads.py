@@ -1,0 +1,103 @@
+"""The AI's reads of sight at the hexes its moves end in (MAP-5), as the map grows
+(MAP-6) and units move: each is what ``visible_from`` on the area of the decision
+gives there, however much of it the policy's memory kept from decisions before."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from game.ai import Policy
+from game.ai.candidates import ENEMY_REACH, Board
+from game.ai.manoeuvre import WATCH_RANGE, _seen_from
+from game.board.los import visible_from
+from game.dice import Dice
+from game.hexmath import distances
+from game.state import acting_side, apply, legal_commands, new_game, player_view
+
+LONG_TOM_HUNT = str(Path(__file__).resolve().parents[1] / "maps" / "long_tom_hunt.toml")
+
+
+def _movement_boards(turns: int):
+    """A normal-normal game of Long Tom Hunt up to ``turns``: each movement decision's
+    board, read with the deciding policy's memory (what it kept so far)."""
+    state = new_game(LONG_TOM_HUNT, 11)
+    policies = {"north": Policy("normal"), "south": Policy("normal")}
+    dice = Dice(3)
+    while state.turn <= turns and state.result is None:
+        side = acting_side(state)
+        view = player_view(state, side)
+        policy = policies[side]
+        if view.phase == "movement" and view.pending_sheet is None:
+            policy.memory.observe(view)
+            yield Board.read(view, policy.memory, policy.level, policy.personality)
+        apply(state, policy.choose(view, legal_commands(state, side), dice))
+
+
+def _some_hexes(board: Board, rng: np.random.Generator) -> np.ndarray:
+    """Area indices round an own unit (as a move's ends are) and scattered far off."""
+    area = board.area
+    here = next(iter(board.own.values())).hex
+    assert here is not None
+    near = np.flatnonzero(distances(here, area.q, area.r) <= 8)
+    far = rng.choice(len(area), size=40, replace=False)
+    return np.concatenate([near, far])
+
+
+def test_MAP_5_enemy_sight_at_the_ends_is_the_enemy_units_sight_there() -> None:
+    """MAP-5, MAP-6: ``Board.enemy_sight_at`` counts at the hexes asked the enemy units
+    within ``ENEMY_REACH`` that see them, as ``visible_from`` on the map of each
+    decision does (sheets laid, enemies moved, the memory's sight kept from before);
+    skipping the enemies far from every hex asked changes no count."""
+    rng = np.random.default_rng(3)
+    skipped = asked = 0
+    for board in _movement_boards(5):
+        at = _some_hexes(board, rng)
+        for height in (1, 2):
+            expected = np.zeros(at.size, dtype=np.int32)
+            for uid in sorted(board.enemies):
+                e = board.enemies[uid]
+                assert e.hex is not None
+                seen = visible_from(board.area, e.hex, ENEMY_REACH, e.height, height)
+                expected += seen[at]
+            got = board.enemy_sight_at(height, at)
+            assert np.array_equal(got, expected)
+            assert np.array_equal(got, board.enemy_sight(height)[at])
+            # A few hexes near an own unit, as one unit's moves: far enemies skipped.
+            ends = at[:5]
+            q, r = board.area.q[ends], board.area.r[ends]
+            skipped += sum(
+                int(distances(e.hex, q, r).min()) > ENEMY_REACH for e in board.enemies.values()
+            )
+            asked += len(board.enemies)
+            assert np.array_equal(
+                board.enemy_sight_at(height, ends), board.enemy_sight(height)[ends]
+            )
+    assert 0 < skipped < asked  # enemies both far and near
+
+
+def test_MAP_5_a_spotters_watch_at_its_ends_is_the_sight_there() -> None:
+    """MAP-5, MAP-6: the spotter's watch (``_seen_from``: which of its ends see a hex
+    within ``WATCH_RANGE``) is ``visible_from`` that hex read backward on the map of
+    each decision, for hexes near and far, as the memory gathers the ends asked."""
+    rng = np.random.default_rng(4)
+    seen = 0
+    for board in _movement_boards(5):
+        area = board.area
+        at = _some_hexes(board, rng)
+        for height in (1, 2):
+            seen_from = _seen_from(board, at, height)
+            watched = [e.hex for e in board.enemies.values() if e.hex is not None]
+            # Hexes about the watch's range from the nearest ends, and beyond.
+            here = next(iter(board.own.values())).hex
+            assert here is not None
+            d = distances(here, area.q, area.r)
+            band = np.flatnonzero((d >= WATCH_RANGE) & (d <= WATCH_RANGE + 10))
+            picked = rng.choice(band, size=min(8, band.size), replace=False)
+            watched += [area.hexes()[k] for k in picked]
+            for h in watched:
+                expected = visible_from(area, h, WATCH_RANGE, 1, height)[at]
+                assert np.array_equal(seen_from(h), expected)
+                seen += int(expected.sum())
+    assert seen > 0
