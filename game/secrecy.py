@@ -88,13 +88,22 @@ def read_rolls(rolls: Sequence[Any], reader: str) -> list[Any]:
 
 def owners(node: Any) -> set[str]:
     """The sides whose secrets a part list, data tree or roll list holds."""
-    if isinstance(node, Secret):
-        return {node.owner} | owners(node.value)
-    if isinstance(node, dict):
-        return set().union(*(owners(v) for v in node.values()))
-    if isinstance(node, list | tuple):
-        return set().union(*(owners(v) for v in node))
-    return set()
+    found: set[str] = set()
+    # Every event a view shows is asked this once: walked with a list of the nodes
+    # still to look into, without a set for each node.
+    todo = [node]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, str):
+            continue
+        if isinstance(node, Secret):
+            found.add(node.owner)
+            todo.append(node.value)
+        elif isinstance(node, dict):
+            todo.extend(node.values())
+        elif isinstance(node, list | tuple):
+            todo.extend(node)
+    return found
 
 
 def has_secret(node: Any) -> bool:

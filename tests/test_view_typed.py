@@ -160,3 +160,42 @@ def test_a_sides_queue_kept_between_views_equals_a_fresh_one() -> None:
     shown = player_view(state, first.side).queue.plots[0]
     assert shown.adjustments == first.adjustments + 1
     assert shown == view_module._own_queue(state, (first.side,))[0].plots[0]
+
+
+def test_a_units_copy_kept_between_views_equals_a_fresh_one() -> None:
+    """ART-4: a unit's copy is handed to the next view while the unit is as it was;
+    after every command of a random game (moves, attacks, shells, new turns) every
+    unit of both sides' and the table's views is exactly the copy made afresh, and
+    what the engine writes into a unit in place (weapons fired, ammunition, auto-hit
+    hexes, charges) shows in the next view."""
+    state = game(duel(mobile_maps=True), 5)
+    player = RandomPlayer(5)
+    kept = made_again = 0
+    while state.result is None and state.turn <= 6:
+        random_step(state, player)
+        for side in (*state.sides, PUBLIC):
+            before = dict(view_module._SEEN_UNITS)
+            view = table_view(state) if side == PUBLIC else player_view(state, side)
+            for unit_id, seen in view.units.items():
+                fresh = SeenUnit.seen(state.units[unit_id], seen.seen_as)
+                assert seen.__dict__ == fresh.__dict__
+                held = before.get((id(state.units[unit_id]), seen.seen_as))
+                if held is not None and held[2] is seen:
+                    kept += 1
+                else:
+                    made_again += 1
+    assert kept > made_again > 0
+    gun = state.units["n-gun"]
+    assert gun.battery is not None
+    changes = [
+        lambda: gun.weapons_fired.append("long_tom"),
+        lambda: gun.battery.ammunition.update(standard=3),  # type: ignore[union-attr]
+        lambda: gun.battery.auto_hit.earn(Hex(1, 1), state.turn),  # type: ignore[union-attr]
+        lambda: gun.charged.append("s-mech"),
+        lambda: gun.reactions.update({"s-mech": "hold"}),
+    ]
+    for change in changes:
+        player_view(state, "north")
+        change()
+        shown = player_view(state, "north").units["n-gun"]
+        assert shown.__dict__ == SeenUnit.seen(gun, OWN).__dict__

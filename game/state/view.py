@@ -528,6 +528,57 @@ def _seen_log(log: list[Event], reader: str) -> tuple[Event, ...]:
     return seen
 
 
+# Each unit's last copy for a view, with what it was made from: a decision's view
+# mostly follows one command that changed one unit or none, and a ``SeenUnit`` cannot
+# be changed, so the next view of a unit as it was hands out the same copy. Keyed
+# by the engine's unit, held so that its id is not reused while the copy is kept.
+_SEEN_UNITS: dict[tuple[int, str], tuple[Unit, tuple[Any, ...], SeenUnit]] = {}
+_SEEN_UNITS_KEPT = 4096
+# The fields a view copies as they are: names, places, numbers, and the profile and
+# damage, which the engine replaces whole (``_copy_of``). The lists and the battery
+# are written into in place, so their contents are what a copy was made from.
+_WRITTEN_INTO = ("battery", "weapons_fired", "charged", "in_combat_with", "reactions")
+_AS_THEY_ARE = tuple(name for name in _UNIT_FIELDS if name not in _WRITTEN_INTO)
+
+
+def _made_from(unit: Unit, seen_as: str) -> tuple[Any, ...]:
+    """What ``SeenUnit.seen(unit, seen_as)`` reads of the unit, as plain values."""
+    fields_of = unit.__dict__
+    gun = unit.battery
+    if gun is None:
+        battery: tuple[Any, ...] | None = None
+    elif seen_as == OWN:
+        ammunition = tuple(gun.ammunition.items())
+        battery = (gun.weapon, gun.pieces, gun.offboard, ammunition, *gun.auto_hit.earned.items())
+    else:
+        battery = (gun.weapon, gun.pieces)
+    return (
+        *[fields_of[name] for name in _AS_THEY_ARE],
+        tuple(unit.weapons_fired),
+        tuple(unit.charged),
+        tuple(unit.in_combat_with),
+        tuple(unit.reactions.items()),
+        battery,
+    )
+
+
+def _seen_unit(unit: Unit, seen_as: str) -> SeenUnit:
+    """``SeenUnit.seen(unit, seen_as)``, the copy of the last view while the unit is as
+    it was then."""
+    key = (id(unit), seen_as)
+    made_from = _made_from(unit, seen_as)
+    held = _SEEN_UNITS.get(key)
+    if held is not None and held[0] is unit and held[1] == made_from:
+        if _CHECK_COPIES and held[2].__dict__ != SeenUnit.seen(unit, seen_as).__dict__:
+            raise AssertionError(f"the view's copy of {unit.id} is not the unit as it is")
+        return held[2]
+    if len(_SEEN_UNITS) >= _SEEN_UNITS_KEPT:
+        _SEEN_UNITS.clear()
+    seen = SeenUnit.seen(unit, seen_as)
+    _SEEN_UNITS[key] = (unit, made_from, seen)
+    return seen
+
+
 def _gate(state: GameState, side: str) -> PlayerView:
     """The one gate: what ``side`` (a side, or ``PUBLIC`` for the table) may know."""
     public = side == PUBLIC
@@ -535,9 +586,9 @@ def _gate(state: GameState, side: str) -> PlayerView:
     units: dict[str, SeenUnit] = {}
     for unit in state.units.values():
         if unit.side == side:
-            units[unit.id] = SeenUnit.seen(unit, OWN)
+            units[unit.id] = _seen_unit(unit, OWN)
         elif knows_unit(state, side, unit):
-            units[unit.id] = SeenUnit.seen(unit, TABLE if public else ENEMY)
+            units[unit.id] = _seen_unit(unit, TABLE if public else ENEMY)
     queue, arrivals = _queue_sight(state, side)
     # ART-24: an announced side is said aloud; the table hears every announcement.
     heard = state.sides if public else (side,)
