@@ -336,3 +336,29 @@ def test_ART_32a_a_single_weapon_fires_once_a_turn() -> None:
     apply(state, Attack("north", "n-close", "s-mech", "medium_laser"))
     refusal = target_number(state, shooter, state.units["s-mech"], "medium_laser")
     assert refusal == f"{shooter.name} has already fired its Medium Laser this turn"
+
+
+def test_ART_32a_offered_shots_are_those_with_a_to_hit_number_at_every_range() -> None:
+    """ART-32a: the shots offered are exactly the weapons with a to-hit number at each
+    target (the ones beyond long range are passed over before any line is drawn),
+    for a mech carrying short- and long-ranged weapons, the target 1 to 24 hexes away."""
+    from game.state.combat.battletech import _options
+
+    state = attack_duel()
+    shooter, target = state.units["n-close"], state.units["s-mech"]
+    shooter.profile["weapons"] = ["small_laser", "medium_laser", "lrm5", "ppc"]
+    start = target.hex
+    assert shooter.hex is not None and start is not None
+    offered_ranges = set()
+    for steps in range(25):
+        target.hex = step(start, 4, steps)  # hexes along one direction, most in the area
+        if target.hex == shooter.hex:
+            continue
+        expected = [
+            (target.id, weapon)
+            for weapon in dict.fromkeys(shooter.profile["weapons"])
+            if not isinstance(target_number(state, shooter, target, weapon), str)
+        ]
+        assert _options(state, shooter) == expected
+        offered_ranges |= {steps} if expected else set()
+    assert len(offered_ranges) > 3

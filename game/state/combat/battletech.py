@@ -85,8 +85,10 @@ def _options(state: GameState, unit: Unit) -> list[tuple[str, str]]:
             continue
         if target.altitude is not None:
             continue  # ART-36: no direct fire reaches an aircraft
-
+        rng = distance(unit.hex, target.hex) if unit.hex is not None else None
         for weapon in dict.fromkeys(_weapons(unit)):
+            if rng is not None and rng > bt.direct_fire_weapon(weapon).long:
+                continue  # ART-32a: beyond long range (most enemies, most of the time)
             if not isinstance(target_number(state, unit, target, weapon), str):
                 out.append((target.id, weapon))
     return out
