@@ -88,16 +88,28 @@ def read_rolls(rolls: Sequence[Any], reader: str) -> list[Any]:
 
 def owners(node: Any) -> set[str]:
     """The sides whose secrets a part list, data tree or roll list holds."""
-    found: set[str] = set()
-    # Every event a view shows is asked this once: walked with a list of the nodes
-    # still to look into, without a set for each node.
+    return set(_secrets_in(node, first_only=False))
+
+
+def has_secret(node: Any) -> bool:
+    """Whether a part list, data tree or roll list holds any secret."""
+    return bool(_secrets_in(node, first_only=True))
+
+
+def _secrets_in(node: Any, first_only: bool) -> list[str]:
+    """The owners of the secrets in ``node`` (the first one found, with ``first_only``).
+    Every event logged is asked this, and every view reads the new ones: walked with a
+    list of the nodes still to look into, without a set for each node."""
+    found: list[str] = []
     todo = [node]
     while todo:
         node = todo.pop()
-        if isinstance(node, str):
+        if type(node) in _PLAIN:
             continue
         if isinstance(node, Secret):
-            found.add(node.owner)
+            found.append(node.owner)
+            if first_only:
+                break
             todo.append(node.value)
         elif isinstance(node, dict):
             todo.extend(node.values())
@@ -106,9 +118,8 @@ def owners(node: Any) -> set[str]:
     return found
 
 
-def has_secret(node: Any) -> bool:
-    """Whether a part list, data tree or roll list holds any secret."""
-    return bool(owners(node))
+# Leaves of parts and data that hold nothing more (checked by type, not subclass).
+_PLAIN = frozenset({str, int, float, bool, type(None)})
 
 
 def lines(*rows: Sequence[Part] | Part | None) -> list[Part]:
@@ -157,6 +168,8 @@ def parts_from_data(data: Sequence[Any]) -> list[Part]:
 def data_to_plain(node: Any, encode: Any = None) -> Any:
     """A data tree (or roll list, with ``encode`` for each roll) with its secrets
     written as marked dicts, for saves."""
+    if encode is None and type(node) in _PLAIN:
+        return node
     if isinstance(node, Secret):
         return {
             _MARK: node.owner,
