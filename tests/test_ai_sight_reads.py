@@ -10,6 +10,7 @@ import numpy as np
 
 from game.ai import Policy
 from game.ai.candidates import ENEMY_REACH, Board
+from game.ai.hunt import beliefs, candidate_positions, searched_mask, searched_shares
 from game.ai.manoeuvre import WATCH_RANGE, _seen_from
 from game.board.los import visible_from
 from game.dice import Dice
@@ -101,3 +102,54 @@ def test_MAP_5_a_spotters_watch_at_its_ends_is_the_sight_there() -> None:
                 assert np.array_equal(seen_from(h), expected)
                 seen += int(expected.sum())
     assert seen > 0
+
+
+def _searched_anew(view, memory) -> np.ndarray:
+    """``searched_mask`` by its definition, worked out from nothing on the area as it
+    is now: next to an own unit at the end of a move, or on a sheet the guns may
+    stand on that was in play in a turn the enemy guns fired, seen by an own unit
+    from where it stood that turn (ART-4)."""
+    area = view.area
+    mask = np.zeros(len(area), dtype=bool)
+    for h in memory.searched:
+        if area.contains(h):
+            mask[area.index_of(h)] = True
+    candidates = set(candidate_positions(view, memory))
+    sheet_of = [area.positions[k] for k in area.sheet_index.tolist()]
+    for turn in {s.fired_turn for s in memory.enemy_shells}:
+        sheets = set(memory.area_after_movement.get(turn, ())) & candidates
+        on = np.array([pos in sheets for pos in sheet_of], dtype=bool)
+        for h, height in memory.own_after_movement.get(turn, {}).values():
+            mask |= visible_from(area, h, None, height, 1, on)
+    return mask
+
+
+def test_ART_4_searched_hexes_read_on_the_sheets_asked_are_those_worked_out_anew() -> None:
+    """ART-4, MAP-5, MAP-6: ``searched_mask`` read on the sheets asked (the positions
+    the guns may still stand on, a sheet the hunters head for, every candidate sheet)
+    and the searched shares of those sheets are what the definition gives worked out
+    anew, as sheets are laid turn after turn and the hunters' memory carries what it
+    saw."""
+    checked = seen = 0
+    for board in _movement_boards(7):
+        view, memory = board.view, board.memory
+        if not memory.enemy_shells:
+            continue
+        area = view.area
+        expected = _searched_anew(view, memory)
+        in_play = [p for p in candidate_positions(view, memory) if area.has_sheet(p)]
+        weights = beliefs(view, memory, True)[0].weights
+        asked = [[p for p in weights if area.has_sheet(p)], in_play, in_play[:1]]
+        for positions in asked:
+            on = np.isin(area.sheet_index, [area.positions.index(p) for p in positions])
+            got = searched_mask(view, memory, positions)
+            assert np.array_equal(got[on], expected[on])
+            shares = searched_shares(view, memory, positions)
+            assert sorted(shares) == sorted(positions)
+            for pos in positions:
+                k = area.positions.index(pos)
+                share = expected[area.sheet_index == k].sum() / (area.sheet_index == k).sum()
+                assert shares[pos] == share
+            checked += 1
+            seen += int(expected[on].sum())
+    assert checked and seen

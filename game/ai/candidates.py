@@ -33,13 +33,21 @@ BLAST_DANGER_POINTS = 40.0
 BLAST_MEMORY = 4
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Candidate:
     """A legal command with its score (higher is better) and why."""
 
     command: Command
     score: float
     reason: str
+
+    def __init__(self, command: Command, score: float, reason: str) -> None:
+        # Made by the hundred each decision: the fields go straight into the
+        # instance's dict, past the frozen class's guarded setter.
+        fields = self.__dict__
+        fields["command"] = command
+        fields["score"] = score
+        fields["reason"] = reason
 
 
 def best(candidates: list[Candidate]) -> Candidate:
@@ -162,8 +170,14 @@ class Board:
         enemy blast shell (``is_blast``: a cruise missile) was aimed the danger follows
         its rings (ART-25), a point per ``BLAST_DANGER_POINTS`` of ring damage: its
         aimed hex may be an auto-hit hex now (ART-19), and a shell there tears
-        apart every unit three hexes round."""
+        apart every unit three hexes round. Read-only: the same for every decision
+        of a turn on the same map until another enemy shell lands."""
         area = self.area
+        shells = self.memory.enemy_shells
+        key = (self.view.turn, area.revision, len(shells), self.level.reads_blasts)
+        cached = self.memory.notes.get("shell_danger")
+        if cached is not None and cached[0] == key:
+            return cached[1]
         danger = np.zeros(len(area), dtype=np.float64)
         for h in self.shelled_recently():
             d = distances(h, area.q, area.r)
@@ -176,6 +190,8 @@ class Board:
                 rings = np.array([*weapon(s.weapon).rings(), 0], dtype=np.float64)
                 d = np.minimum(distances(s.aimed, area.q, area.r), len(rings) - 1)
                 danger = np.maximum(danger, rings[d] / BLAST_DANGER_POINTS)
+        danger.flags.writeable = False
+        self.memory.notes["shell_danger"] = (key, danger)
         return danger
 
     def own_shells_landing(self) -> np.ndarray:

@@ -18,6 +18,7 @@ prior weight (near positions likelier: guns must reach their targets). Then:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import islice
 
@@ -145,7 +146,7 @@ def _belief(
         weights = dict(prior)
     in_play = [pos for pos in weights if view.area.has_sheet(pos)]
     # The searched mask is worked out only when a candidate sheet is in play.
-    shares = searched_shares(view, memory) if in_play else {}
+    shares = searched_shares(view, memory, in_play) if in_play else {}
     for pos in in_play:
         weights[pos] *= max(0.02, 1.0 - shares[pos])
     total = sum(weights.values())
@@ -208,40 +209,47 @@ def _heard(
     return weights
 
 
-def searched_mask(view: PlayerView, memory: Memory) -> np.ndarray:
+def searched_mask(
+    view: PlayerView, memory: Memory, positions: Iterable[SheetPosition]
+) -> np.ndarray:
     """Area hexes where hidden enemy guns are known not to stand (ART-4): next to an
     own unit at the end of a move, or, on the sheets the guns may stand on, seen
-    by one in a turn enemy guns fired."""
-    key = (view.turn, view.area.revision, len(memory.enemy_shells), len(memory.searched))
+    by one in a turn enemy guns fired. Read it on the sheets ``positions`` alone:
+    the sight of those turns is worked out on them (the positions the guns may
+    still stand on are few; on the other sheets the mask may miss hexes seen)."""
+    area = view.area
+    wanted = sorted(set(positions))
+    key = (view.turn, area.revision, len(memory.enemy_shells), len(memory.searched), wanted)
     hit = memory.notes.get("searched_mask")
     if hit is not None and hit[0] == key:
         return hit[1]
-    area = view.area
     mask = np.zeros(len(area), dtype=bool)
     mask[_searched_indices(area, memory)] = True
+    kept = memory.notes.get("fire-sight")
+    if kept is None or kept[0] is not area or kept[1] != area.revision:
+        kept = memory.notes["fire-sight"] = (area, area.revision, {})
+    fire_sight: dict[tuple, np.ndarray] = kept[2]
+    candidates = candidate_positions(view, memory)
+    wanted = [p for p in wanted if p in candidates]
     for turn in sorted({s.fired_turn for s in memory.enemy_shells}):
         own = memory.own_after_movement.get(turn)
         if not own:
             continue
-        sight_key = ("fire-sight", turn, area.revision)
-        seen = memory.notes.get(sight_key)
+        in_play = set(memory.area_after_movement.get(turn, ()))
+        sheets = tuple(p for p in wanted if p in in_play)
+        if not sheets:
+            continue
+        seen = fire_sight.get((turn, sheets))
         if seen is None:
-            # The mask is read only on the sheets the guns may stand on (the
-            # beliefs' positions): sight is worked out there alone, on those
-            # that were in play that turn.
-            in_play = set(memory.area_after_movement.get(turn, ())) & set(
-                candidate_positions(view, memory)
-            )
+            # Sight from where the own units stood that turn (gathered with the
+            # rest of what each was asked, ``Memory.sight_among``), read on these
+            # sheets alone.
             codes = area.sheet_i.astype(np.int64) * 4096 + area.sheet_j
-            on_sheets = np.isin(codes, [i * 4096 + j for i, j in in_play])
+            on_sheets = np.isin(codes, [i * 4096 + j for i, j in sheets])
             seen = np.zeros(len(area), dtype=bool)
-            if on_sheets.any():
-                name = ("gun sheets in play", turn)
-                for h, height in own.values():
-                    seen |= memory.sight(
-                        area, h, viewer_height=height, target_height=1, among=(on_sheets, name)
-                    )
-            memory.notes[sight_key] = seen
+            for h, height in own.values():
+                seen |= memory.sight_among(area, h, height, on_sheets) & on_sheets
+            fire_sight[(turn, sheets)] = seen
         mask |= seen
     memory.notes["searched_mask"] = (key, mask)
     return mask
@@ -265,15 +273,21 @@ def _searched_indices(area: PlayArea, memory: Memory) -> np.ndarray:
     return found
 
 
-def searched_shares(view: PlayerView, memory: Memory) -> dict[SheetPosition, float]:
-    """The searched share (``searched_mask``) of every sheet in play."""
+def searched_shares(
+    view: PlayerView, memory: Memory, positions: Iterable[SheetPosition]
+) -> dict[SheetPosition, float]:
+    """The searched share (``searched_mask``) of each of the sheets ``positions`` in
+    play."""
     area = view.area
+    wanted = set(positions)
     sheets = area.sheet_index
-    searched = np.bincount(sheets[searched_mask(view, memory)], minlength=area.sheet_count)
+    mask = searched_mask(view, memory, wanted)
+    searched = np.bincount(sheets[mask], minlength=area.sheet_count)
     hexes = np.bincount(sheets, minlength=area.sheet_count)
     return {
         pos: hit / size
         for pos, hit, size in zip(area.positions, searched.tolist(), hexes.tolist(), strict=True)
+        if pos in wanted
     }
 
 
@@ -301,10 +315,16 @@ def goal_position(
 
 def search_hexes(view: PlayerView, memory: Memory, belief: Belief, pos: SheetPosition) -> list[Hex]:
     """Unsearched hexes of a candidate sheet in play, the battery's possible hexes."""
-    area = view.area
-    idx = _sheet_hexes(view, pos)
+    idx = search_indices(view, memory, pos)
     if idx.size == 0:
         return []
-    mask = searched_mask(view, memory)
-    every = area.hexes()
-    return [every[i] for i in idx[~mask[idx]].tolist()]
+    every = view.area.hexes()
+    return [every[i] for i in idx.tolist()]
+
+
+def search_indices(view: PlayerView, memory: Memory, pos: SheetPosition) -> np.ndarray:
+    """``search_hexes`` as area indices, in the same order."""
+    idx = _sheet_hexes(view, pos)
+    if idx.size == 0:
+        return idx
+    return idx[~searched_mask(view, memory, [pos])[idx]]
