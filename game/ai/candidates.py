@@ -124,7 +124,9 @@ class Board:
         ``target_height`` standing there), counting only those within reach."""
         key = ("enemy_sight", self.view.turn, self.view.phase, self.area.revision, target_height)
         key = (*key, tuple(sorted((k, v.hex) for k, v in self.enemies.items())))
-        cached = self.memory.notes.get("enemy_sight")
+        # One kept per height of the unit seen: the guns and the spotters ask in turn.
+        kept = self.memory.notes.setdefault("enemy_sight", {})
+        cached = kept.get(target_height)
         if cached is not None and cached[0] == key:
             return cached[1]
         area = self.area
@@ -135,7 +137,8 @@ class Board:
                 area, u.hex, ENEMY_REACH, viewer_height=u.height, target_height=target_height
             )
             count += mask
-        self.memory.notes["enemy_sight"] = (key, count)
+        count.flags.writeable = False
+        kept[target_height] = (key, count)
         return count
 
     def enemy_sight_at(self, target_height: int, at: np.ndarray) -> np.ndarray:
