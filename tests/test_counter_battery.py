@@ -291,14 +291,30 @@ def test_ART_37_counter_battery_aims_kept_are_those_worked_out_anew() -> None:
         assert kept == fresh
         return far()
 
+    def beyond_as_listed() -> None:
+        """The first piece's plots beyond the area, kept, are those of the full list."""
+        aims = legal_options(state, "north").first_piece()
+        assert aims is not None
+        listed = ListedPlots(
+            [
+                c
+                for c in legal_commands(state, "north")
+                if isinstance(c, PlotFire) and (c.battery, c.piece) == (aims.battery, aims.piece)
+            ]
+        )
+        assert list(aims.beyond("standard", state.area)) == listed.beyond("standard", state.area)
+
     first = far()
     assert first == anew()
+    beyond_as_listed()
     positions = [state.area.position_of(h) for h in first]
     laid = next(pos for pos in state.area.free_positions() if pos in positions)
     state.area.add_sheet(laid, "farmland")
     after = far()
     assert state.area.hex_0909(laid) not in after and len(after) == len(first) - 1
+    beyond_as_listed()
     assert after == anew()
+    beyond_as_listed()
     # A piece's plots beyond an area holding a sheet where one of them aims.
     aims = legal_options(state, "north").first_piece()
     assert aims is not None
@@ -318,6 +334,7 @@ def test_ART_37_counter_battery_aims_kept_are_those_worked_out_anew() -> None:
             Announcement(2, second, announced_side(state.area, second, (0, 4)))
         )
         fewer = far()
+        beyond_as_listed()
         assert fewer == anew()
         if len(fewer) < len(after):
             break

@@ -54,7 +54,8 @@ def counter_battery_candidates(board: Board, far: Sequence[PlotFire]) -> list[Ca
     by_position = _by_position(board, far)
     # Only a position believed to hold a gun gives a chance (the others would be
     # listed after every one that does, and are never shot at).
-    believed = {pos: w for pos in by_position if (w := weights.get(pos, 0.0)) > 0}
+    # (``counter_battery_odds`` ranks them by chance, distance and position.)
+    believed = {pos: w for pos, w in weights.items() if w > 0 and pos in by_position}
     rows = counter_battery_odds(view, battery, believed)
     tn = counter_battery_target_number(battery.gunnery).total
     at_aim = float(damage_kernel(gun.weapon, tn)[KERNEL_RADIUS, KERNEL_RADIUS])

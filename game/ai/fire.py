@@ -219,16 +219,22 @@ def _score_targets(
     # area reads the last area hex, as it always has).
     detection = np.minimum(3, seeing[[area.index_of(h) for h in aims]]).tolist()
     spotting = _spotting_costs(board)
-    # ART-18: what the own units that would spot each shot lose in their own attacks.
-    spot_cost = [
-        0.0 if s.automatic is not None else sum(spotting.get(u.id, 0.0) for u in s.spotters)
-        for s in shots
-    ]
+    # Each shot's to-hit number and ART-18 spotting cost (what the own units that would
+    # spot it lose in their own attacks), read once for the aims sharing the shot.
+    numbers: dict[int, tuple[int | None, float]] = {}
+    spot_cost: list[float] = []
     # The aims by flight, then by to-hit number (an automatic hit first), in order.
     groups: dict[int, dict[int | None, list[int]]] = {}
     for k, s in enumerate(shots):
-        tn = None if s.to_hit is None else s.to_hit.total
-        groups.setdefault(s.flight, {}).setdefault(tn, []).append(k)  # type: ignore[arg-type]
+        number = numbers.get(id(s))
+        if number is None:
+            tn = None if s.to_hit is None else s.to_hit.total
+            cost = (
+                0.0 if s.automatic is not None else sum(spotting.get(u.id, 0.0) for u in s.spotters)
+            )
+            number = numbers[id(s)] = (tn, cost)
+        spot_cost.append(number[1])
+        groups.setdefault(s.flight, {}).setdefault(number[0], []).append(k)  # type: ignore[arg-type]
     tolerance = _tolerance(board)
     detection_cost = board.personality.detection_cost
     scored: list[tuple[float, float, Hex, int | None, int, int]] = []

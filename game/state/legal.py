@@ -20,9 +20,8 @@ import time
 import weakref
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property, lru_cache, partial
+from itertools import compress
 from typing import Protocol, overload
-
-import numpy as np
 
 import game.state.aircraft as aircraft
 import game.state.combat as combat
@@ -390,11 +389,10 @@ class _BatteryPlots:
         return self._far.hex_set
 
     @cached_property
-    def aimable(self) -> np.ndarray:
-        """``in_range`` of each area hex's sheet, over the area arrays (which hold
-        each sheet's hexes together, sheets in placing order)."""
-        area = self.state.area
-        return np.repeat([self.in_range(pos) for pos in area.positions], SHEET_HEXES)
+    def aimable(self) -> list[bool]:
+        """``in_range`` of each sheet of the area, in placing order (the area arrays
+        hold each sheet's hexes together, so an area hex's index tells its sheet)."""
+        return [self.in_range(pos) for pos in self.state.area.positions]
 
     def in_range(self, pos: tuple[int, int]) -> bool:
         """ART-5: the sheet at ``pos`` is within the weapon's reach (kept per position)."""
@@ -480,7 +478,7 @@ class _PieceAims:
     def aims_at(self, target: Hex) -> bool:
         i = self.guns.state.area.index_of(target)
         if i >= 0:
-            return bool(self.guns.aimable[i])
+            return self.guns.aimable[i // SHEET_HEXES]
         return target in self.guns.far_set
 
     def allows(self, command: PlotFire) -> bool:
@@ -511,7 +509,7 @@ class _PieceAims:
         if ammunition not in self.guns.ammunition:
             return ()
         far = self.guns._far
-        plots = _far_plots(self.guns.side, self.battery, self.piece, ammunition, far.hexes)
+        plots = far.plots(self.guns.side, self.battery, self.piece, ammunition)
         # Hex 0909 of a position lies in ``area`` when a sheet lies there: most often
         # none of the few sheets of ``area`` stands at a counter-battery position.
         if not any(pos in far.positions for pos in area.positions):
@@ -555,15 +553,6 @@ def _sheet_predesignations(side: str, group: tuple[Hex, ...]) -> tuple[Predesign
     return tuple(Predesignate(side, h) for h in group)
 
 
-@lru_cache(maxsize=256)
-def _far_plots(
-    side: str, battery: str, piece: int, ammunition: str, hexes: tuple[Hex, ...]
-) -> tuple[PlotFire, ...]:
-    """The counter-battery plots of one piece, kept: the same hexes are listed every
-    targeting decision until the map or what the side has heard changes."""
-    return tuple(PlotFire(side, battery, piece, h, ammunition) for h in hexes)
-
-
 def _counter_battery_aims(state: GameState, side: str, unit: Unit) -> _FarAims:
     """ART-37: hex 0909 of each position the announcements point to (ART-24) that
     the battery may fire at."""
@@ -587,8 +576,11 @@ def _counter_battery_aims(state: GameState, side: str, unit: Unit) -> _FarAims:
         pairs = tuple((p, h) for p, h in aims if counter_battery.refusal(state, unit, h) is None)
         found = kept[key] = _FarAims(area.revision, pairs)
     elif found.revision != area.revision:
-        pairs = tuple((pos, h) for pos, h in found.pairs if not area.has_sheet(pos))
-        found = kept[key] = _FarAims(area.revision, pairs, found)
+        laid = {pos for pos in area.positions if pos in found.positions}
+        if laid:
+            found = kept[key] = found.without(laid, area.revision)
+        else:
+            found.revision = area.revision  # no sheet laid at one of its positions
     return found
 
 
@@ -597,24 +589,32 @@ class _FarAims:
     as they stand on an area at ``revision``: each position with its hex 0909, in
     order."""
 
-    def __init__(
-        self,
-        revision: int,
-        pairs: tuple[tuple[tuple[int, int], Hex], ...],
-        before: _FarAims | None = None,
-    ) -> None:
+    def __init__(self, revision: int, pairs: tuple[tuple[tuple[int, int], Hex], ...]) -> None:
         self.revision, self.pairs = revision, pairs
-        if before is not None and len(before.pairs) == len(pairs):
-            # Nothing taken out: the same hexes (so the plots kept for them serve).
-            self.hexes, self.hex_set, self.positions = (
-                before.hexes,
-                before.hex_set,
-                before.positions,
-            )
-            return
         self.hexes = tuple(h for _, h in pairs)
         self.hex_set = frozenset(self.hexes)
         self.positions = frozenset(pos for pos, _ in pairs)
+        # Each piece's plots at them, by (side, battery, piece, ammunition).
+        self._plots: dict[tuple[str, str, int, str], tuple[PlotFire, ...]] = {}
+
+    def plots(self, side: str, battery: str, piece: int, ammunition: str) -> tuple[PlotFire, ...]:
+        """The counter-battery plots of one piece, in order, kept: the same aims are
+        listed every targeting decision until what the side has heard changes."""
+        key = (side, battery, piece, ammunition)
+        made = self._plots.get(key)
+        if made is None:
+            made = self._plots[key] = tuple(
+                PlotFire(side, battery, piece, h, ammunition) for h in self.hexes
+            )
+        return made
+
+    def without(self, laid: set[tuple[int, int]], revision: int) -> _FarAims:
+        """These aims once sheets are laid at the positions ``laid`` (MAP-6), with
+        the plots already made at the others."""
+        keep = [pos not in laid for pos, _ in self.pairs]
+        less = _FarAims(revision, tuple(compress(self.pairs, keep)))
+        less._plots = {key: tuple(compress(made, keep)) for key, made in self._plots.items()}
+        return less
 
 
 _COUNTER_BATTERY_HEXES: weakref.WeakKeyDictionary[PlayArea, dict[tuple, _FarAims]] = (

@@ -387,11 +387,16 @@ def shots_now(
     flights: dict[SheetPosition, tuple[int, int]] = {}
     numbers: dict[tuple, tuple[TargetNumber, Unit | None]] = {}
     designated = () if air else predesignated_hexes(board, unit.side)
+    # ART-19: the battery's auto-hit hexes that a shot fired now hits.
+    gun = unit.battery
+    earned = () if gun is None else gun.auto_hit.earned
+    auto_hit = {h for h in earned if on_auto_hit_hex(unit, h, board.turn)}
     # ART-17 (``adjustments``): the battery's spotted arrivals so far, by hex.
     spotted = board.queue.adjustments_by_target(unit.id, board.turn)
-    # Line of sight worked out beforehand is read a unit's hexes at a time.
+    # Line of sight worked out beforehand is read a unit's hexes at a time: the
+    # spotters of each hex (with their ids), in the order of ``watchers``.
     kept = sees if isinstance(sees, KeptSight) else None
-    seen_sets: list[Collection[Hex]] = []
+    spotters_of: dict[Hex, tuple[tuple[Unit, ...], tuple[str, ...]]] | None = None
     # The shots at area hexes of one sheet with the same spotters, adjustments and
     # automatic hit are the same shot: made once.
     alike: dict[tuple, Shot] = {}
@@ -415,19 +420,20 @@ def shots_now(
         automatic = None
         if target in designated:
             automatic = "pre-designated hex"
-        elif on_auto_hit_hex(unit, target, board.turn):
+        elif target in auto_hit:
             automatic = "auto-hit hex"
         # ``spotters_at``: no unit sees a hex off the map (ART-37).
+        seeing: Sequence[Unit]
         if not inside:
-            seeing = []
+            seeing, ids = (), ()
         elif kept is not None:
-            if not seen_sets:
-                seen_sets = [kept.hexes(u) for u in watchers]
-            seeing = [u for u, seen in zip(watchers, seen_sets, strict=True) if target in seen]
+            if spotters_of is None:
+                spotters_of = _spotters_of(kept, watchers)
+            seeing, ids = spotters_of.get(target, ((), ()))
         else:
             seeing = seeing_units(board, unit.side, target, sees, watchers)
+            ids = tuple([u.id for u in seeing])
         adjusted = spotted.get(target, 0) if seeing else 0
-        ids = tuple(u.id for u in seeing)
         if refusal is None and inside:
             like = (pos, automatic, ids, adjusted)
             shot = alike.get(like)
@@ -465,6 +471,18 @@ def shots_now(
             alike[(pos, automatic, ids, adjusted)] = shot
         out.append(shot)
     return out
+
+
+def _spotters_of(
+    sight: KeptSight, watchers: list[Unit]
+) -> dict[Hex, tuple[tuple[Unit, ...], tuple[str, ...]]]:
+    """The units of ``watchers`` that see each hex ``sight`` holds, in their order,
+    with their ids."""
+    seeing: dict[Hex, list[Unit]] = {}
+    for u in watchers:
+        for h in sight.hexes(u):
+            seeing.setdefault(h, []).append(u)
+    return {h: (tuple(us), tuple([u.id for u in us])) for h, us in seeing.items()}
 
 
 def plot_preview(board: GameState | PlayerView, battery_id: str, target: Hex) -> PlotPreview:
