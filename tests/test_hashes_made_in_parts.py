@@ -44,3 +44,16 @@ def test_an_events_json_follows_rolls_added_after_it_was_made() -> None:
     before = event_json(event)
     event.rolls.append(RollRecord("scatter", 6, (3,)))
     assert event_json(event) == canonical_json(event.to_dict()) != before
+
+
+def test_the_scenarios_json_kept_for_turn_checks_follows_the_scenario() -> None:
+    """The turn check keeps the scenario's JSON from turn to turn: still the digest of
+    the whole position, for the same scenario read again, and for a scenario changed
+    in place under a game (a forged or edited state) as for a scenario of its own."""
+    state = new_game(HUNT, 3)
+    assert position_hash(state) == digest(state.to_dict(history=False))
+    assert position_hash(state) == position_hash(state)
+    state.scenario["scenario"]["briefing"] = "changed in place"
+    assert position_hash(state) == digest(state.to_dict(history=False))
+    state.scenario = {**state.scenario, "extra": [1, 2]}
+    assert position_hash(state) == digest(state.to_dict(history=False))

@@ -17,6 +17,7 @@ Two kinds, both recorded by ``apply`` and kept in ``GameState.checks``:
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -50,9 +51,29 @@ def command_check(command: dict[str, Any], events: Sequence[Event], state: GameS
 def position_hash(state: GameState) -> str:
     """The hash of the game as it stands, without its history (log, commands, checks):
     ``digest(state.to_dict(history=False))``, with the sheets' part of the JSON
-    written once per catalogue (sheets are frozen), the rest each turn."""
+    written once per catalogue (sheets are frozen) and the scenario's once per game
+    (``_scenario_json``), the rest each turn."""
     data = state.to_dict(history=False, sheets=False)
-    return json_digest(data, {"sheets": catalogue_json(state.area.catalogue)})
+    made = {"sheets": catalogue_json(state.area.catalogue), "scenario": _scenario_json(state)}
+    return json_digest(data, made)
+
+
+# The scenario's canonical JSON, kept with the scenario it was made of and a copy of
+# it: the scenario is read, never written, in play, and comparing it with the copy
+# costs a fiftieth of writing it again (a Long Tom Hunt scenario: 8,600 characters).
+_SCENARIO_JSON: dict[int, tuple[dict[str, Any], dict[str, Any], bytes]] = {}
+_SCENARIO_JSON_KEPT = 16
+
+
+def _scenario_json(state: GameState) -> bytes:
+    scenario = state.scenario
+    held = _SCENARIO_JSON.get(id(scenario))
+    if held is None or held[0] is not scenario or held[1] != scenario:
+        if len(_SCENARIO_JSON) >= _SCENARIO_JSON_KEPT:
+            _SCENARIO_JSON.clear()
+        made = canonical_json(scenario).encode("utf-8")
+        held = _SCENARIO_JSON[id(scenario)] = (scenario, copy.deepcopy(scenario), made)
+    return held[2]
 
 
 def record_checks(state: GameState, events: Sequence[Event], turn_before: int) -> None:

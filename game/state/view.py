@@ -538,12 +538,11 @@ _SEEN_UNITS_KEPT = 4096
 # damage, which the engine replaces whole (``_copy_of``). The lists and the battery
 # are written into in place, so their contents are what a copy was made from.
 _WRITTEN_INTO = ("battery", "weapons_fired", "charged", "in_combat_with", "reactions")
-_AS_THEY_ARE = tuple(name for name in _UNIT_FIELDS if name not in _WRITTEN_INTO)
+_AS_THEY_ARE = operator.itemgetter(*(n for n in _UNIT_FIELDS if n not in _WRITTEN_INTO))
 
 
 def _made_from(unit: Unit, seen_as: str) -> tuple[Any, ...]:
     """What ``SeenUnit.seen(unit, seen_as)`` reads of the unit, as plain values."""
-    fields_of = unit.__dict__
     gun = unit.battery
     if gun is None:
         battery: tuple[Any, ...] | None = None
@@ -553,7 +552,7 @@ def _made_from(unit: Unit, seen_as: str) -> tuple[Any, ...]:
     else:
         battery = (gun.weapon, gun.pieces)
     return (
-        *[fields_of[name] for name in _AS_THEY_ARE],
+        _AS_THEY_ARE(unit.__dict__),
         tuple(unit.weapons_fired),
         tuple(unit.charged),
         tuple(unit.in_combat_with),
