@@ -228,29 +228,40 @@ def checked(command: object) -> Command:
     """The command with every field of the right kind (a hex given as a pair becomes
     a ``Hex``); ``IllegalCommand`` naming the field otherwise. ``apply`` calls it first,
     so a malformed command from a log or a script never fails deep inside the rules."""
-    if not isinstance(command, Command) or type(command) not in COMMAND_TYPES.values():
+    kinds = _KINDS_OF.get(type(command)) if isinstance(command, Command) else None
+    if kinds is None:
         raise IllegalCommand(f"not a command: {command!r}")
     changes: dict[str, Any] = {}
-    for f in fields(command):
-        value = getattr(command, f.name)
-        want = _FIELD_KINDS.get(f.type if isinstance(f.type, str) else f.type.__name__)
+    for name, want in kinds:
+        value = getattr(command, name)
         if want is Hex:
             as_hex = _as_hex(value)
             if as_hex is None:
                 raise IllegalCommand(
-                    f"{command.kind.replace('_', ' ')}: {f.name} must be {_KIND_WORDS[Hex]}, "
+                    f"{command.kind.replace('_', ' ')}: {name} must be {_KIND_WORDS[Hex]}, "
                     f"not {value!r}"
                 )
             if type(value) is not Hex or as_hex != value:
-                changes[f.name] = as_hex
+                changes[name] = as_hex
             continue
         ok = _whole(value) if want is int else isinstance(value, want) if want is not None else True
         if not ok:
             raise IllegalCommand(
-                f"{command.kind.replace('_', ' ')}: {f.name} must be {_KIND_WORDS[want]}, "
+                f"{command.kind.replace('_', ' ')}: {name} must be {_KIND_WORDS[want]}, "
                 f"not {value!r}"
             )
     return replace(command, **changes) if changes else command
+
+
+# Each command type's fields and the kind each must be, read once (every command
+# applied is checked).
+_KINDS_OF: dict[type, tuple[tuple[str, type | None], ...]] = {
+    cls: tuple(
+        (f.name, _FIELD_KINDS.get(f.type if isinstance(f.type, str) else f.type.__name__))
+        for f in fields(cls)
+    )
+    for cls in COMMAND_TYPES.values()
+}
 
 
 def command_from_dict(data: dict[str, Any]) -> Command:
