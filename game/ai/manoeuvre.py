@@ -461,7 +461,35 @@ def _objective_moves(
         score += _facing_worths(board, options, ends)
     out = _scored(options, score, why)
     _weigh_charges(board, uid, out, here, guarding=not goals_take)
+    if not goals_take and goal not in taken:
+        _keep_the_hex(board, uid, out, here, goal)
     return out
+
+
+# What standing on the hex the enemy must hold is worth to the regiment that guards it,
+# in hexes of the move scores (``Level.keeps_the_guarded_hex``): more than the melee
+# rounds of any move (a whole regiment is 10 points of a round's worth,
+# ``GUARD_ROUND_WEIGHT`` hexes each).
+KEPT_HEX_WORTH = 100.0
+
+
+def _keep_the_hex(board: Board, uid: str, out: list[Candidate], here: Hex, goal: Hex) -> None:
+    """Normal (``keeps_the_guarded_hex``): a BATTLESYSTEM regiment guarding a hex that no
+    other own unit stands on counts ending its move there ``KEPT_HEX_WORTH`` hexes more,
+    above the melee rounds it brings (``_weigh_charges``). The enemy holds the hex only
+    by standing on it at two end phases running, and no unit enters an enemy's hex: a
+    regiment that steps off to spare itself a losing round lets the enemy step on at
+    once, while one that stays, even to be broken there, keeps the enemy off it until
+    the next movement phase (BS-9: the rounds are fought after the moves)."""
+    if not board.level.keeps_the_guarded_hex:
+        return
+    if board.view.units[uid].system != cs.BATTLESYSTEM:
+        return
+    for k, c in enumerate(out):
+        if _destination(c.command, here) == goal:
+            out[k] = Candidate(
+                c.command, c.score + KEPT_HEX_WORTH, c.reason + "; keeps the hex from the enemy"
+            )
 
 
 # Points of a round's worth (``game.ai.attacks.worth``) per hex of the move scores, and
@@ -469,9 +497,10 @@ def _objective_moves(
 CHARGE_WEIGHT = 0.25
 CHARGES_WEIGHED = 8
 # ... for a side guarding a hex with BATTLESYSTEM regiments (``guards_by_melee_rounds``):
-# a point of a round's worth (a tenth of a whole regiment) is a hex, and every move the
-# regiment is likely to make is weighed, not only the few nearest the hex.
-GUARD_ROUND_WEIGHT = 1.0
+# a point of a round's worth (a tenth of a whole regiment) is three hexes, and every
+# move the regiment is likely to make is weighed, not only the few nearest the hex. The
+# regiment that keeps the hex stays on it whatever its rounds (``_keep_the_hex``).
+GUARD_ROUND_WEIGHT = 3.0
 GUARD_ROUNDS_WEIGHED = 40
 
 

@@ -165,6 +165,10 @@ class Level:
     # in every pair it can, so where a regiment stands decides the rounds it fights
     # (normal; hard weighs them its own way, below).
     guards_by_melee_rounds: bool = False
+    # ... and ends a regiment's move on the guarded hex, when no other own unit stands
+    # there, before it spares itself the melee rounds fought there: no unit enters an
+    # enemy's hex, so the enemy cannot hold it while the regiment stands on it (normal).
+    keeps_the_guarded_hex: bool = False
     # Own units keep out of where the side's own shells landing this turn can fall:
     # their whole scatter pattern (ART-12); otherwise the rings of a hit alone.
     reads_scatter: bool = True
@@ -252,6 +256,7 @@ LEVELS: dict[str, Level] = {
         garrisons_by_need=True,
         fights_last_for_guns=True,
         guards_by_melee_rounds=True,
+        keeps_the_guarded_hex=True,
     ),
 }
 # Hard: normal with look-ahead where it pays. Its guns stand where normal's do:
@@ -280,6 +285,10 @@ LEVELS["hard"] = replace(
     # among its best few moves: weighed so heavily, its Wardens walked into rounds that
     # normal's Marchers, who call only the rounds that pay them, were glad to fight.
     guards_by_melee_rounds=False,
+    # ... so its regiments do not step off the guarded hex for the rounds fought there
+    # (a quarter of a hex a point, under the hex's 6): normal's keeping of the hex is
+    # left to normal.
+    keeps_the_guarded_hex=False,
     weighs_gun_fights=True,
     watches_enemy_moves=True,
     weighs_spotting=True,
