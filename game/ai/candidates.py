@@ -18,7 +18,7 @@ from game.ai.shell_damage import is_blast
 from game.artillery.forecast import forecast
 from game.artillery.weapons import weapon
 from game.board.area import PlayArea
-from game.hexmath import Hex, distances
+from game.hexmath import Hex, distance, distances
 from game.state.commands import Command
 from game.state.model import Unit
 from game.state.queries import fastest_move, shot_to_hit, spotters_at
@@ -150,10 +150,17 @@ class Board:
         count = np.zeros(at.size, dtype=np.int32)
         if at.size == 0:
             return count
+        # The hexes lie within ``spread`` of the first: an enemy farther than its reach
+        # and that from the first is out of reach of all of them.
+        first = Hex(int(q[0]), int(r[0]))
+        spread = int(distances(first, q, r).max())
         for uid in sorted(self.enemies):
             u = self.enemies[uid]
             assert u.hex is not None
-            if int(distances(u.hex, q, r).min()) > ENEMY_REACH:
+            away = distance(u.hex, first)
+            if away - spread > ENEMY_REACH:
+                continue
+            if away + spread > ENEMY_REACH and int(distances(u.hex, q, r).min()) > ENEMY_REACH:
                 continue
             mask = self.memory.sight(
                 area, u.hex, ENEMY_REACH, viewer_height=u.height, target_height=target_height

@@ -18,9 +18,10 @@ prior weight (near positions likelier: guns must reach their targets). Then:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import islice
+from types import MappingProxyType
 
 import numpy as np
 
@@ -67,16 +68,16 @@ def prior_weight(distance: int, behind_home_edge: bool) -> float:
     return 0.05 * edge
 
 
-def candidate_positions(view: PlayerView, memory: Memory) -> dict[SheetPosition, float]:
+def candidate_positions(view: PlayerView, memory: Memory) -> Mapping[SheetPosition, float]:
     """ART-1/ART-2: every sheet position the enemy's off-board guns may stand on, with
-    its prior weight."""
+    its prior weight (read-only: the same kept answer every time it is asked)."""
     start = list(memory.start_positions or view.area.positions)
     home_edges = view.area.home_edges
     # The answer depends only on the starting sheets and the sides: kept.
     key = ("candidates", tuple(start), home_edges, view.enemy, view.area.half_line)
     known = memory.notes.get(key)
     if known is not None:
-        return dict(known)
+        return known
     i_values = sorted({p[0] for p in start})
     j_values = sorted({p[1] for p in start})
     out: dict[SheetPosition, float] = {}
@@ -92,8 +93,8 @@ def candidate_positions(view: PlayerView, memory: Memory) -> dict[SheetPosition,
                 if pos in start or view.area.side_of_position(pos) != view.enemy:
                     continue
                 out[pos] = max(out.get(pos, 0.0), prior_weight(d, direction == view.enemy))
-    memory.notes[key] = dict(out)
-    return out
+    kept = memory.notes[key] = MappingProxyType(out)
+    return kept
 
 
 def _sheet_hexes(view: PlayerView, pos: SheetPosition) -> np.ndarray:
@@ -136,7 +137,7 @@ def beliefs(view: PlayerView, memory: Memory, reads_intelligence: bool) -> list[
 def _belief(
     view: PlayerView,
     memory: Memory,
-    prior: dict[SheetPosition, float],
+    prior: Mapping[SheetPosition, float],
     reads_intelligence: bool,
 ) -> Belief:
     weights = dict(_heard(view, memory, prior, reads_intelligence))
@@ -156,20 +157,25 @@ def _belief(
 def _heard(
     view: PlayerView,
     memory: Memory,
-    prior: dict[SheetPosition, float],
+    prior: Mapping[SheetPosition, float],
     reads_intelligence: bool,
 ) -> dict[SheetPosition, float]:
     """The prior's positions that every landed enemy shell's flight time (ART-6, with
     ``reads_intelligence``) and every announced direction (ART-24) allow, in the
     prior's order. The shells and announcements heard only grow: what was ruled
     out is kept, and only the ones heard since are checked."""
-    listed = list(prior.items())
+    # The kept read-only prior itself (``candidate_positions``) is the same prior, in
+    # the same order.
+    was = memory.notes.get("heard prior")
+    same = was is not None and was[0] is prior and isinstance(prior, MappingProxyType)
+    listed = was[1] if same else list(prior.items())
+    memory.notes["heard prior"] = (prior, listed)
     shells = memory.enemy_shells if reads_intelligence else []
     announcements = view.announcements
     kept = memory.notes.get("heard")
     if (
         kept is None
-        or kept[0] != listed
+        or (kept[0] is not listed and kept[0] != listed)
         or kept[1] != reads_intelligence
         or kept[2] > len(shells)
         or announcements[: len(kept[3])] != kept[3]
