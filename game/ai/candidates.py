@@ -9,6 +9,7 @@ where enemy units see and shoot, and where enemy shells have been falling.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -78,7 +79,6 @@ class Board:
     personality: Personality
     own: dict[str, Unit] = field(default_factory=dict)
     enemies: dict[str, Unit] = field(default_factory=dict)
-    hunters: list[str] = field(default_factory=list)
 
     @classmethod
     def read(
@@ -92,6 +92,13 @@ class Board:
                 board.own[uid] = u
             else:
                 board.enemies[uid] = u
+        return board
+
+    @cached_property
+    def hunters(self) -> list[str]:
+        """The side's fastest mobile units (not guns, not infantry), as many as the
+        personality sends hunting; worked out when the movement phase asks."""
+        view = self.view
         mobile = [
             (fastest_move(u), uid)
             for uid, u in view.units.items()
@@ -101,8 +108,7 @@ class Board:
             and u.kind != "infantry"
         ]
         mobile.sort(key=lambda t: (-t[0], t[1]))
-        board.hunters = [uid for mp, uid in mobile[: personality.hunters] if mp > 0]
-        return board
+        return [uid for mp, uid in mobile[: self.personality.hunters] if mp > 0]
 
     @property
     def area(self) -> PlayArea:
