@@ -4,12 +4,13 @@ a log or a replay check written before reads the same."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from game.dice import RollRecord
 from game.state import new_game, state_hash
 from game.state.checks import COMMAND_CHECK_DIGITS, position_hash
-from game.state.model import canonical_json, digest, event_json
+from game.state.model import canonical_json, digest, event_json, queue_json
 from tests.engine_fixtures import RandomPlayer, random_step
 
 HUNT = Path(__file__).resolve().parents[1] / "maps" / "long_tom_hunt.toml"
@@ -57,3 +58,23 @@ def test_the_scenarios_json_kept_for_turn_checks_follows_the_scenario() -> None:
     assert position_hash(state) == digest(state.to_dict(history=False))
     state.scenario = {**state.scenario, "extra": [1, 2]}
     assert position_hash(state) == digest(state.to_dict(history=False))
+
+
+def test_the_queues_json_made_of_each_shells_kept_json_is_the_queues_json() -> None:
+    """Each plot's and arrival's JSON is kept with it (they are frozen): the queue's
+    JSON made of them is exactly the canonical JSON of the whole queue, command after
+    command of a random game, as shells are fired, replaced with their adjustments
+    (ART-17) and land; a plot replaced whole is written anew."""
+    state = new_game(HUNT, 7)
+    player = RandomPlayer(7)
+    shells = 0
+    while state.result is None and state.turn <= 6:
+        random_step(state, player)
+        whole = canonical_json(state.queue.to_dict()).encode("utf-8")
+        assert queue_json(state.queue) == whole
+        shells = max(shells, len(state.queue.plots) + len(state.queue.arrivals))
+    assert shells > 0 and state.queue.arrivals
+    first = state.queue.plots[0]
+    queue_json(state.queue)
+    state.queue.plots[0] = replace(first, adjustments=first.adjustments + 1)
+    assert queue_json(state.queue) == canonical_json(state.queue.to_dict()).encode("utf-8")

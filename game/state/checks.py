@@ -32,6 +32,7 @@ from game.state.model import (
     catalogue_json,
     event_json,
     json_digest,
+    queue_json,
 )
 
 # Hex digits kept of a command's fingerprint: a one-in-four-billion chance to miss a
@@ -51,10 +52,14 @@ def command_check(command: dict[str, Any], events: Sequence[Event], state: GameS
 def position_hash(state: GameState) -> str:
     """The hash of the game as it stands, without its history (log, commands, checks):
     ``digest(state.to_dict(history=False))``, with the sheets' part of the JSON
-    written once per catalogue (sheets are frozen) and the scenario's once per game
-    (``_scenario_json``), the rest each turn."""
+    written once per catalogue (sheets are frozen), the scenario's once per game
+    (``_scenario_json``) and each shell's once (``queue_json``), the rest each turn."""
     data = state.to_dict(history=False, sheets=False)
-    made = {"sheets": catalogue_json(state.area.catalogue), "scenario": _scenario_json(state)}
+    made = {
+        "sheets": catalogue_json(state.area.catalogue),
+        "scenario": _scenario_json(state),
+        "queue": queue_json(state.queue),
+    }
     return json_digest(data, made)
 
 

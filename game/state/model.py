@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from game.artillery.plots import AutoHitHexes, FireQueue
+from game.artillery.plots import Arrival, AutoHitHexes, FireQueue, Plot
 from game.board.area import PlayArea
 from game.board.sheet import Sheet, available_sheets, catalogue_from_dict, catalogue_to_dict
 from game.dice import Dice, RollRecord
@@ -617,14 +617,18 @@ def digest(data: Any) -> str:
 
 def state_hash(state: GameState) -> str:
     """A fingerprint of everything in the state: ``digest(state.to_dict())``, with the
-    JSON of the sheets and of each logged event made once (``json_digest``)."""
+    JSON of the sheets, of each logged event and of each shell made once
+    (``json_digest``)."""
     data = state.to_dict(history=False, sheets=False)
     data["commands"] = state.commands
     data["checks"] = state.checks.to_dict()
     log = "[" + ",".join(event_json(e) for e in state.log) + "]"
-    return json_digest(
-        data, {"sheets": catalogue_json(state.area.catalogue), "log": log.encode("utf-8")}
-    )
+    made = {
+        "sheets": catalogue_json(state.area.catalogue),
+        "log": log.encode("utf-8"),
+        "queue": queue_json(state.queue),
+    }
+    return json_digest(data, made)
 
 
 def json_digest(data: dict[str, Any], made: Mapping[str, bytes]) -> str:
@@ -649,6 +653,23 @@ def catalogue_json(catalogue: Mapping[str, Sheet]) -> bytes:
 @lru_cache(maxsize=16)
 def _catalogue_json(sheets: tuple[tuple[str, Sheet], ...]) -> bytes:
     return canonical_json(catalogue_to_dict(dict(sheets))).encode("utf-8")
+
+
+def queue_json(queue: FireQueue) -> bytes:
+    """The canonical JSON of ``queue.to_dict()``, each plot's and arrival's made once
+    and kept with it: they are frozen, and the engine replaces a plot whole when it
+    changes one (ART-17), so a turn check writes only the shells fired since."""
+    plots = ",".join(_frozen_json(p) for p in queue.plots)
+    arrivals = ",".join(_frozen_json(a) for a in queue.arrivals)
+    next_id = canonical_json(queue.next_id)
+    return f'{{"arrivals":[{arrivals}],"next_id":{next_id},"plots":[{plots}]}}'.encode()
+
+
+def _frozen_json(item: Plot | Arrival) -> str:
+    held = item.__dict__.get("_json")
+    if held is None:
+        held = item.__dict__["_json"] = canonical_json(item.to_dict())
+    return held
 
 
 def event_json(event: Event) -> str:
