@@ -56,24 +56,39 @@ from game.state.queries import (
 from game.state.spotting import spotting_this_turn
 
 
-def _expected(
-    kernel: np.ndarray, tq: np.ndarray, tr: np.ndarray, points: list[tuple[Hex, float]]
-) -> np.ndarray:
-    """Expected weighted damage at every aimed hex (tq, tr) over weighted points."""
-    if not points:
-        return np.zeros(tq.shape[0], dtype=np.float64)
-    hq = np.array([h.q for h, _ in points], dtype=np.int64)[:, None]
-    hr = np.array([h.r for h, _ in points], dtype=np.int64)[:, None]
-    w = np.array([w for _, w in points], dtype=np.float64)[:, None]
-    dq = hq - tq[None, :]
-    dr = hr - tr[None, :]
-    ok = (np.abs(dq) <= KERNEL_RADIUS) & (np.abs(dr) <= KERNEL_RADIUS)
-    vals = kernel[
-        np.clip(dq, -KERNEL_RADIUS, KERNEL_RADIUS) + KERNEL_RADIUS,
-        np.clip(dr, -KERNEL_RADIUS, KERNEL_RADIUS) + KERNEL_RADIUS,
-    ]
-    # Added point after point (a running sum): the same figures whatever the count.
-    return np.cumsum(w * np.where(ok, vals, 0.0), axis=0)[-1]
+class _Weighed:
+    """Lists of weighted hexes (where enemy units may stand, where own units stay)
+    as arrays, for the expected damage of shells aimed at many hexes."""
+
+    def __init__(self, *weighed: list[tuple[Hex, float]]) -> None:
+        every = [p for points in weighed for p in points]
+        self.sizes = [len(points) for points in weighed]
+        self.hq = np.array([h.q for h, _ in every], dtype=np.int64)[:, None]
+        self.hr = np.array([h.r for h, _ in every], dtype=np.int64)[:, None]
+        self.w = np.array([w for _, w in every], dtype=np.float64)[:, None]
+
+    def expected(self, kernel: np.ndarray, tq: np.ndarray, tr: np.ndarray) -> list[np.ndarray]:
+        """Expected weighted damage at every aimed hex (tq, tr) over each list."""
+        if not self.w.size:
+            return [np.zeros(tq.shape[0], dtype=np.float64) for _ in self.sizes]
+        dq = self.hq - tq[None, :]
+        dr = self.hr - tr[None, :]
+        ok = (np.abs(dq) <= KERNEL_RADIUS) & (np.abs(dr) <= KERNEL_RADIUS)
+        vals = kernel[
+            np.clip(dq, -KERNEL_RADIUS, KERNEL_RADIUS) + KERNEL_RADIUS,
+            np.clip(dr, -KERNEL_RADIUS, KERNEL_RADIUS) + KERNEL_RADIUS,
+        ]
+        weighed = self.w * np.where(ok, vals, 0.0)
+        out = []
+        start = 0
+        for size in self.sizes:
+            if not size:
+                out.append(np.zeros(tq.shape[0], dtype=np.float64))
+                continue
+            # Added point after point (a running sum): the same figures whatever the count.
+            out.append(np.cumsum(weighed[start : start + size], axis=0)[-1])
+            start += size
+        return out
 
 
 def targeting_candidates(board: Board, legal: Sequence[Command]) -> list[Candidate]:
@@ -88,8 +103,8 @@ def targeting_candidates(board: Board, legal: Sequence[Command]) -> list[Candida
     targets = aims.targets(ammo)
     battery = view.units[aims.battery]
     if board.level.hides_battery and battery.hidden and battery.hex is not None:
-        watchers = board.enemy_sight(battery.height)
-        if watchers[view.area.index_of(battery.hex)] > 0:
+        at = np.array([view.area.index_of(battery.hex)], dtype=np.int64)
+        if board.enemy_sight_at(battery.height, at)[0] > 0:
             end = Candidate(end.command, 1e9, "an enemy sees the guns' hex: firing reveals them")
             return [end]
     scored = _score_targets(board, aims.battery, targets)
@@ -212,12 +227,12 @@ def _score_targets(
         return []
     # ART-11 .. ART-21: each shot's number and flight as the engine works them out.
     shots = shots_now(view, battery, aims, _sight(board, aims))
-    seeing = board.enemy_sight(1)
-    if not (board.level.weighs_detection and _detection_matters(board)):
-        seeing = np.zeros_like(seeing)
-    # ART-23/ART-24: the enemy units that will see each aimed hex (an aim off the
-    # area reads the last area hex, as it always has).
-    detection = np.minimum(3, seeing[[area.index_of(h) for h in aims]]).tolist()
+    # ART-23/ART-24: the enemy units that will see each aimed hex, at most 3 counted
+    # (an aim off the area reads the last area hex, as it always has).
+    detection = [0] * len(aims)
+    if board.level.weighs_detection and _detection_matters(board):
+        at = np.array([area.index_of(h) for h in aims], dtype=np.int64)
+        detection = np.minimum(3, board.enemy_sight_at(1, at)).tolist()
     spotting = _spotting_costs(board)
     # Each shot's to-hit number and ART-18 spotting cost (what the own units that would
     # spot it lose in their own attacks), read once for the aims sharing the shot.
@@ -238,10 +253,18 @@ def _score_targets(
     tolerance = _tolerance(board)
     detection_cost = board.personality.detection_cost
     scored: list[tuple[float, float, Hex, int | None, int, int]] = []
-    points_by_flight: dict[int, list[tuple[Hex, float]]] = {}
+    points_by_flight: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     for flight in sorted(groups):
-        points = points_by_flight[flight] = _points(board, flight, weapon_id) + hidden
+        points = _points(board, flight, weapon_id) + hidden
         own_points = [(u.hex, 1.0) for u in _staying(board, weapon_id, flight)]
+        weighed = _Weighed(points, own_points)
+        if board.level.exact_forecast:
+            # The points in the area, for the exact forecast over the area's hexes.
+            inside = [(i, w) for h, w in points if (i := area.index_of(h)) >= 0]
+            points_by_flight[flight] = (
+                np.array([i for i, _ in inside], dtype=np.int64),
+                np.array([w for _, w in inside], dtype=np.float64),
+            )
         by_tn = groups[flight]
         for tn in sorted(by_tn, key=lambda x: -1 if x is None else x):
             if tn is not None and float(probability_at_least(2, 6, tn)) < (
@@ -252,8 +275,7 @@ def _score_targets(
             kernel = damage_kernel(weapon_id, tn)
             tq = np.array([aims[k].q for k in group], dtype=np.int64)
             tr = np.array([aims[k].r for k in group], dtype=np.int64)
-            gain = _expected(kernel, tq, tr, points).tolist()
-            risk = _expected(kernel, tq, tr, own_points).tolist()
+            gain, risk = (a.tolist() for a in weighed.expected(kernel, tq, tr))
             for k, g, r in zip(group, gain, risk, strict=True):
                 h = aims[k]
                 if r > tolerance(h):
@@ -265,7 +287,7 @@ def _score_targets(
     out: list[Candidate] = []
     for value, _, h, tn, flight, k in scored[: board.level.forecast_checks]:
         if board.level.exact_forecast:
-            value = _exact_value(board, weapon_id, h, tn, flight, points_by_flight[flight])
+            value = _exact_value(board, weapon_id, h, tn, flight, *points_by_flight[flight])
             if value is None:
                 continue
             value -= detection_cost * detection[k]
@@ -348,10 +370,12 @@ def _exact_value(
     aimed: Hex,
     tn: int | None,
     flight: int,
-    points: list[tuple[Hex, float]],
+    at: np.ndarray,
+    weights: np.ndarray,
 ) -> float | None:
-    """The exact forecast's expected damage to enemies (``points``: where they may
-    stand when the shell lands, weighed); None when own units are at risk."""
+    """The exact forecast's expected damage to enemies (where they may stand when the
+    shell lands: the area hexes ``at``, weighed by ``weights``); None when own units
+    are at risk."""
     area = board.area
     damage = expected_damage(area, aimed, tn, weapon_id)
     risk = 0.0
@@ -361,12 +385,10 @@ def _exact_value(
             risk += float(damage[i])
     if risk > _tolerance(board)(aimed):
         return None
-    value = 0.0
-    for h, w in points:
-        i = area.index_of(h)
-        if i >= 0:
-            value += w * float(damage[i])
-    return value
+    if not at.size:
+        return 0.0
+    # Added point after point (a running sum), as the points are listed.
+    return float(np.cumsum(weights * damage[at])[-1])
 
 
 def _staying(board: Board, weapon_id: str, flight: int) -> list[Unit]:

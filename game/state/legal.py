@@ -18,7 +18,15 @@ from __future__ import annotations
 
 import time
 import weakref
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import (
+    Callable,
+    Collection,
+    Hashable,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from functools import cached_property, lru_cache, partial
 from itertools import compress
 from typing import Protocol, overload
@@ -570,17 +578,28 @@ def _counter_battery_aims(state: GameState, side: str, unit: Unit) -> _FarAims:
     found = kept.get(key)
     if found is None:
         positions = announced_positions(area, state.other(side), heard, origin, reach)
-        # Worked out once per set of announcements heard, so the rule's own refusal
-        # is asked of each hex (ART-37: not the battery's own position).
-        aims = ((pos, area.hex_0909(pos)) for pos in positions)
-        pairs = tuple((p, h) for p, h in aims if counter_battery.refusal(state, unit, h) is None)
-        found = kept[key] = _FarAims(area.revision, pairs)
+        # One more announcement only leaves positions out (ART-24): the aims kept for
+        # those heard before serve for the rest, with their plots. (The refusal asks
+        # only whether a position is the battery's own.)
+        before = kept.get(key[1:])
+        if before is not None and all(pos in before.positions for pos in positions):
+            found = before.only(set(positions), area.revision)
+        else:
+            # The rule's own refusal asked of each hex (ART-37: not the battery's own
+            # position).
+            aims = ((pos, area.hex_0909(pos)) for pos in positions)
+            pairs = tuple(
+                (p, h) for p, h in aims if counter_battery.refusal(state, unit, h) is None
+            )
+            found = _FarAims(area.revision, pairs)
     elif found.revision != area.revision:
         laid = {pos for pos in area.positions if pos in found.positions}
         if laid:
-            found = kept[key] = found.without(laid, area.revision)
+            found = found.only(found.positions - laid, area.revision)
         else:
             found.revision = area.revision  # no sheet laid at one of its positions
+    # Kept by what was heard, and as the latest of this battery's.
+    kept[key] = kept[key[1:]] = found
     return found
 
 
@@ -608,10 +627,11 @@ class _FarAims:
             )
         return made
 
-    def without(self, laid: set[tuple[int, int]], revision: int) -> _FarAims:
-        """These aims once sheets are laid at the positions ``laid`` (MAP-6), with
-        the plots already made at the others."""
-        keep = [pos not in laid for pos, _ in self.pairs]
+    def only(self, positions: Collection[tuple[int, int]], revision: int) -> _FarAims:
+        """These aims at ``positions`` alone (once sheets are laid at the others,
+        MAP-6, or announcements leave them out, ART-24), with the plots already
+        made at them."""
+        keep = [pos in positions for pos, _ in self.pairs]
         less = _FarAims(revision, tuple(compress(self.pairs, keep)))
         less._plots = {key: tuple(compress(made, keep)) for key, made in self._plots.items()}
         return less
