@@ -657,6 +657,53 @@ def test_MOV_1_same_question_same_routes() -> None:
     assert costs == sorted(costs)
 
 
+def test_MOV_1_MAP_6_a_kept_search_answers_as_a_search_made_anew() -> None:
+    """MOV-1/MAP-6: a search is kept for the area's revision and serves the questions
+    that differ only in the friendly hexes and in enemies beyond the MP; every answer,
+    as friends and enemies move and after a sheet is laid, is the one a search made
+    anew gives."""
+    from game.board import movement
+
+    area = PlayArea.from_layout({(0, 0): random_sheet(5), (0, 1): random_sheet(6)}, sheets={})
+    start = at(area, "0812")
+
+    def anew(mover: Mover, enemy: list[Hex], friendly: list[Hex]) -> movement.Reach:
+        blocking = movement._indices(area, enemy, "an enemy hex")
+        friends = movement._indices(area, friendly, "a friendly hex")
+        return movement._search(area, start, SE, mover, mover.run_mp, blocking, friends, True)
+
+    def assert_same(kept: movement.Reach, made: movement.Reach) -> None:
+        assert list(kept) == list(made)
+        assert kept.costs() == made.costs()
+        assert kept.end_facings() == made.end_facings()
+        assert kept.exits() == made.exits()
+        for h in [start, *list(made)[::5]]:
+            assert kept.get(h) == made.get(h)
+            assert kept.facings(h) == made.facings(h)
+            for f in DIRECTIONS:
+                assert kept.route(h, f) == made.route(h, f)
+
+    far = [at(area, "0101"), at(area, "1417", (0, 1))]  # beyond every MP from 0812
+    for mover in (MECH5, HOVER6, FOOT3, ORCS4):
+        near = [h for h, _ in sorted(anew(mover, [], []).costs().items())][3:40:6]
+        asked = [
+            ([], []),
+            (far[:1], near[:2]),  # the same search: friends and far enemies only
+            (far, near[2:4]),
+            (far + near[:1], []),  # an enemy within the MP: another search
+            (near[1:3], near[3:]),
+        ]
+        for enemy, friendly in asked:
+            kept = reachable(area, start, SE, mover, None, enemy, friendly, exits=True)
+            assert_same(kept, anew(mover, enemy, friendly))
+    kept_searches = area._reached.searches  # type: ignore[attr-defined]
+    assert len(kept_searches) < len(area._reached.reaches)  # type: ignore[attr-defined]
+    area.add_sheet((1, 1), random_sheet(7))
+    for enemy, friendly in [([], []), (far, near[:1])]:
+        kept = reachable(area, start, SE, MECH5, None, enemy, friendly, exits=True)
+        assert_same(kept, anew(MECH5, enemy, friendly))
+
+
 # --- validate_move ------------------------------------------------------------------------
 
 
@@ -888,6 +935,11 @@ def test_MAP_6_movement_tables_carried_over_a_change_equal_tables_built_anew(see
             assert np.array_equal(kept.exit_ok, fresh.exit_ok)
             anew = movement._enter_costs(area, fresh.neighbours, movement_class)
             assert np.array_equal(kept.enter[movement_class], anew), movement_class
+            # The flat lists the search reads, made from the tables carried over.
+            fresh.enter[movement_class] = anew
+            assert kept.flat_enter(movement_class) == fresh.flat_enter(movement_class)
+        assert kept.flat_neighbours() == fresh.flat_neighbours()
+        assert kept.exit_sides() == fresh.exit_sides()
 
     sheets = [random_sheet(seed + k) for k in range(5)]
     area = PlayArea.from_layout({(0, 0): sheets[0]}, sheets={})

@@ -16,10 +16,12 @@ In short:
 - Units pass through friendly units, never through enemy units, and end in
   neither.
 - ``reachable`` answers every hex a unit can reach this phase at once (a
-  Dijkstra search over hex and facing with a bucket queue, over the hexes
-  within the move's MP, cut from per-area cost tables cached by area
-  revision); ``route_to``/``path_cost`` answer one hex; ``validate_move`` says
-  in players' words why a move is illegal.
+  Dijkstra search over hex and facing with a ring of cost buckets, visiting
+  only the states within the move's MP, over per-area step tables cached by
+  area revision; a search is kept for the revision and serves the same unit's
+  questions whatever its friends and the enemies beyond its MP);
+  ``route_to``/``path_cost`` answer one hex; ``validate_move`` says in
+  players' words why a move is illegal.
 - A route records what MOV-3 needs: stood, walked or ran, hexes entered
   (ART-32a) and MP spent (ART-19).
 """
@@ -29,7 +31,6 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -45,7 +46,7 @@ from game.board.terrain import (
     TERRAIN_NAMES,
     WATER,
 )
-from game.hexmath import DIRECTION_NAMES, DIRECTIONS, Hex, distances, neighbor
+from game.hexmath import DIRECTION_NAMES, DIRECTIONS, Hex, neighbor
 
 # --- movement classes ---------------------------------------------------------------
 
@@ -370,86 +371,14 @@ def turn_cost(from_facing: int, to_facing: int, mover: Mover) -> int:
 
 # --- per-area tables -------------------------------------------------------------------
 
-# Unreached states hold _UNREACHED. Costs take at most 20 bits, states 22; the
-# first route to a state is found with (cost, state * actions + action) packed
-# into one int64 key.
-_UNREACHED = np.int32(1 << 30)
-_COST_MASK = (1 << 20) - 1
-_MAX_STATES = 1 << 22
-_POS_SHIFT = 25
-_NO_ROUTE = np.int64(1 << 62)
-
-
-@dataclass(frozen=True)
-class _Window:
-    """The area hexes one search covers: those within its MP of the start (every
-    step into a hex costs 1 MP or more, so no route within the MP leaves them),
-    numbered in area order so that the search breaks ties as over the whole area.
-
-    Units that pay for facing: state ``b * 6M + f * M + k`` for window hex ``k``,
-    facing ``f + 1`` and ``b`` 1 once the move has had a backward step. Units that
-    turn freely: state ``k``.
-    """
-
-    hexes: np.ndarray  # the area index of each window hex, ascending
-    layered: bool
-
-    @property
-    def count(self) -> int:
-        return int(self.hexes.size)
-
-    @property
-    def size(self) -> int:
-        """Search states (the sentinel ``size`` aside)."""
-        return 12 * self.count if self.layered else self.count
-
-    @property
-    def walk_layer(self) -> int:
-        """States from here on need the whole move within walking MP."""
-        return 6 * self.count if self.layered else self.size
-
-    def slot(self, i: int) -> int:
-        """The window index of area hex ``i``, -1 when the window leaves it out."""
-        k = int(np.searchsorted(self.hexes, i))
-        return k if k < self.hexes.size and int(self.hexes[k]) == i else -1
-
-    def slots(self, indices: Iterable[int]) -> np.ndarray:
-        """The window indices of the area hexes ``indices`` the window holds (in no
-        particular order): ``slot`` for many hexes at once."""
-        i = np.fromiter(indices, dtype=np.int64)
-        k = np.searchsorted(self.hexes, i)
-        held = k < self.hexes.size
-        k, i = k[held], i[held]
-        return k[self.hexes[k] == i]
-
-
-@dataclass
-class _Graph:
-    """The moves of one movement class within one window, as a static graph of states.
-
-    Actions of units that pay for facing: 0 forward, 1 backward, 2 turn right, 3
-    turn left; of units that turn freely: action ``d`` a step in direction
-    ``d + 1``. ``out[s, k]`` is the state action ``k`` leads to (``size``, a
-    sentinel, when it is not allowed) and ``weight[s, k]`` its MP.
-    """
-
-    window: _Window
-    out: np.ndarray
-    weight: np.ndarray
-
-
-@dataclass
-class _Exits:
-    """The exits (MAP-6) of one window, listed apart from its graph: from state
-    ``src``, action ``action`` leaves into the off-area hex ``(q, r)``, facing
-    ``facing``; ``walk`` marks the ones within walking MP only."""
-
-    src: np.ndarray
-    action: np.ndarray
-    walk: np.ndarray
-    q: np.ndarray
-    r: np.ndarray
-    facing: np.ndarray
+# The most MP one step into a hex costs (water of depth 2 or more, 4, and 2 levels):
+# the search keeps its pending states in a ring of buckets one longer than that.
+_LONGEST_STEP = int(max(table.max() for table in _CLASS_TABLES.values()))
+_RING = 8  # a power of two: the bucket of a cost is ``cost & (_RING - 1)``
+if _LONGEST_STEP >= _RING:  # pragma: no cover - table invariant
+    raise AssertionError("a step cost of 8 MP or more needs a longer ring of buckets")
+# The MP of a search without limit (``validate_move`` asking how far a hex is).
+_NO_LIMIT = 1 << 20
 
 
 @dataclass
@@ -458,14 +387,38 @@ class _Tables:
     size: int
     q: list[int]
     r: list[int]
-    q_array: np.ndarray
-    r_array: np.ndarray
     neighbours: np.ndarray  # (N, 6): area index of the neighbour in direction d + 1, or -1
     exit_ok: np.ndarray  # (N, 6): that neighbour is off the area, in an exit position
     # The area arrays (_TABLE_ARRAYS) the tables were built from.
     arrays: tuple[np.ndarray, ...]
     # movement class -> (N, 6) MP to step into each neighbour (0: no step, _enter_costs)
     enter: dict[str, np.ndarray] = field(default_factory=dict)
+    # The search reads the tables a step at a time, so as flat lists (index 6 * hex +
+    # direction - 1), made on the first search: ``neighbours``, ``enter`` by class,
+    # and the directions in which each edge hex has an exit.
+    _flat_neighbours: list[int] | None = None
+    _flat_enter: dict[str, list[int]] = field(default_factory=dict)
+    _exit_sides: dict[int, tuple[int, ...]] | None = None
+
+    def flat_neighbours(self) -> list[int]:
+        if self._flat_neighbours is None:
+            self._flat_neighbours = self.neighbours.ravel().tolist()
+        return self._flat_neighbours
+
+    def flat_enter(self, movement_class: str) -> list[int]:
+        flat = self._flat_enter.get(movement_class)
+        if flat is None:
+            flat = self._flat_enter[movement_class] = self.enter[movement_class].ravel().tolist()
+        return flat
+
+    def exit_sides(self) -> dict[int, tuple[int, ...]]:
+        """Area index -> the directions (0..5) in which a step leaves it by an exit."""
+        if self._exit_sides is None:
+            sides: dict[int, list[int]] = {}
+            for i, d in zip(*(a.tolist() for a in self.exit_ok.nonzero()), strict=True):
+                sides.setdefault(i, []).append(d)
+            self._exit_sides = {i: tuple(ds) for i, ds in sides.items()}
+        return self._exit_sides
 
 
 _TABLES: weakref.WeakKeyDictionary[PlayArea, _Tables] = weakref.WeakKeyDictionary()
@@ -521,8 +474,6 @@ def _build_tables(area: PlayArea) -> _Tables:
         size=len(q),
         q=area.q.tolist(),
         r=area.r.tolist(),
-        q_array=q,
-        r_array=r,
         neighbours=neighbours,
         exit_ok=exit_ok,
         arrays=tuple(getattr(area, name) for name in _TABLE_ARRAYS),
@@ -566,8 +517,6 @@ def _grown_tables(area: PlayArea, before: _Tables | None) -> _Tables | None:
         size=n,
         q=before.q + area.q[n0:].tolist(),
         r=before.r + area.r[n0:].tolist(),
-        q_array=q,
-        r_array=r,
         neighbours=neighbours,
         exit_ok=exit_ok,
         arrays=tuple(getattr(area, name) for name in _TABLE_ARRAYS),
@@ -595,12 +544,11 @@ def _edges(
     off = np.nonzero(neighbours < 0)
     pi, pj = locate_positions(nq[off], nr[off])
     src = rows[off[0]]
-    beside = np.abs(pi - area.sheet_i[src]) + np.abs(pj - area.sheet_j[src]) == 1
+    beside = np.flatnonzero(np.abs(pi - area.sheet_i[src]) + np.abs(pj - area.sheet_j[src]) == 1)
+    positions = list(zip(pi[beside].tolist(), pj[beside].tolist(), strict=True))
     # Whether the area may grow there is asked once per sheet position.
-    held, which = np.unique(np.stack([pi, pj], axis=1), axis=0, return_inverse=True)
-    grows = np.array([area.may_grow_to((i, j)) for i, j in held.tolist()], dtype=bool)
-    free = grows[which.ravel()] if held.size else np.zeros(0, dtype=bool)
-    exit_ok[off] = beside & free
+    grows = {pos: area.may_grow_to(pos) for pos in set(positions)}
+    exit_ok[off[0][beside], off[1][beside]] = [grows[pos] for pos in positions]
     return neighbours, exit_ok
 
 
@@ -621,103 +569,6 @@ def _enter_costs(
         np.minimum(levels, _LEVEL_CATEGORIES - 1),
     ]
     return np.where(inside, costs, 0).astype(np.int32)
-
-
-def _window(area: PlayArea, start: Hex, cap: int, layered: bool) -> _Window:
-    """The area hexes within ``cap`` hexes of ``start``: looked up hex by hex around
-    it while that is fewer hexes than the area's."""
-    if 3 * cap * (cap + 1) + 1 >= len(area):
-        return _Window(np.flatnonzero(distances(start, area.q, area.r) <= cap), layered)
-    dq, dr = _disk_offsets(cap)
-    found = area.indices_of(start.q + dq, start.r + dr)
-    return _Window(np.sort(found[found >= 0]).astype(np.int64), layered)
-
-
-@lru_cache(maxsize=64)
-def _disk_offsets(radius: int) -> tuple[np.ndarray, np.ndarray]:
-    """Axial offsets of the hexes within ``radius`` of a hex."""
-    span = np.arange(-radius, radius + 1)
-    dq, dr = (a.ravel() for a in np.meshgrid(span, span, indexing="ij"))
-    near = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2 <= radius
-    dq, dr = dq[near], dr[near]
-    dq.flags.writeable = dr.flags.writeable = False  # shared by every search of this radius
-    return dq, dr
-
-
-def _build_graph(t: _Tables, movement_class: str, window: _Window) -> _Graph:
-    m = window.count
-    hexes = window.hexes
-    slot = np.full(t.size + 1, -1, dtype=np.int64)  # the last entry answers -1 (off the area)
-    slot[hexes] = np.arange(m)
-    nb = slot[t.neighbours[hexes]]  # (M, 6) window index of each neighbour, or -1
-    enter = np.where(nb >= 0, t.enter[movement_class][hexes], 0)
-    k = np.arange(m, dtype=np.int64)
-    size = window.size
-    if size >= _MAX_STATES or 12 * m >= _MAX_STATES:
-        raise MovementError(
-            f"a play area of {m} hexes is too large for the movement search "
-            f"(at most {_MAX_STATES // 12 - 1} hexes)"
-        )
-    if not window.layered:
-        out = np.full((size + 1, 6), size, dtype=np.int64)
-        weight = np.zeros((size + 1, 6), dtype=np.int32)
-        out[:size] = np.where(enter > 0, nb, size)
-        weight[:size] = enter
-        return _Graph(window, out, weight)
-    # Every state as (b, f, k), in state order: one (2, 6, M) block per action.
-    out = np.full((size + 1, 4), size, dtype=np.int64)
-    weight = np.zeros((size + 1, 4), dtype=np.int32)
-    out_of = out[:size].reshape(2, 6, m, 4)
-    weight_of = weight[:size].reshape(2, 6, m, 4)
-    f = np.arange(6)[:, None]
-    for action, d in ((0, f), (1, (f + 3) % 6)):
-        cost = enter[k, d]  # (6, M): the step forward (backward) of each facing
-        target = np.where(cost > 0, f * m + nb[k, d], size)
-        if action == 0:  # forward keeps the backward flag
-            out_of[0, :, :, 0] = target
-            out_of[1, :, :, 0] = np.where(cost > 0, target + 6 * m, size)
-        else:  # backward sets it
-            out_of[:, :, :, 1] = np.where(cost > 0, target + 6 * m, size)
-        weight_of[:, :, :, action] = cost
-    b = np.arange(2)[:, None, None]
-    for action, turn in ((2, 1), (3, 5)):
-        out_of[:, :, :, action] = b * 6 * m + ((f + turn) % 6) * m + k
-        weight_of[:, :, :, action] = 1
-    return _Graph(window, out, weight)
-
-
-def _window_exits(t: _Tables, window: _Window) -> _Exits:
-    """The window's exits in the order of a listing over the whole area: facing
-    units by (backward flag, facing, forward or backward, hex), the others by
-    (direction, hex); ties between exits of equal cost go to the first listed."""
-    m = window.count
-    hexes = window.hexes
-    # Only the window hexes with an exit (edge hexes), in window order.
-    k = np.flatnonzero(t.exit_ok[hexes].any(axis=1))
-    ok = t.exit_ok[hexes[k]]  # (K, 6)
-    q = t.q_array[hexes[k]]
-    r = t.r_array[hexes[k]]
-    if window.layered:
-        # (b, f, forward or backward, k); a backward step keeps within walking MP.
-        f = np.arange(6)[:, None, None]
-        step = np.arange(2)[None, :, None]
-        j = np.arange(k.size)[None, None, :]
-        leaves = np.broadcast_to(ok[j, (f + 3 * step) % 6], (2, 6, 2, k.size))
-        b, f, step, j = leaves.nonzero()
-        d = (f + 3 * step) % 6
-        src = b * 6 * m + f * m + k[j]
-        walk = (b + step) > 0
-        action = step
-        facing = f + 1
-    else:
-        d, j = ok.T.nonzero()  # (direction, k)
-        src = k[j]
-        walk = np.zeros(j.size, dtype=bool)
-        action = d
-        facing = d + 1
-    return _Exits(
-        src=src, action=action, walk=walk, q=q[j] + _DQ[d], r=r[j] + _DR[d], facing=facing
-    )
 
 
 # --- routes ------------------------------------------------------------------------------
@@ -783,6 +634,15 @@ def _mode(cost: int, mover: Mover) -> str:
 # --- the search ----------------------------------------------------------------------------
 
 _ACTIONS = (FORWARD, BACKWARD, TURN_RIGHT, TURN_LEFT)
+# The axial step of each direction 1..6, by direction - 1.
+_STEP_Q = tuple(DIRECTIONS[d].q for d in range(1, 7))
+_STEP_R = tuple(DIRECTIONS[d].r for d in range(1, 7))
+# The facings (0..5) in a set of facings held as bits, and the facings one turn from them.
+_FACINGS_IN = tuple(tuple(f for f in range(6) if mask >> f & 1) for mask in range(64))
+_ONE_TURN = tuple(
+    ((mask << 1) | (mask >> 1) | (mask << 5) | (mask >> 5)) & 63 for mask in range(64)
+)
+_OPPOSITE = (3, 4, 5, 0, 1, 2)
 
 
 class Reach(Mapping[Hex, Route]):
@@ -792,6 +652,12 @@ class Reach(Mapping[Hex, Route]):
     last; routes are built on first access. ``route(hex, facing)`` answers a
     particular final facing; ``costs()`` and ``cost_array()`` give costs
     without building routes.
+
+    A search state is a number: ``(b * 6 + f) * N + i`` for units that pay for
+    facing (area hex ``i`` of ``N``, facing ``f + 1``, ``b`` 1 once the move has
+    had a backward step), ``i`` for units that turn freely. The search's answer is
+    the MP of every state it reached within the move's limits (``dist``); a
+    route is followed back from it (``_before``).
     """
 
     def __init__(
@@ -802,12 +668,11 @@ class Reach(Mapping[Hex, Route]):
         mover: Mover,
         budget: int,
         tables: _Tables,
-        window: _Window,
-        dist: np.ndarray,
-        pred: np.ndarray,
-        action: np.ndarray,
-        friendly: set[int],
+        dist: dict[int, int],
+        best: dict[int, int],
+        order: list[int],
         exits: dict[tuple[Hex, int], tuple[int, int, int]],
+        friendly: set[int],
     ) -> None:
         self.area = area
         self.start = start
@@ -815,26 +680,19 @@ class Reach(Mapping[Hex, Route]):
         self.mover = mover
         self.budget = budget
         self._t = tables
-        self._w = window
+        self._n = tables.size
+        self._layered = mover.movement_class in FACING_CLASSES
         self._dist = dist
-        self._pred = pred
-        self._action = action
+        # Each hex reached, with its cheapest state (ties: no backward step first,
+        # then facing 1..6).
+        self._best = best
         self._exits = exits
         self._revision = area.revision
-        n = window.count
-        per_hex = dist[: window.size].reshape(-1, n)  # one row per (backward flag, facing)
-        best_row = per_hex.argmin(axis=0)  # ties: no backward step first, then facing 1..6
-        best = per_hex[best_row, np.arange(n)]
-        start_index = window.slot(area.index_of(start))
-        ends = (best >= 0) & (best <= budget)
-        if friendly:
-            held = window.slots(friendly)
-            ends[held[held != start_index]] = False
-        idx = np.flatnonzero(ends)
-        # Window hexes where the unit may end, cheapest first (ties in area order).
-        self._order = idx[np.argsort(best[idx], kind="stable")]
-        self._costs = np.where(ends, best, -1).astype(np.int32)
-        self._best_state = best_row * n + np.arange(n)
+        start_index = area.index_of(start)
+        # The hexes where the unit may end, cheapest first (ties in area order), with
+        # their MP.
+        self._order = [i for i in order if i not in friendly or i == start_index]
+        self._costs = {i: dist[best[i]] for i in self._order}
         self._exit_best: dict[Hex, tuple[int, int]] = {}
         for (h, f), (cost, _, _) in sorted(exits.items(), key=lambda kv: kv[1][0]):
             if h not in self._exit_best or cost < self._exit_best[h][0]:
@@ -842,18 +700,16 @@ class Reach(Mapping[Hex, Route]):
         self._routes: dict[tuple[Hex, int | None], Route] = {}
 
     def _index(self, h: Hex) -> int:
-        """The window index of ``h`` when the unit may end there, else -1."""
+        """The area index of ``h`` when the unit may end there, else -1."""
         if self.area.revision != self._revision:
             raise MovementError(
                 "the play area has changed since this search (a sheet was added): search again"
             )
         i = self.area.index_of(h)
-        k = self._w.slot(i) if i >= 0 else -1
-        return k if k >= 0 and self._costs[k] >= 0 else -1
+        return i if i in self._costs else -1
 
-    def _hex(self, k: int) -> Hex:
-        """The hex of window index ``k``."""
-        i = int(self._w.hexes[k])
+    def _hex(self, i: int) -> Hex:
+        """The hex of area index ``i``."""
         return Hex(self._t.q[i], self._t.r[i])
 
     # Mapping
@@ -863,7 +719,7 @@ class Reach(Mapping[Hex, Route]):
         if route is None:
             i = self._index(h)
             if i >= 0:
-                route = self._build(int(self._best_state[i]), None)
+                route = self._build(self._best[i], None)
             elif h in self._exit_best:
                 route = self._build_exit(h, self._exit_best[h][1], None)
             else:
@@ -872,12 +728,13 @@ class Reach(Mapping[Hex, Route]):
         return route
 
     def __iter__(self) -> Iterator[Hex]:
-        for k in self._order.tolist():
-            yield self._hex(k)
+        q, r = self._t.q, self._t.r
+        for i in self._order:
+            yield Hex(q[i], r[i])
         yield from self._exit_best
 
     def __len__(self) -> int:
-        return int(self._order.size) + len(self._exit_best)
+        return len(self._order) + len(self._exit_best)
 
     def __contains__(self, h: object) -> bool:
         try:
@@ -891,7 +748,7 @@ class Reach(Mapping[Hex, Route]):
         h = _as_hex(h, "hex")
         i = self._index(h)
         if i >= 0:
-            return int(self._costs[i])
+            return self._costs[i]
         if h in self._exit_best:
             return self._exit_best[h][0]
         return None
@@ -899,31 +756,30 @@ class Reach(Mapping[Hex, Route]):
     def costs(self) -> dict[Hex, int]:
         """Every reachable hex with the MP of its cheapest route."""
         q, r = self._t.q, self._t.r
-        order = self._w.hexes[self._order].tolist()
-        values = self._costs[self._order].tolist()
-        out = {Hex(q[i], r[i]): c for i, c in zip(order, values, strict=True)}
+        out = {Hex(q[i], r[i]): c for i, c in self._costs.items()}
         out.update({h: v[0] for h, v in self._exit_best.items()})
         return out
 
     def end_facings(self) -> dict[Hex, int]:
         """Every reachable hex with the facing its cheapest route ends with, without
         building the routes (what a list of legal moves needs, many times a phase)."""
-        q, r = self._t.q, self._t.r
-        best = self._best_state[self._order]
-        if self._w.layered:
-            facings = (best // self._w.count) % 6 + 1
+        q, r, best = self._t.q, self._t.r, self._best
+        if self._layered:
+            n = self._n
+            out = {Hex(q[i], r[i]): best[i] // n % 6 + 1 for i in self._order}
         else:
             # Figures face where they last stepped.
-            facings = np.where(self._pred[best] >= 0, self._action[best] + 1, self.facing)
-        where = self._w.hexes[self._order].tolist()
-        out = {Hex(q[i], r[i]): f for i, f in zip(where, facings.tolist(), strict=True)}
+            out = {}
+            for i in self._order:
+                before = self._before(i)
+                out[Hex(q[i], r[i])] = self.facing if before is None else before[1] + 1
         out.update({h: v[1] for h, v in self._exit_best.items()})
         return out
 
     def cost_array(self) -> np.ndarray:
         """Costs over the area arrays (``area.q``, ``area.r``): -1 where the unit cannot end."""
-        costs = np.full(self._t.size, -1, dtype=np.int32)
-        costs[self._w.hexes] = self._costs
+        costs = np.full(self._n, -1, dtype=np.int32)
+        costs[list(self._costs)] = list(self._costs.values())
         return costs
 
     def exits(self) -> dict[Hex, Route]:
@@ -943,16 +799,14 @@ class Reach(Mapping[Hex, Route]):
         route: Route | None = None
         i = self._index(h)
         if i >= 0:
-            if not self._w.layered:
-                route = self._build(int(self._best_state[i]), facing)
+            if not self._layered:
+                route = self._build(i, facing)
             else:
-                n = self._w.count
-                states = [(b * 6 + facing - 1) * n + i for b in (0, 1)]
-                reached = [s for s in states if 0 <= self._dist[s] <= self.budget]
+                reached = [s for s in self._facing_states(i, facing) if s in self._dist]
                 if reached:
-                    route = self._build(min(reached, key=lambda s: self._dist[s]), None)
+                    route = self._build(min(reached, key=self._dist.__getitem__), None)
         elif h in self._exit_best:
-            if not self._w.layered:
+            if not self._layered:
                 route = self._build_exit(h, self._exit_best[h][1], facing)
             elif (h, facing) in self._exits:
                 route = self._build_exit(h, facing, None)
@@ -968,36 +822,72 @@ class Reach(Mapping[Hex, Route]):
         if i < 0:
             if h not in self._exit_best:
                 return []
-            if not self._w.layered:
+            if not self._layered:
                 return list(DIRECTIONS)
             return [f for f in DIRECTIONS if (h, f) in self._exits]
-        if not self._w.layered:
+        if not self._layered:
             return list(DIRECTIONS)
-        n = self._w.count
-        return [
-            f
-            for f in DIRECTIONS
-            if any(0 <= self._dist[(b * 6 + f - 1) * n + i] <= self.budget for b in (0, 1))
-        ]
+        return [f for f in DIRECTIONS if any(s in self._dist for s in self._facing_states(i, f))]
 
     # Route building
+    def _facing_states(self, i: int, facing: int) -> tuple[int, int]:
+        """The states of area hex ``i`` with ``facing``: without, then with a backward step."""
+        n = self._n
+        return (facing - 1) * n + i, (facing + 5) * n + i
+
     def _state(self, s: int) -> tuple[Hex, int]:
         """The hex and facing of a state (facing 0 for units that turn freely)."""
-        n = self._w.count
-        facing = (s // n) % 6 + 1 if self._w.layered else 0
+        n = self._n
+        facing = (s // n) % 6 + 1 if self._layered else 0
         return self._hex(s % n), facing
+
+    def _before(self, s: int) -> tuple[int, int] | None:
+        """The state the best route to state ``s`` comes from and the action taken there
+        (None for the start): of the moves from reached states that cost exactly its
+        MP, the one from the cheapest state, then the lowest-numbered state, then the
+        first action, as a search taking a state's first route at its cost finds."""
+        dist = self._dist
+        cost = dist[s]
+        if cost == 0:
+            return None
+        n, neighbours = self._n, self._t.flat_neighbours()
+        enter = self._t.flat_enter(self.mover.movement_class)
+        row, i = divmod(s, n)
+        # (MP before, state, action) of each move into ``s``.
+        came: list[tuple[int, int, int]] = []
+        if not self._layered:
+            for d in range(6):  # a step in direction d + 1, from the hex the other way
+                j = neighbours[6 * i + (d + 3) % 6]
+                w = enter[6 * j + d] if j >= 0 else 0
+                if w and dist.get(j) == cost - w:
+                    came.append((cost - w, j, d))
+            return min(came)[1:]
+        f = row % 6
+        for turned, a in (((f + 5) % 6, 2), ((f + 1) % 6, 3)):
+            if dist.get(s + (turned - f) * n) == cost - 1:
+                came.append((cost - 1, s + (turned - f) * n, a))
+        behind = neighbours[6 * i + (f + 3) % 6]  # forward from there, same layer
+        w = enter[6 * behind + f] if behind >= 0 else 0
+        if w and dist.get(row * n + behind) == cost - w:
+            came.append((cost - w, row * n + behind, 0))
+        ahead = neighbours[6 * i + f]  # backward from there, from either layer
+        w = enter[6 * ahead + (f + 3) % 6] if row >= 6 and ahead >= 0 else 0
+        for from_row in (f, 6 + f) if w else ():
+            if dist.get(from_row * n + ahead) == cost - w:
+                came.append((cost - w, from_row * n + ahead, 1))
+        return min(came)[1:]
 
     def _unwind(self, s: int) -> list[Step]:
         """Steps from the start to state ``s``, following predecessors."""
         steps: list[Step] = []
-        while self._pred[s] >= 0:
+        while (came := self._before(s)) is not None:
             h, facing = self._state(s)
-            a = int(self._action[s])
-            if self._w.layered:
-                steps.append(Step(_ACTIONS[a], h, facing, int(self._dist[s])))
+            before, a = came
+            if self._layered:
+                steps.append(Step(_ACTIONS[a], h, facing, self._dist[s]))
             else:
-                steps.append(Step(MOVE, h, a + 1, int(self._dist[s])))
-            s = int(self._pred[s])
+                steps.append(Step(MOVE, h, a + 1, self._dist[s]))
+            s = before
         steps.reverse()
         return steps
 
@@ -1021,17 +911,17 @@ class Reach(Mapping[Hex, Route]):
 
     def _build(self, s: int, facing: int | None) -> Route:
         steps = self._unwind(s)
-        if self._w.layered:
+        if self._layered:
             final = self._state(s)[1]
         else:
             # Infantry and figures face where they last stepped, or any way asked for free.
             final = facing if facing is not None else (steps[-1].facing if steps else self.facing)
-        return self._finish(steps, final, int(self._dist[s]), None)
+        return self._finish(steps, final, self._dist[s], None)
 
     def _build_exit(self, h: Hex, f: int, facing: int | None) -> Route:
         cost, from_state, a = self._exits[(h, f)]
         steps = self._unwind(from_state)
-        if self._w.layered:
+        if self._layered:
             steps.append(Step(_ACTIONS[a], h, f, cost))
             final = f
         else:
@@ -1108,23 +998,46 @@ def reachable(
     key = (start, facing, mover, budget, frozenset(enemy), frozenset(friendly), exits)
     # Kept on the area itself, not in a table keyed by it: every answer holds its
     # area, so a module-level table would keep each game's areas alive for good.
-    kept: tuple[int, dict[tuple, Reach]] | None = getattr(area, "_reached", None)
-    if kept is None or kept[0] != area.revision:
-        kept = (area.revision, {})
+    kept: _Kept | None = getattr(area, "_reached", None)
+    if kept is None or kept.revision != area.revision:
+        kept = _Kept(area.revision)
         area._reached = kept  # type: ignore[attr-defined]
-    found = kept[1].get(key)
+    found = kept.reaches.get(key)
     if found is None:
-        found = _search(area, start, facing, mover, budget, enemy, friendly, exits)
-        held = sum(r._w.size for r in kept[1].values())
-        if held + found._w.size > _REACHED_STATES:
-            kept[1].clear()
-        kept[1][key] = found
+        found = _search(area, start, facing, mover, budget, enemy, friendly, exits, kept)
+        kept.reaches[key] = found
     return found
 
 
-# Search states kept per play area (13 bytes each): a search covers the hexes
-# within its MP (about 2,600 states for a mech running 8 MP), so a few hundred.
-_REACHED_STATES = 1_000_000
+@dataclass
+class _Kept:
+    """The searches kept for one revision of a play area: each answer asked
+    (``reachable``'s question), and each search, which serves every answer whose
+    unit stands and faces the same way with the same MP, whatever its friends and
+    the enemies beyond its MP (``_search``)."""
+
+    revision: int
+    reaches: dict[tuple, Reach] = field(default_factory=dict)
+    searches: dict[tuple, _Searched] = field(default_factory=dict)
+    states: int = 0  # the states the searches hold
+
+    def keep(self, key: tuple, searched: _Searched) -> None:
+        if self.states + len(searched[0]) > _REACHED_STATES:
+            self.reaches.clear()
+            self.searches.clear()
+            self.states = 0
+        self.searches[key] = searched
+        self.states += len(searched[0])
+
+
+# Search states kept per play area: a search holds the states within its MP (about
+# 1,000 for a mech running 12 MP over open ground), so some hundred searches.
+_REACHED_STATES = 100_000
+# What a search finds: the MP of every state reached, each hex's cheapest state,
+# the hexes reached cheapest first, and the exits (``_search_exits``).
+_Searched = tuple[
+    dict[int, int], dict[int, int], list[int], dict[tuple[Hex, int], tuple[int, int, int]]
+]
 
 
 def _search(
@@ -1136,103 +1049,223 @@ def _search(
     enemy: set[int],
     friendly: set[int],
     exits: bool,
+    kept: _Kept | None = None,
 ) -> Reach:
-    """Dijkstra by cost levels (costs are small whole numbers); ``budget`` None: no limit.
+    """Dijkstra over the states within the MP (``Reach``), ``budget`` None: no limit;
+    ``kept``: the searches of the area's revision, to look in and add to.
 
-    At each cost ``c`` every state reached for exactly ``c`` is final; its
-    moves are tried all at once with numpy. A state keeps the first route
-    found at its cost: the cheapest candidate, among equals the one from the
-    lowest-numbered state, then action order (forward, backward, turn right,
-    turn left; directions 1..6 for units that turn freely). So the same
-    question always gets the same routes.
+    Costs are small whole numbers, so the states waiting to be expanded are kept
+    by cost in a ring of buckets (a step costs at most ``_LONGEST_STEP``). States
+    are expanded in order of cost, then state number; a state keeps the first
+    route found at its cost: the cheapest candidate, among equals the one from
+    the lowest-numbered state, then action order (forward, backward, turn right,
+    turn left; directions 1..6 for units that turn freely). So the same question
+    always gets the same routes. A step beyond the budget, or a move with a
+    backward step beyond walking MP, is never taken: no state reached that way
+    is a place to end or leads anywhere cheaper.
     """
     t = _tables(area, mover.movement_class)
-    cap = _COST_MASK - 8 if budget is None else min(budget, _COST_MASK - 8)
-    w = _window(area, start, cap, mover.movement_class in FACING_CLASSES)
-    g = _build_graph(t, mover.movement_class, w)
-    s0_index = w.slot(area.index_of(start))
+    cap = _NO_LIMIT if budget is None else budget
     walk = min(mover.walk_mp, cap)
-    layer = w.walk_layer
-    dist = np.full(w.size + 1, _UNREACHED, dtype=np.int32)
-    dist[w.size] = -1  # the sentinel: never entered
-    states_per_hex = w.size // w.count
-    if enemy:
-        blocked = w.slots(enemy)
-        blocked = blocked[blocked != s0_index]
-        dist[(blocked[None, :] + w.count * np.arange(states_per_hex)[:, None]).ravel()] = -1
-    s0 = (facing - 1) * w.count + s0_index if w.layered else s0_index
-    dist[s0] = 0
-    # No limit is checked while searching: a state reached for more than the
-    # budget, or a state after a backward step reached for more than walking MP,
-    # is never expanded (nothing it leads to is any cheaper) and is dropped below.
-    out, weight = g.out, g.weight
-    walk_states = dist[:layer]
-    c = 0
+    i0 = area.index_of(start)
+    # Every step costs 1 MP or more, so enemy hexes farther than the MP block nothing.
+    q, r = t.q, t.r
+    blocked = frozenset(
+        j
+        for j in enemy
+        if j != i0
+        and abs(q[j] - q[i0]) + abs(r[j] - r[i0]) + abs(q[j] + r[j] - q[i0] - r[i0]) <= 2 * cap
+    )
+    key = (i0, facing, mover.movement_class, cap, walk, blocked, exits)
+    searched = kept.searches.get(key) if kept is not None else None
+    if searched is None:
+        neighbours = t.flat_neighbours()
+        enter = t.flat_enter(mover.movement_class)
+        if blocked:  # no step enters an enemy hex
+            enter = enter.copy()
+            for j in blocked:
+                for d in range(6):
+                    if (beside := neighbours[6 * j + d]) >= 0:
+                        enter[6 * beside + _OPPOSITE[d]] = 0
+        layered = mover.movement_class in FACING_CLASSES
+        if layered:
+            dist, best, order = _facing_search(neighbours, enter, t.size, i0, facing, cap, walk)
+        else:
+            dist, order = _free_search(neighbours, enter, i0, cap)
+            best = {i: i for i in order}
+        found = _search_exits(t, best, dist, cap, walk, layered) if exits else {}
+        searched = (dist, best, order, found)
+        if kept is not None:
+            kept.keep(key, searched)
+    return Reach(area, start, facing, mover, cap, t, *searched, friendly)
+
+
+def _facing_search(
+    neighbours: list[int],
+    enter: list[int],
+    n: int,
+    i0: int,
+    facing: int,
+    cap: int,
+    walk: int,
+) -> tuple[dict[int, int], dict[int, int], list[int]]:
+    """Dijkstra by cost levels over the states of a unit that pays for facing (MOV-1).
+
+    The states waiting at a cost are kept by hex and layer (key ``i``, or ``n + i``
+    after a backward step), their facings as bits, so that turning in a hex is one
+    step for all its facings. Answers the MP of every state reached within the
+    limits, each hex's cheapest state (ties: no backward step first, then facing
+    1..6) and the hexes reached, cheapest first (ties in area order).
+
+    A state after a backward step that costs no less than the same hex and facing
+    without one is left out: a move with a backward step is held to walking MP, so
+    everything it leads to the other leads to as cheaply, and is preferred on ties
+    (the lower state number), so no answer changes."""
+    dist: dict[int, int] = {}
+    best: dict[int, int] = {}
+    order: list[int] = []
+    done = [0] * (2 * n)  # key -> the facings whose MP is known
+    ring: list[dict[int, int]] = [{} for _ in range(_RING)]
+    ring_mask = _RING - 1
+    ring[0][i0] = 1 << (facing - 1)
+    c = -1
     top = 0
-    while c <= top:
-        front = ((dist if c <= walk else walk_states) == c).nonzero()[0]
+    while c < top:
         c += 1
-        if front.size == 0:
+        waiting = ring[c & ring_mask]
+        if not waiting:
             continue
-        cost = weight[front].ravel()
-        cost += c - 1
-        np.minimum.at(dist, out[front].ravel(), cost)
-        top = min(cap, max(top, int(cost.max())))
-    pred, action = _first_routes(g, dist, cap, walk)
-    dist[dist > cap] = _UNREACHED
-    walk_layer = dist[layer : w.size]
-    walk_layer[walk_layer > walk] = _UNREACHED
+        ring[c & ring_mask] = {}
+        fresh: list[int] = []
+        for key, facings in waiting.items():
+            was = done[key]
+            back = key >= n
+            i = key - n if back else key
+            new = facings & ~(was | done[i]) if back else facings & ~was
+            if not new:
+                continue
+            done[key] = was | new
+            first = (6 * n if back else 0) + i  # the state of facing 1 (f = 0)
+            limit = walk if back else cap
+            listed = _FACINGS_IN[new]
+            cheapest = first + listed[0] * n
+            if i not in best:
+                best[i] = cheapest
+                fresh.append(i)
+            elif not back and best[i] >= 6 * n and dist[best[i]] == c:
+                best[i] = cheapest  # the same MP without a backward step
+            if c < limit:  # a hexside's turn costs 1
+                turned = _ONE_TURN[new] & ~(was | new)
+                if turned:
+                    later = ring[(c + 1) & ring_mask]
+                    later[key] = later.get(key, 0) | turned
+                    if c + 1 > top:
+                        top = c + 1
+            k = 6 * i
+            for f in listed:
+                dist[first + f * n] = c
+                # Forward: the step the way the unit faces, in its layer.
+                w = enter[k + f]
+                if w:
+                    cw = c + w
+                    if cw <= limit:
+                        to = key - i + neighbours[k + f]
+                        if not done[to] >> f & 1:
+                            later = ring[cw & ring_mask]
+                            later[to] = later.get(to, 0) | 1 << f
+                            if cw > top:
+                                top = cw
+                # Backward: the step the other way, into the backward layer.
+                w = enter[k + _OPPOSITE[f]]
+                if w:
+                    cw = c + w
+                    if cw <= walk:
+                        j = neighbours[k + _OPPOSITE[f]]
+                        to = n + j
+                        if not (done[to] | done[j]) >> f & 1:
+                            later = ring[cw & ring_mask]
+                            later[to] = later.get(to, 0) | 1 << f
+                            if cw > top:
+                                top = cw
+        fresh.sort()
+        order += fresh
+    return dist, best, order
+
+
+def _free_search(
+    neighbours: list[int], enter: list[int], i0: int, cap: int
+) -> tuple[dict[int, int], list[int]]:
+    """Dijkstra by cost levels over the hexes, for a unit that turns freely (MOV-1,
+    MOV-2): the MP of every hex reached within ``cap``, and those hexes cheapest first
+    (ties in area order)."""
+    dist: dict[int, int] = {}
+    order: list[int] = []
+    ring: list[list[int]] = [[] for _ in range(_RING)]
+    ring[0].append(i0)
+    c = -1
+    top = 0
+    while c < top:
+        c += 1
+        waiting = ring[c % _RING]
+        if not waiting:
+            continue
+        ring[c % _RING] = []
+        fresh: list[int] = []
+        for i in waiting:
+            if i in dist:
+                continue  # reached for less, or listed twice
+            dist[i] = c
+            fresh.append(i)
+            k = 6 * i
+            for d in range(6):
+                w = enter[k + d]
+                if w and c + w <= cap:
+                    j = neighbours[k + d]
+                    if j not in dist:
+                        ring[(c + w) % _RING].append(j)
+                        if c + w > top:
+                            top = c + w
+        fresh.sort()
+        order += fresh
+    return dist, order
+
+
+def _search_exits(
+    t: _Tables, best: dict[int, int], dist: dict[int, int], cap: int, walk: int, layered: bool
+) -> dict[tuple[Hex, int], tuple[int, int, int]]:
+    """MAP-6: the exits from the states reached, (off-area hex, facing) -> (MP, state
+    left from, action). Among exits of equal cost into the same hex and facing the
+    first listed wins: facing units' by (backward flag, facing, forward or backward,
+    hex), the others' by (direction, hex); a move with a backward step keeps within
+    walking MP."""
+    sides = t.exit_sides()
+    n = t.size
+    listed: list[tuple[tuple[int, ...], int, int, int, int, int]] = []
+    for i in best:
+        leaves = sides.get(i)
+        if leaves is None:
+            continue
+        if not layered:
+            spent = dist[i] + EXIT_COST
+            if spent <= cap:
+                listed += [((d, i), i, d, d + 1, spent, d) for d in leaves]
+            continue
+        for row in range(12):
+            s = row * n + i
+            if s not in dist:
+                continue
+            back, f = divmod(row, 6)
+            spent = dist[s] + EXIT_COST
+            for step, d in ((0, f), (1, (f + 3) % 6)):
+                if d in leaves and spent <= (walk if back or step else cap):
+                    listed.append(((back, f, step, i), s, d, f + 1, spent, step))
     found: dict[tuple[Hex, int], tuple[int, int, int]] = {}
-    if exits and t.exit_ok[w.hexes].any():
-        e = _window_exits(t, w)
-        before = dist[e.src]
-        spent = before + EXIT_COST
-        allowed = (before >= 0) & (before < _UNREACHED) & (spent <= np.where(e.walk, walk, cap))
-        k = allowed.nonzero()[0]
-        listed = zip(
-            e.q[k].tolist(),
-            e.r[k].tolist(),
-            e.facing[k].tolist(),
-            spent[k].tolist(),
-            e.src[k].tolist(),
-            e.action[k].tolist(),
-            strict=True,
-        )
-        for q, r, f, mp, src, a in listed:
-            key = (Hex(q, r), f)
-            if key not in found or mp < found[key][0]:
-                found[key] = (mp, src, a)
-    return Reach(area, start, facing, mover, cap, t, w, dist, pred, action, friendly, found)
-
-
-def _first_routes(
-    g: _Graph, dist: np.ndarray, cap: int, walk: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """The predecessor state and action of every state the search reached: the move
-    that reached it first at its final cost. Levels are expanded in cost order and a
-    state takes a candidate only when it is strictly cheaper, so that is, among the
-    moves from expanded states that cost exactly its distance, the one from the
-    cheapest state, then the lowest-numbered state, then the first action."""
-    size = g.window.size
-    width = g.out.shape[1]
-    d = dist[:size]
-    expanded = (d >= 0) & (d <= cap)
-    expanded[g.window.walk_layer :] &= d[g.window.walk_layer :] <= walk
-    src = expanded.nonzero()[0]
-    target = g.out[src]
-    before = d[src]
-    row, act = (g.weight[src] + before[:, None] == dist[target]).nonzero()
-    # (cost of the state moved from, position among that state's moves), packed.
-    key = (before[row].astype(np.int64) << _POS_SHIFT) | (src[row] * width + act)
-    first = np.full(size + 1, _NO_ROUTE, dtype=np.int64)
-    np.minimum.at(first, target[row, act], key)
-    pred = np.full(size + 1, -1, dtype=np.int64)
-    action = np.zeros(size + 1, dtype=np.int8)
-    got = (first < _NO_ROUTE).nonzero()[0]
-    move = first[got] & ((1 << _POS_SHIFT) - 1)
-    pred[got] = move // width
-    action[got] = move % width
-    return pred, action
+    for _, s, d, facing, spent, action in sorted(listed):
+        i = s % n
+        key = (Hex(t.q[i] + _STEP_Q[d], t.r[i] + _STEP_R[d]), facing)
+        if key not in found or spent < found[key][0]:
+            found[key] = (spent, s, action)
+    return found
 
 
 # --- one destination ---------------------------------------------------------------------
