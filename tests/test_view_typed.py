@@ -126,12 +126,15 @@ def test_a_view_has_the_states_shape_for_its_side() -> None:
     assert north.area.index_of(target) == state.area.index_of(target)
 
 
-def test_a_sides_queue_kept_between_views_equals_a_fresh_one() -> None:
+def test_a_sides_queue_kept_between_views_equals_a_fresh_one(monkeypatch) -> None:
     """ART-9, ART-17, ART-37: a side's own shells and the arrivals it knows are kept
-    between views while the engine's queue holds the very same plots and arrivals;
-    after every command of a random game (shells plotted, launched with their
-    adjustments, landed, sheets laid) both sides' and the table's views show
-    exactly what is worked out afresh."""
+    between views while the engine's queue holds the very same plots and arrivals,
+    and extended by the shells fired or landed since; after every command of a
+    random game (shells plotted, launched with their adjustments, landed, sheets
+    laid) both sides' and the table's views show exactly what is worked out afresh."""
+    extended = []
+    extend = view_module._extended
+    monkeypatch.setattr(view_module, "_extended", lambda *a: extended.append(1) or extend(*a))
     state = game(duel(mobile_maps=True), 11)
     player = RandomPlayer(11)
     kept = made_again = 0
@@ -151,7 +154,7 @@ def test_a_sides_queue_kept_between_views_equals_a_fresh_one() -> None:
             assert view.arrivals == view_module._arrivals(state, side, numbers)
             later = table_view(state) if side == PUBLIC else player_view(state, side)
             assert later.queue.plots is not view.queue.plots  # each view's lists its own
-    assert kept > made_again > 0 and len(state.queue.arrivals) >= 2
+    assert kept > made_again > len(extended) > 0 and len(state.queue.arrivals) >= 2
     assert {p.side for p in state.queue.plots} == {"north", "south"}
     # A plot replaced whole and nothing else (ART-17: its adjustments as it leaves).
     first = state.queue.plots[0]

@@ -21,7 +21,7 @@ import copy
 import operator
 import os
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import FrozenInstanceError, dataclass, field, fields, replace
 from functools import partial
 from typing import Any
@@ -377,11 +377,18 @@ def _own_queue(state: GameState, sides: tuple[str, ...]) -> tuple[FireQueue, dic
     return FireQueue(plots, arrivals, next_id=len(plots) + 1), numbers
 
 
-def _arrivals(state: GameState, side: str, numbers: Mapping[int, int]) -> tuple[SeenArrival, ...]:
+def _arrivals(
+    state: GameState,
+    side: str,
+    numbers: Mapping[int, int],
+    arrivals: Sequence[Arrival] | None = None,
+) -> tuple[SeenArrival, ...]:
+    """The arrivals ``side`` knows of, as it knows them (of ``arrivals``: by default
+    all the engine's)."""
     plots_by_id = {p.id: p for p in state.queue.plots}
     umpire = side == UMPIRE
     seen = []
-    for a in state.queue.arrivals:
+    for a in state.queue.arrivals if arrivals is None else arrivals:
         plot = plots_by_id[a.plot_id]
         own = umpire or plot.side == side
         if a.off_board and not own:
@@ -410,6 +417,7 @@ class _QueueSight:
     arrivals: tuple[Arrival, ...]
     own: FireQueue  # the side's view of them (``_own_queue``, ``_arrivals``), never handed out
     seen: tuple[SeenArrival, ...]
+    numbers: Mapping[int, int]  # the side's numbers of its own plots, by engine plot id
 
 
 _QUEUE_SIGHTS: dict[tuple[int, str], _QueueSight] = {}
@@ -420,18 +428,54 @@ def _same_objects(kept: tuple[Any, ...], now: list[Any]) -> bool:
     return len(kept) == len(now) and all(map(operator.is_, kept, now))
 
 
+def _begins_with(now: list[Any], kept: tuple[Any, ...]) -> bool:
+    return len(now) >= len(kept) and all(map(operator.is_, kept, now))
+
+
+def _extended(state: GameState, side: str, held: _QueueSight) -> _QueueSight:
+    """``held`` with the plots and arrivals the engine appended since: the side's
+    numbers of its earlier plots stand (each side numbers its plots in firing order,
+    ART-9), so only the new ones are numbered and copied."""
+    engine = state.queue
+    numbers = dict(held.numbers)
+    plots = list(held.own.plots)
+    for p in engine.plots[len(held.plots) :]:
+        if p.side == side:
+            n = numbers[p.id] = len(plots) + 1
+            plots.append(_queue_copy(p, ("plot", n), partial(replace, p, id=n)))
+    landed = engine.arrivals[len(held.arrivals) :]
+    arrivals = list(held.own.arrivals)
+    arrivals += [
+        _queue_copy(a, ("arrival", n), partial(replace, a, plot_id=n))
+        for a in landed
+        if (n := numbers.get(a.plot_id)) is not None
+    ]
+    return _QueueSight(
+        engine,
+        tuple(engine.plots),
+        tuple(engine.arrivals),
+        FireQueue(plots, arrivals, next_id=len(plots) + 1),
+        held.seen + _arrivals(state, side, numbers, landed),
+        numbers,
+    )
+
+
 def _queue_sight(state: GameState, side: str) -> tuple[FireQueue, tuple[SeenArrival, ...]]:
     """``side``'s own queue (``_own_queue``) and the arrivals it knows (``_arrivals``),
     kept while the engine's queue holds the very same plots and arrivals."""
     engine = state.queue
     key = (id(engine), side)
     held = _QUEUE_SIGHTS.get(key)
-    if not (
-        held is not None
-        and held.queue is engine
-        and _same_objects(held.plots, engine.plots)
-        and _same_objects(held.arrivals, engine.arrivals)
-    ):
+    if held is None or held.queue is not engine:
+        held = None
+    elif _same_objects(held.plots, engine.plots) and _same_objects(held.arrivals, engine.arrivals):
+        pass
+    elif _begins_with(engine.plots, held.plots) and _begins_with(engine.arrivals, held.arrivals):
+        # Shells fired or landed since, nothing else changed: the new ones are added.
+        held = _QUEUE_SIGHTS[key] = _extended(state, side, held)
+    else:
+        held = None  # a plot replaced or taken out: worked out anew
+    if held is None:
         queue, numbers = _own_queue(state, (side,))
         if len(_QUEUE_SIGHTS) >= _QUEUE_SIGHTS_KEPT:
             _QUEUE_SIGHTS.clear()
@@ -441,10 +485,11 @@ def _queue_sight(state: GameState, side: str) -> tuple[FireQueue, tuple[SeenArri
             tuple(engine.arrivals),
             queue,
             _arrivals(state, side, numbers),
+            numbers,
         )
     # A copy for every view: a view's lists are its own.
     own = held.own
-    return replace(own, plots=list(own.plots), arrivals=list(own.arrivals)), held.seen
+    return FireQueue(list(own.plots), list(own.arrivals), own.next_id), held.seen
 
 
 def _seen_arrival(
