@@ -125,32 +125,12 @@ class Board:
         the mask ``wanted``; read it there alone."""
         return self.memory.sight_among(self.area, viewer, viewer_height, wanted)
 
-    def enemy_sight(self, target_height: int) -> np.ndarray:
-        """How many enemy units on the board see each area hex (a unit of
-        ``target_height`` standing there), counting only those within reach."""
-        key = ("enemy_sight", self.view.turn, self.view.phase, self.area.revision, target_height)
-        key = (*key, tuple(sorted((k, v.hex) for k, v in self.enemies.items())))
-        # One kept per height of the unit seen: the guns and the spotters ask in turn.
-        kept = self.memory.notes.setdefault("enemy_sight", {})
-        cached = kept.get(target_height)
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        area = self.area
-        count = np.zeros(len(area), dtype=np.int32)
-        for uid in sorted(self.enemies):
-            u = self.enemies[uid]
-            mask = self.memory.sight(
-                area, u.hex, ENEMY_REACH, viewer_height=u.height, target_height=target_height
-            )
-            count += mask
-        count.flags.writeable = False
-        kept[target_height] = (key, count)
-        return count
-
     def enemy_sight_at(self, target_height: int, at: np.ndarray) -> np.ndarray:
-        """``enemy_sight`` at the area indices ``at`` alone, in their order. An enemy
-        unit farther than its reach from all of them sees none of them: its sight is
-        not worked out (a unit's moves mostly end far from every enemy)."""
+        """How many enemy units on the board see each of the area hexes ``at``
+        (indices; a unit of ``target_height`` standing there), in their order,
+        counting only those within reach (``ENEMY_REACH``). An enemy unit farther
+        than that from all of them sees none of them: its sight is not worked out (a
+        unit's moves mostly end far from every enemy)."""
         area = self.area
         q, r = area.q[at], area.r[at]
         count = np.zeros(at.size, dtype=np.int32)
