@@ -4,7 +4,9 @@ changes afterwards reaches it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import FrozenInstanceError, replace
+from functools import partial
 
 import pytest
 
@@ -12,7 +14,8 @@ import game.state.view as view_module
 from game.hexmath import Hex
 from game.secrecy import PUBLIC
 from game.state import PlotFire, apply, player_view
-from game.state.view import ENEMY, OWN, TABLE, SeenUnit, table_view
+from game.state.model import GameState
+from game.state.view import ENEMY, OWN, TABLE, PlayerView, SeenUnit, table_view
 from tests.engine_fixtures import (
     RandomPlayer,
     duel,
@@ -126,6 +129,22 @@ def test_a_view_has_the_states_shape_for_its_side() -> None:
     assert north.area.index_of(target) == state.area.index_of(target)
 
 
+def views_after_each_command(
+    seed: int, turns: int
+) -> Iterator[tuple[GameState, str, Callable[[], PlayerView]]]:
+    """After every command of a random mobile-map game (its first ``turns`` turns), each
+    side's and the table's view, taken when asked."""
+    state = game(duel(mobile_maps=True), seed)
+    player = RandomPlayer(seed)
+    while state.result is None and state.turn <= turns:
+        random_step(state, player)
+        for side in (*state.sides, PUBLIC):
+            take = (
+                partial(table_view, state) if side == PUBLIC else partial(player_view, state, side)
+            )
+            yield state, side, take
+
+
 def test_a_sides_queue_kept_between_views_equals_a_fresh_one(monkeypatch) -> None:
     """ART-9, ART-17, ART-37: a side's own shells and the arrivals it knows are kept
     between views while the engine's queue holds the very same plots and arrivals,
@@ -135,25 +154,20 @@ def test_a_sides_queue_kept_between_views_equals_a_fresh_one(monkeypatch) -> Non
     extended = []
     extend = view_module._extended
     monkeypatch.setattr(view_module, "_extended", lambda *a: extended.append(1) or extend(*a))
-    state = game(duel(mobile_maps=True), 11)
-    player = RandomPlayer(11)
     kept = made_again = 0
-    while state.result is None and state.turn <= 8:
-        random_step(state, player)
-        for side in (*state.sides, PUBLIC):
-            key = (id(state.queue), side)
-            before = view_module._QUEUE_SIGHTS.get(key)
-            view = table_view(state) if side == PUBLIC else player_view(state, side)
-            if before is not None and view_module._QUEUE_SIGHTS.get(key) is before:
-                kept += 1
-            else:
-                made_again += 1
-            queue, numbers = view_module._own_queue(state, (side,))
-            assert view.queue.plots == queue.plots and view.queue.arrivals == queue.arrivals
-            assert view.queue.next_id == queue.next_id
-            assert view.arrivals == view_module._arrivals(state, side, numbers)
-            later = table_view(state) if side == PUBLIC else player_view(state, side)
-            assert later.queue.plots is not view.queue.plots  # each view's lists its own
+    for state, side, view_of in views_after_each_command(seed=11, turns=8):
+        key = (id(state.queue), side)
+        before = view_module._QUEUE_SIGHTS.get(key)
+        view = view_of()
+        if before is not None and view_module._QUEUE_SIGHTS.get(key) is before:
+            kept += 1
+        else:
+            made_again += 1
+        queue, numbers = view_module._own_queue(state, (side,))
+        assert view.queue.plots == queue.plots and view.queue.arrivals == queue.arrivals
+        assert view.queue.next_id == queue.next_id
+        assert view.arrivals == view_module._arrivals(state, side, numbers)
+        assert view_of().queue.plots is not view.queue.plots  # each view's lists its own
     assert kept > made_again > len(extended) > 0 and len(state.queue.arrivals) >= 2
     assert {p.side for p in state.queue.plots} == {"north", "south"}
     # A plot replaced whole and nothing else (ART-17: its adjustments as it leaves).
@@ -171,22 +185,17 @@ def test_a_units_copy_kept_between_views_equals_a_fresh_one() -> None:
     unit of both sides' and the table's views is exactly the copy made afresh, and
     what the engine writes into a unit in place (weapons fired, ammunition, auto-hit
     hexes, charges) shows in the next view."""
-    state = game(duel(mobile_maps=True), 5)
-    player = RandomPlayer(5)
     kept = made_again = 0
-    while state.result is None and state.turn <= 6:
-        random_step(state, player)
-        for side in (*state.sides, PUBLIC):
-            before = dict(view_module._SEEN_UNITS)
-            view = table_view(state) if side == PUBLIC else player_view(state, side)
-            for unit_id, seen in view.units.items():
-                fresh = SeenUnit.seen(state.units[unit_id], seen.seen_as)
-                assert seen.__dict__ == fresh.__dict__
-                held = before.get((id(state.units[unit_id]), seen.seen_as))
-                if held is not None and held[2] is seen:
-                    kept += 1
-                else:
-                    made_again += 1
+    for state, _, view_of in views_after_each_command(seed=5, turns=6):
+        before = dict(view_module._SEEN_UNITS)
+        for unit_id, seen in view_of().units.items():
+            fresh = SeenUnit.seen(state.units[unit_id], seen.seen_as)
+            assert seen.__dict__ == fresh.__dict__
+            held = before.get((id(state.units[unit_id]), seen.seen_as))
+            if held is not None and held[2] is seen:
+                kept += 1
+            else:
+                made_again += 1
     assert kept > made_again > 0
     gun = state.units["n-gun"]
     assert gun.battery is not None
