@@ -939,7 +939,8 @@ def test_MAP_6_movement_tables_carried_over_a_change_equal_tables_built_anew(see
             fresh.enter[movement_class] = anew
             assert kept.flat_enter(movement_class) == fresh.flat_enter(movement_class)
         assert kept.flat_neighbours() == fresh.flat_neighbours()
-        assert kept.exit_sides() == fresh.exit_sides()
+        assert kept.flat_exits() == fresh.flat_exits()
+        assert kept.exit_hexes() == fresh.exit_hexes()
 
     sheets = [random_sheet(seed + k) for k in range(5)]
     area = PlayArea.from_layout({(0, 0): sheets[0]}, sheets={})

@@ -393,32 +393,31 @@ class _Tables:
     arrays: tuple[np.ndarray, ...]
     # movement class -> (N, 6) MP to step into each neighbour (0: no step, _enter_costs)
     enter: dict[str, np.ndarray] = field(default_factory=dict)
-    # The search reads the tables a step at a time, so as flat lists (index 6 * hex +
-    # direction - 1), made on the first search: ``neighbours``, ``enter`` by class,
-    # and the directions in which each edge hex has an exit.
-    _flat_neighbours: list[int] | None = None
-    _flat_enter: dict[str, list[int]] = field(default_factory=dict)
-    _exit_sides: dict[int, tuple[int, ...]] | None = None
+    # The search reads the tables a step at a time: flat views of them (index 6 * hex
+    # + direction - 1) that give Python ints, made on the first search without
+    # copying (a copy of every hex's steps would cost more than the searches of a
+    # revision): ``neighbours``, ``enter`` by class, ``exit_ok``, and whether each
+    # hex has an exit at all.
+    _flat: dict[str, memoryview] = field(default_factory=dict)
 
-    def flat_neighbours(self) -> list[int]:
-        if self._flat_neighbours is None:
-            self._flat_neighbours = self.neighbours.ravel().tolist()
-        return self._flat_neighbours
+    def _view(self, name: str, table: np.ndarray) -> memoryview:
+        view = self._flat.get(name)
+        if view is None:
+            view = self._flat[name] = memoryview(np.ascontiguousarray(table).ravel())
+        return view
 
-    def flat_enter(self, movement_class: str) -> list[int]:
-        flat = self._flat_enter.get(movement_class)
-        if flat is None:
-            flat = self._flat_enter[movement_class] = self.enter[movement_class].ravel().tolist()
-        return flat
+    def flat_neighbours(self) -> memoryview:
+        return self._view("neighbours", self.neighbours)
 
-    def exit_sides(self) -> dict[int, tuple[int, ...]]:
-        """Area index -> the directions (0..5) in which a step leaves it by an exit."""
-        if self._exit_sides is None:
-            sides: dict[int, list[int]] = {}
-            for i, d in zip(*(a.tolist() for a in self.exit_ok.nonzero()), strict=True):
-                sides.setdefault(i, []).append(d)
-            self._exit_sides = {i: tuple(ds) for i, ds in sides.items()}
-        return self._exit_sides
+    def flat_enter(self, movement_class: str) -> memoryview:
+        return self._view(movement_class, self.enter[movement_class])
+
+    def flat_exits(self) -> memoryview:
+        return self._view("exits", self.exit_ok)
+
+    def exit_hexes(self) -> memoryview:
+        """Per area hex: whether a step leaves it by an exit (MAP-6)."""
+        return self._view("exit hexes", self.exit_ok.any(axis=1))
 
 
 _TABLES: weakref.WeakKeyDictionary[PlayArea, _Tables] = weakref.WeakKeyDictionary()
@@ -1082,11 +1081,11 @@ def _search(
         neighbours = t.flat_neighbours()
         enter = t.flat_enter(mover.movement_class)
         if blocked:  # no step enters an enemy hex
-            enter = enter.copy()
-            for j in blocked:
-                for d in range(6):
-                    if (beside := neighbours[6 * j + d]) >= 0:
-                        enter[6 * beside + _OPPOSITE[d]] = 0
+            around = t.neighbours[sorted(blocked)]  # (K, 6)
+            towards = np.broadcast_to(np.array(_OPPOSITE), around.shape)
+            closed = t.enter[mover.movement_class].copy()
+            closed[around[around >= 0], towards[around >= 0]] = 0
+            enter = memoryview(closed.ravel())
         layered = mover.movement_class in FACING_CLASSES
         if layered:
             dist, best, order = _facing_search(neighbours, enter, t.size, i0, facing, cap, walk)
@@ -1101,8 +1100,8 @@ def _search(
 
 
 def _facing_search(
-    neighbours: list[int],
-    enter: list[int],
+    neighbours: memoryview,
+    enter: memoryview,
     n: int,
     i0: int,
     facing: int,
@@ -1193,7 +1192,7 @@ def _facing_search(
 
 
 def _free_search(
-    neighbours: list[int], enter: list[int], i0: int, cap: int
+    neighbours: memoryview, enter: memoryview, i0: int, cap: int
 ) -> tuple[dict[int, int], list[int]]:
     """Dijkstra by cost levels over the hexes, for a unit that turns freely (MOV-1,
     MOV-2): the MP of every hex reached within ``cap``, and those hexes cheapest first
@@ -1238,13 +1237,13 @@ def _search_exits(
     first listed wins: facing units' by (backward flag, facing, forward or backward,
     hex), the others' by (direction, hex); a move with a backward step keeps within
     walking MP."""
-    sides = t.exit_sides()
+    edge, exit_ok = t.exit_hexes(), t.flat_exits()
     n = t.size
     listed: list[tuple[tuple[int, ...], int, int, int, int, int]] = []
     for i in best:
-        leaves = sides.get(i)
-        if leaves is None:
+        if not edge[i]:
             continue
+        leaves = [d for d in range(6) if exit_ok[6 * i + d]]
         if not layered:
             spent = dist[i] + EXIT_COST
             if spent <= cap:
