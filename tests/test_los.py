@@ -507,6 +507,21 @@ def test_MAP_5_visible_from_agrees_whatever_the_chunk_of_steps(monkeypatch, step
         _agree(area, viewer, 1, 0, max_range=9)
 
 
+@pytest.mark.parametrize("at_once", [0, 200, 10**9])
+def test_MAP_5_the_rest_of_the_open_lines_drawn_at_once_agrees(monkeypatch, at_once: int) -> None:
+    """MAP-5: the steps left of the lines still open after a chunk, drawn in one go
+    (``_REST_AT_ONCE`` line steps at most) rather than chunk by chunk, give the
+    same mask as line_of_sight, within the table and beyond what it holds."""
+    _fresh_lines(monkeypatch, TABLE_CHUNKS=2, CHUNK_STEPS=4, _REST_AT_ONCE=at_once)
+    area = PlayArea.from_layout({(0, 0): random_sheet(23, "a"), (1, 0): random_sheet(24, "b")})
+    for viewer in (area.hex_at((0, 0), "0101"), area.hex_at((1, 0), "0809")):
+        _agree(area, viewer, 2, 1)
+        _agree(area, viewer, 1, 0, max_range=13)
+        full = visible_from(area, viewer)
+        for among in (area.sheet_i == 1, np.arange(len(area)) % 37 == 0):
+            assert np.array_equal(visible_from(area, viewer, among=among), full & among)
+
+
 def test_MAP_5_the_shared_runs_are_exactly_each_rows_own_steps() -> None:
     """MAP-5: a chunk keeps each distinct run of steps once; every row reads back
     exactly the steps of its own line, and rows share runs (far fewer runs than rows)."""

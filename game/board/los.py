@@ -249,6 +249,9 @@ _BLOCK = 1024
 # the lines share costs more than it saves.
 _SHARED_RUNS = 512
 _NONE = np.empty(0, dtype=np.int64)
+# Line steps at most (lines times steps) drawn at once for the lines still open
+# after a chunk, instead of chunk by chunk: one set of numpy calls for the rest.
+_REST_AT_ONCE = 65_536
 # The relative-line table grows on demand toward the farthest line a viewer asks
 # about, ring by ring, at most about GROW_ENTRIES line steps per call (about
 # 5 ms): neither a new process nor a mobile map growing sheet by sheet waits for
@@ -657,6 +660,22 @@ def visible_from(
     drawn = bool((rows < 0).any())  # some lines are beyond the table built so far
     chunk = 0
     while True:
+        first = chunk * CHUNK_STEPS + 1
+        rest = farthest - first  # steps left of the longest line
+        if (
+            chunk
+            and todo.size * rest <= _REST_AT_ONCE
+            and 2 * rest < _PACK  # a line's woods (2 a hex at most) stay below _PACK
+            and (chunk >= len(_LINES.segment_of) or rest > CHUNK_STEPS)
+        ):
+            # A few lines left, far to go: their remaining steps drawn at once
+            # cost fewer numpy calls than a chunk at a time.
+            ends = _line_ends(area.q[todo] - viewer.q, area.r[todo] - viewer.r)
+            packed = g.code.take(_deltas_along(ends, first, rest) + base)
+            top = np.maximum(top, packed.max(axis=1) // _PACK)
+            woods += (packed.sum(axis=1, dtype=np.int64) % _PACK).astype(np.int32)
+            seen[todo[(top > threshold) | (woods >= WOODS_COUNT_BLOCKS)]] = False
+            return seen
         # Rows within the table, and the farther lines computed on the spot.
         if chunk >= len(_LINES.segment_of):
             far = np.arange(todo.size)
@@ -692,7 +711,7 @@ def visible_from(
             part = far[b : b + _BLOCK]
             t = todo[part]
             ends = _line_ends(area.q[t] - viewer.q, area.r[t] - viewer.r)
-            along = _deltas_along(ends, chunk * CHUNK_STEPS + 1, CHUNK_STEPS)
+            along = _deltas_along(ends, first, CHUNK_STEPS)
             step_top[part], step_woods[part] = _sums(g.code, along, base)
         if top is None:
             top, woods = step_top, step_woods
