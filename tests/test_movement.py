@@ -806,6 +806,36 @@ def test_MOV_1_MOV_2_movers_from_scenario_profiles() -> None:
         mover_for("chess", {})
 
 
+def test_MOV_1_MOV_2_a_kept_mover_is_the_one_made_anew_from_the_profile() -> None:
+    """MOV-1/MOV-2: ``mover_for`` keeps the Mover of a profile; a profile changed in
+    place, or a value equal as a key but not as MP, gets its own answer, and a refused
+    profile is refused again with the same reason."""
+    profile = {"type": "mech", "walk": 4}
+    first = mover_for("battletech", profile, name="the Atlas", height=2)
+    assert mover_for("battletech", profile, name="the Atlas", height=2) is first
+    assert first == Mover(MECH, 4, name="the Atlas", height=2)
+    profile["walk"] = 6  # the kept Mover must not answer for the changed profile
+    assert mover_for("battletech", profile, name="the Atlas", height=2).run_mp == 9
+    profile["type"], profile["motive"] = "vehicle", "hover"
+    assert mover_for("battletech", profile, name="the Atlas", height=2).movement_class == HOVER
+    assert mover_for("battletech", profile, name="the Atlas", height=1).height == 1
+    assert mover_for("battletech", profile, name="the Hover").name == "the Hover"
+    # 5.0 and True are equal to 5 and 1 as keys, but they are no MP or height.
+    assert mover_for("warhammer", {"move": 5}).mp == 5
+    with pytest.raises(MovementError, match="MP must be a whole number"):
+        mover_for("warhammer", {"move": 5.0})
+    assert mover_for("warhammer", {"move": 1}).mp == 1
+    with pytest.raises(MovementError, match="MP must be a whole number"):
+        mover_for("warhammer", {"move": True})
+    with pytest.raises(MovementError, match="height must be a whole number"):
+        mover_for("warhammer", {"move": 1, "height": 1.0})
+    for _ in range(2):  # refused, then refused again from what was kept
+        with pytest.raises(MovementError, match='needs "walk"'):
+            mover_for("battletech", {"type": "mech"}, name="the Atlas")
+    with pytest.raises(MovementError, match="MP must be a whole number"):
+        mover_for("battletech", {"type": "mech", "walk": [4]})  # no key: made anew
+
+
 def test_bad_movement_questions_raise_clear_errors() -> None:
     """Bad input: a clear MovementError naming the problem."""
     area = one_sheet()

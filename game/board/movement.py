@@ -186,6 +186,39 @@ def mover_for(
     """
     if not isinstance(profile, Mapping):
         raise MovementError(f"{name}: a profile is a mapping, not {type(profile).__name__}")
+    # A unit's Mover is asked for many times a phase (whether it can move, how far,
+    # its reach), so it is made once for what it is made of: the values read below,
+    # the numbers with their types (5 and 5.0, or True and 1, are equal keys but not
+    # equal MP).
+    get = profile.get
+    walk, move, tall = get("walk", _ABSENT), get("move", _ABSENT), get("height", _ABSENT)
+    key = (system, name, height, get("type"), get("motive"), walk, move, tall)
+    key += (type(height), type(walk), type(move), type(tall))
+    try:
+        made = _MOVERS.get(key)
+    except TypeError:  # a value that is no key (a list as MP...): made, and refused, anew
+        return _new_mover(system, profile, name, height)
+    if made is None:
+        try:
+            made = _new_mover(system, profile, name, height)
+        except MovementError as exc:
+            made = exc
+        if len(_MOVERS) >= _MOVERS_KEPT:
+            _MOVERS.clear()
+        _MOVERS[key] = made
+    if isinstance(made, MovementError):
+        raise MovementError(*made.args)
+    return made
+
+
+# The Movers ``mover_for`` made (or the reasons it refused), by what they are made
+# of, and how many it keeps (a game has some dozens of units).
+_ABSENT = object()  # a profile entry that is not there
+_MOVERS: dict[tuple, Mover | MovementError] = {}
+_MOVERS_KEPT = 1024
+
+
+def _new_mover(system: str, profile: Mapping[str, Any], name: str, height: int | None) -> Mover:
     if system == "battletech":
         kind = profile.get("type")
         if kind == "mech":
@@ -417,7 +450,8 @@ class _Tables:
 
     def exit_hexes(self) -> memoryview:
         """Per area hex: whether a step leaves it by an exit (MAP-6)."""
-        return self._view("exit hexes", self.exit_ok.any(axis=1))
+        view = self._flat.get("exit hexes")  # worked out on the first search only
+        return self._view("exit hexes", self.exit_ok.any(axis=1)) if view is None else view
 
 
 _TABLES: weakref.WeakKeyDictionary[PlayArea, _Tables] = weakref.WeakKeyDictionary()
@@ -636,8 +670,11 @@ _ACTIONS = (FORWARD, BACKWARD, TURN_RIGHT, TURN_LEFT)
 # The axial step of each direction 1..6, by direction - 1.
 _STEP_Q = tuple(DIRECTIONS[d].q for d in range(1, 7))
 _STEP_R = tuple(DIRECTIONS[d].r for d in range(1, 7))
-# The facings (0..5) in a set of facings held as bits, and the facings one turn from them.
-_FACINGS_IN = tuple(tuple(f for f in range(6) if mask >> f & 1) for mask in range(64))
+# The facings (0..5) in a set of facings held as bits, each with its bit and the
+# direction behind it (where a backward step goes), and the facings one turn from them.
+_FACING_STEPS = tuple(
+    tuple((f, 1 << f, (f + 3) % 6) for f in range(6) if mask >> f & 1) for mask in range(64)
+)
 _ONE_TURN = tuple(
     ((mask << 1) | (mask >> 1) | (mask << 5) | (mask >> 5)) & 63 for mask in range(64)
 )
@@ -1127,6 +1164,11 @@ def _facing_search(
     ring: list[dict[int, int]] = [{} for _ in range(_RING)]
     ring_mask = _RING - 1
     ring[0][i0] = 1 << (facing - 1)
+    # The loop below runs for every state: the tables it reads are locals, and what
+    # does not change within a cost is worked out once per cost.
+    steps_in = _FACING_STEPS
+    one_turn = _ONE_TURN
+    back_rows = 6 * n  # the first state after a backward step
     c = -1
     top = 0
     while c < top:
@@ -1136,56 +1178,75 @@ def _facing_search(
             continue
         ring[c & ring_mask] = {}
         fresh: list[int] = []
+        ahead = cap - c  # MP left for a move without a backward step
+        behind = walk - c  # MP left for a move with one
         for key, facings in waiting.items():
             was = done[key]
-            back = key >= n
-            i = key - n if back else key
-            new = facings & ~(was | done[i]) if back else facings & ~was
-            if not new:
-                continue
+            if key >= n:
+                i = key - n
+                new = facings & ~(was | done[i])
+                if not new:
+                    continue
+                first = back_rows + i  # the state of facing 1 (f = 0)
+                room = behind
+            else:
+                i = key
+                new = facings & ~was
+                if not new:
+                    continue
+                first = i
+                room = ahead
             done[key] = was | new
-            first = (6 * n if back else 0) + i  # the state of facing 1 (f = 0)
-            limit = walk if back else cap
-            listed = _FACINGS_IN[new]
-            cheapest = first + listed[0] * n
-            if i not in best:
-                best[i] = cheapest
+            listed = steps_in[new]
+            held = best.get(i)
+            if held is None:
+                best[i] = first + listed[0][0] * n
                 fresh.append(i)
-            elif not back and best[i] >= 6 * n and dist[best[i]] == c:
-                best[i] = cheapest  # the same MP without a backward step
-            if c < limit:  # a hexside's turn costs 1
-                turned = _ONE_TURN[new] & ~(was | new)
-                if turned:
-                    later = ring[(c + 1) & ring_mask]
-                    later[key] = later.get(key, 0) | turned
-                    if c + 1 > top:
-                        top = c + 1
+            elif key < n and held >= back_rows and dist[held] == c:
+                best[i] = first + listed[0][0] * n  # the same MP without a backward step
+            if room <= 0:  # no MP left for a turn or a step
+                for f, _, _ in listed:
+                    dist[first + f * n] = c
+                continue
+            turned = one_turn[new] & ~(was | new)  # a hexside's turn costs 1
+            if turned:
+                later = ring[(c + 1) & ring_mask]
+                if key in later:
+                    later[key] |= turned
+                else:
+                    later[key] = turned
+                if c >= top:
+                    top = c + 1
             k = 6 * i
-            for f in listed:
+            layer = key - i  # 0, or n after a backward step
+            for f, bit, o in listed:
                 dist[first + f * n] = c
                 # Forward: the step the way the unit faces, in its layer.
                 w = enter[k + f]
-                if w:
-                    cw = c + w
-                    if cw <= limit:
-                        to = key - i + neighbours[k + f]
-                        if not done[to] >> f & 1:
-                            later = ring[cw & ring_mask]
-                            later[to] = later.get(to, 0) | 1 << f
-                            if cw > top:
-                                top = cw
+                if w and w <= room:
+                    to = layer + neighbours[k + f]
+                    if not done[to] & bit:
+                        later = ring[(c + w) & ring_mask]
+                        if to in later:
+                            later[to] |= bit
+                        else:
+                            later[to] = bit
+                        if c + w > top:
+                            top = c + w
                 # Backward: the step the other way, into the backward layer.
-                w = enter[k + _OPPOSITE[f]]
-                if w:
-                    cw = c + w
-                    if cw <= walk:
-                        j = neighbours[k + _OPPOSITE[f]]
+                if behind > 0:
+                    w = enter[k + o]
+                    if w and w <= behind:
+                        j = neighbours[k + o]
                         to = n + j
-                        if not (done[to] | done[j]) >> f & 1:
-                            later = ring[cw & ring_mask]
-                            later[to] = later.get(to, 0) | 1 << f
-                            if cw > top:
-                                top = cw
+                        if not (done[to] | done[j]) & bit:
+                            later = ring[(c + w) & ring_mask]
+                            if to in later:
+                                later[to] |= bit
+                            else:
+                                later[to] = bit
+                            if c + w > top:
+                                top = c + w
         fresh.sort()
         order += fresh
     return dist, best, order
