@@ -8,8 +8,11 @@ where enemy units see and shoot, and where enemy shells have been falling.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import compress
+from typing import overload
 
 import numpy as np
 
@@ -21,6 +24,7 @@ from game.artillery.weapons import weapon
 from game.board.area import PlayArea
 from game.hexmath import Hex, distance, distances
 from game.state.commands import Command
+from game.state.legal import LegalCommands
 from game.state.model import Unit
 from game.state.queries import fastest_move, shot_to_hit, spotters_at
 from game.state.view import PlayerView
@@ -51,8 +55,72 @@ class Candidate:
         fields["reason"] = reason
 
 
-def best(candidates: list[Candidate]) -> Candidate:
+class Scored(Sequence[Candidate]):
+    """Options scored all at once (a movement decision weighs each of a unit's
+    hundreds of moves): their commands, scores and reasons side by side, each made a
+    ``Candidate`` only when read. A policy picks from the scores alone (``best``), so
+    a decision makes the one candidate it takes."""
+
+    __slots__ = ("commands", "reasons", "scores")
+
+    def __init__(self, commands: list[Command], scores: list[float], reasons: list[str]) -> None:
+        if not len(commands) == len(scores) == len(reasons):
+            raise ValueError(
+                f"{len(commands)} commands, {len(scores)} scores and {len(reasons)} reasons"
+            )
+        self.commands = commands
+        self.scores = scores
+        self.reasons = reasons
+
+    def __len__(self) -> int:
+        return len(self.commands)
+
+    @overload
+    def __getitem__(self, k: int) -> Candidate: ...
+    @overload
+    def __getitem__(self, k: slice) -> list[Candidate]: ...
+    def __getitem__(self, k: int | slice) -> Candidate | list[Candidate]:
+        if isinstance(k, slice):
+            return [self[j] for j in range(*k.indices(len(self)))]
+        return Candidate(self.commands[k], self.scores[k], self.reasons[k])
+
+    def __setitem__(self, k: int, c: Candidate) -> None:
+        self.commands[k] = c.command
+        self.scores[k] = c.score
+        self.reasons[k] = c.reason
+
+    def __iter__(self) -> Iterator[Candidate]:
+        return map(Candidate, self.commands, self.scores, self.reasons)
+
+    def best_index(self) -> int:
+        """Where ``best`` finds the highest score: the first among equals."""
+        scores = self.scores
+        return max(range(len(scores)), key=scores.__getitem__)
+
+    def among(self, legal: LegalCommands) -> Scored:
+        """The options whose command is in ``legal``, in their order (itself when all
+        are, as a unit's moves listed by ``legal`` are)."""
+        if legal.holds_all(self.commands):
+            return self
+        keep = [c in legal for c in self.commands]
+        return Scored(
+            list(compress(self.commands, keep)),
+            list(compress(self.scores, keep)),
+            list(compress(self.reasons, keep)),
+        )
+
+
+def scores_of(candidates: Sequence[Candidate]) -> list[float]:
+    """The candidates' scores, in their order."""
+    if isinstance(candidates, Scored):
+        return candidates.scores
+    return [c.score for c in candidates]
+
+
+def best(candidates: Sequence[Candidate]) -> Candidate:
     """The highest score; ties go to the earliest candidate (legal order)."""
+    if isinstance(candidates, Scored):
+        return candidates[candidates.best_index()]
     top = candidates[0]
     for c in candidates[1:]:
         if c.score > top.score:

@@ -26,7 +26,7 @@ import numpy as np
 import game.ai.objectives as objectives
 import game.state.combat as cs
 from game.ai.aircraft import flight_candidates
-from game.ai.candidates import Board, Candidate
+from game.ai.candidates import Board, Candidate, Scored, scores_of
 from game.ai.charges import move_worth
 from game.ai.hunt import beliefs, goal_position, search_indices
 from game.ai.shell_damage import harmful_radius, is_blast
@@ -47,7 +47,7 @@ from game.state.queries import fastest_move, ground_reach, points_left
 from game.state.systems import has_missile_weapons
 
 
-def movement_candidates(board: Board, legal: Sequence[Command]) -> list[Candidate]:
+def movement_candidates(board: Board, legal: Sequence[Command]) -> Sequence[Candidate]:
     # A unit's moves are worked out when it is the one to move.
     by_unit = LegalCommands.read(legal).by_unit()
     if not by_unit:
@@ -154,7 +154,7 @@ def _crew_jobs(board: Board, free: list[str]) -> dict[str, tuple[Hex, str]]:
 
 def _crew_moves(
     board: Board, uid: str, options: list[Command], gun: Hex, why: str
-) -> list[Candidate]:
+) -> Sequence[Candidate]:
     """A crew stands within a step of its gun (TS-11), out of the rings of the shells
     falling there (ART-25)."""
     here = board.hex_of(uid)
@@ -212,7 +212,7 @@ def _escorted(board: Board) -> Unit | None:
 
 def _sheltered_moves(
     board: Board, goals: objectives.Objectives, uid: str, options: list[Command]
-) -> list[Candidate]:
+) -> Sequence[Candidate]:
     """The weakest unit kept out of the fight: hidden (``_hiding_moves``) at the levels
     whose escorts stay by it when the side wins only by outlasting the enemy; out of
     sight as a spotter is when it also plays to destroy units (its spotting helps)."""
@@ -233,7 +233,7 @@ WOODS_COVER = {LIGHT_WOODS: 1.0, HEAVY_WOODS: 2.0}
 
 def _hiding_moves(
     board: Board, uid: str, options: list[Command], why: str = HIDING
-) -> list[Candidate]:
+) -> Sequence[Candidate]:
     """Keep a unit (the weakest, or one of the last holding out) out of the enemy's
     sight and reach, in woods where it can (ART-32a), away from the enemy and never
     toward it to watch it: the side wins by its surviving, not by its spotting."""
@@ -404,7 +404,7 @@ def _facing_worths(board: Board, options: Sequence[Command], ends: _Ends) -> np.
 
 def _archer_moves(
     board: Board, uid: str, options: list[Command], goals: objectives.Objectives
-) -> list[Candidate]:
+) -> Sequence[Candidate]:
     """Bowmen guarding a hex: within range of the enemy on its way there, short range
     best (BS-18), out of the reach of its charges (its fastest move and a step), within
     a move of the guarded hex, front toward the nearest enemy (BS-13)."""
@@ -445,7 +445,7 @@ def _archer_moves(
 
 def _objective_moves(
     board: Board, uid: str, options: list[Command], goal: Hex, why: str
-) -> list[Candidate]:
+) -> Sequence[Candidate]:
     """To the hold hex and on it (or next to it when another own unit is there)."""
     here = board.hex_of(uid)
     ends = _Ends.of_options(board.area, options, here)
@@ -473,7 +473,9 @@ def _objective_moves(
 KEPT_HEX_WORTH = 100.0
 
 
-def _keep_the_hex(board: Board, uid: str, out: list[Candidate], here: Hex, goal: Hex) -> None:
+def _keep_the_hex(
+    board: Board, uid: str, out: Scored | list[Candidate], here: Hex, goal: Hex
+) -> None:
     """Normal (``keeps_the_guarded_hex``): a BATTLESYSTEM regiment guarding a hex that no
     other own unit stands on counts ending its move there ``KEPT_HEX_WORTH`` hexes more,
     above the melee rounds it brings (``_weigh_charges``). The enemy holds the hex only
@@ -505,7 +507,7 @@ GUARD_ROUNDS_WEIGHED = 40
 
 
 def _weigh_charges(
-    board: Board, uid: str, out: list[Candidate], here: Hex, guarding: bool = False
+    board: Board, uid: str, out: Scored | list[Candidate], here: Hex, guarding: bool = False
 ) -> None:
     """Hard: among the best few moves, add the worth of the rounds of close combat each
     makes possible this turn (``game.ai.charges``: its charge, both units' faces, the
@@ -521,7 +523,8 @@ def _weigh_charges(
     else:
         return
     facing = board.view.units[uid].facing
-    ranked = sorted(range(len(out)), key=lambda k: -out[k].score)[:weighed]
+    scores = scores_of(out)
+    ranked = sorted(range(len(out)), key=lambda k: -scores[k])[:weighed]
     for k in ranked:
         c = out[k]
         to = _destination(c.command, here)
@@ -587,7 +590,7 @@ def _garrison_needed(
 
 def _garrison_moves(
     board: Board, uid: str, options: list[Command], goal: Hex, why: str
-) -> list[Candidate]:
+) -> Sequence[Candidate]:
     """Stand by two hexes off the garrisoned hex, out of the rings of the shells that
     fall on it (ART-25), and step next to it once an enemy unit could reach it this
     turn (``_captors_at``), to guard its gun in the attack phase (TS-10). The level that
@@ -616,7 +619,7 @@ def _fighter_moves(
     options: list[Command],
     goals: objectives.Objectives,
     escorted: Unit | None = None,
-) -> list[Candidate]:
+) -> Sequence[Candidate]:
     """Close with the nearest known enemy: within three hexes for units that shoot
     (BattleTech), into contact for the others; with none in sight, toward the
     enemy's objective hex or home edge. An escort of ``escorted`` closes with the
@@ -661,13 +664,16 @@ def _fighter_moves(
     return out
 
 
-def _reward_sight_of(board: Board, uid: str, out: list[Candidate], here: Hex, target: Hex) -> None:
+def _reward_sight_of(
+    board: Board, uid: str, out: Scored | list[Candidate], here: Hex, target: Hex
+) -> None:
     """Among the best few moves of a unit that shoots (ART-32a), prefer ground with a
     line of sight to the enemy it closes with (MAP-5): a hex three off behind a hill
     shoots at nothing."""
     area = board.area
     height = board.view.units[uid].height
-    ranked = sorted(range(len(out)), key=lambda k: -out[k].score)[:8]
+    scores = scores_of(out)
+    ranked = sorted(range(len(out)), key=lambda k: -scores[k])[:8]
     for k in ranked:
         h = _destination(out[k].command, here)
         if area.contains(h) and in_sight(area, h, target, height, 1):
@@ -714,22 +720,19 @@ class _Ends:
         return self.index >= 0
 
 
-def _scored(options: Sequence[Command], scores: np.ndarray, why: str) -> list[Candidate]:
-    return [Candidate(c, s, why) for c, s in zip(options, scores.tolist(), strict=True)]
+def _scored(options: Sequence[Command], scores: np.ndarray, why: str) -> Scored:
+    return Scored(list(options), scores.tolist(), [why] * len(options))
 
 
 def _scored_on_map(
     options: Sequence[Command], ends: _Ends, on_map: np.ndarray, why: str, off_map: str
-) -> list[Candidate]:
+) -> Scored:
     """The options scored ``on_map`` where they end on the map, -50 (``off_map``) where
     they leave it."""
     scores = np.full(ends.index.size, -50.0)
     scores[ends.inside] = on_map
-    inside = ends.inside.tolist()
-    return [
-        Candidate(c, s, why if stays else off_map)
-        for c, s, stays in zip(options, scores.tolist(), inside, strict=True)
-    ]
+    reasons = [why if stays else off_map for stays in ends.inside.tolist()]
+    return Scored(list(options), scores.tolist(), reasons)
 
 
 # Score lost per point of damage an own shell landing this turn is expected to do
@@ -888,7 +891,7 @@ def hunt_goal(board: Board, uid: str) -> tuple[Hex | None, np.ndarray, str]:
     return area.hex_0909(pos), none, f"head for sheet {pos}, the likeliest gun position"
 
 
-def _hunter_moves(board: Board, uid: str, options: list[Command]) -> list[Candidate]:
+def _hunter_moves(board: Board, uid: str, options: list[Command]) -> Sequence[Candidate]:
     view = board.view
     area = view.area
     here = board.hex_of(uid)
@@ -924,7 +927,7 @@ def _hunter_moves(board: Board, uid: str, options: list[Command]) -> list[Candid
 
 def _close_in(
     board: Board, uid: str, options: list[Command], guns: Hex, danger: np.ndarray, why: str
-) -> list[Candidate]:
+) -> Sequence[Candidate]:
     """Revealed guns: stand two or three hexes off with a clear line of sight, still
     if already there (ART-32a: moving worsens the own shots), out of the rings of
     the own shells aimed at the guns (ART-25)."""
@@ -937,7 +940,8 @@ def _close_in(
     score[(ends.q == here.q) & (ends.r == here.r)] += 1.0
     score -= _common_penalties(board, uid, ends, danger)
     out = _scored(options, score, why)
-    ranked = sorted(range(len(out)), key=lambda k: (-out[k].score, k))
+    scores = scores_of(out)
+    ranked = sorted(range(len(out)), key=lambda k: (-scores[k], k))
     for k in ranked[:8]:
         h = _destination(out[k].command, here)
         if not view.area.contains(h):
@@ -949,7 +953,12 @@ def _close_in(
 
 
 def _reward_search_sight(
-    board: Board, uid: str, out: list[Candidate], score: np.ndarray, idx: np.ndarray, here: Hex
+    board: Board,
+    uid: str,
+    out: Scored | list[Candidate],
+    score: np.ndarray,
+    idx: np.ndarray,
+    here: Hex,
 ) -> None:
     """Among the best few search moves (``score``: those of ``out``), prefer ground
     that sees many unsearched hexes (``idx``: their area indices)."""
@@ -1092,7 +1101,7 @@ def _seen_from(board: Board, at: np.ndarray, height: int) -> Callable[[Hex], np.
     return seen_from
 
 
-def _spotter_moves(board: Board, uid: str, options: list[Command]) -> list[Candidate]:
+def _spotter_moves(board: Board, uid: str, options: list[Command]) -> Sequence[Candidate]:
     view = board.view
     area = view.area
     here = board.hex_of(uid)

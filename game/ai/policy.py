@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from game.ai.attacks import answer_candidates, attack_candidates
-from game.ai.candidates import Board, Candidate, best
+from game.ai.candidates import Board, Candidate, Scored, best, scores_of
 from game.ai.fire import targeting_candidates
 from game.ai.manoeuvre import movement_candidates
 from game.ai.memory import Memory
@@ -77,7 +77,7 @@ class Policy:
 
     def candidates(
         self, view: PlayerView, legal: Sequence[Command], dice: DiceBase
-    ) -> list[Candidate]:
+    ) -> Sequence[Candidate]:
         """Every scored candidate for this decision (after taking in the view)."""
         _check(view, legal)
         legal = LegalCommands.read(legal)
@@ -97,7 +97,10 @@ class Policy:
             found = attack_candidates(board, legal)
         else:
             found = []
-        found = [c for c in found if c.command in legal]
+        if isinstance(found, Scored):
+            found = found.among(legal)
+        else:
+            found = [c for c in found if c.command in legal]
         return found or [Candidate(legal[0], 0.0, "nothing better known")]
 
     def choose(self, view: PlayerView, legal: Sequence[Command], dice: DiceBase) -> Command:
@@ -106,7 +109,8 @@ class Policy:
         blunder = self.level.blunder_per_mille
         if blunder and len(found) > 1:
             if dice.roll(1, 1000, "blunder").total <= blunder:
-                ranked = sorted(range(len(found)), key=lambda k: -found[k].score)[:4]
+                scores = scores_of(found)
+                ranked = sorted(range(len(found)), key=lambda k: -scores[k])[:4]
                 pick = found[ranked[dice.roll(1, len(ranked), "blunder pick").total - 1]]
             dice.take_records()
         self.last = pick

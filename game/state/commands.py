@@ -8,6 +8,7 @@ changes the state and returns events.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
@@ -88,6 +89,25 @@ class Move(Command):
 
     def in_words(self) -> str:
         return f"move {self.unit} to {_at(self.to)}, facing {self.facing}"
+
+    @classmethod
+    def listed(cls, side: str, unit: str, ends: Iterable[tuple[Hex, int]]) -> list[Move]:
+        """The unit's moves to each ``(hex, end facing)`` of ``ends``, in their order:
+        each equal to ``Move(side, unit, hex, facing)``. A unit's reach lists hundreds
+        of hexes at each decision, so the fields go straight into each move's dict,
+        past the frozen class's guarded setter."""
+        new = object.__new__
+        out: list[Move] = []
+        append = out.append
+        for to, facing in ends:
+            move = new(cls)
+            fields_ = move.__dict__
+            fields_["side"] = side
+            fields_["unit"] = unit
+            fields_["to"] = to
+            fields_["facing"] = facing
+            append(move)
+        return out
 
 
 @dataclass(frozen=True)

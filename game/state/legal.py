@@ -216,6 +216,13 @@ class LegalCommands(Sequence[Command]):
             members = self._members[key] = set(commands)
         return command in members
 
+    def holds_all(self, commands: Sequence[Command]) -> bool:
+        """Whether every one of ``commands`` is legal: at once when they are the very
+        objects listed here (a unit's moves, scored), else one by one."""
+        if commands and commands[0] in self and self._last_ids.issuperset(map(id, commands)):
+            return True
+        return all(c in self for c in commands)
+
     def __bool__(self) -> bool:
         if self._none_empty:
             return bool(self._makers)
@@ -301,7 +308,7 @@ def _moves(state: GameState, side: str, unit: Unit) -> list[Command]:
     if aircraft.is_aircraft(unit):
         return out + _flights(state, side, unit)
     reach = moving.reach(state, unit)
-    out += [Move(side, unit.id, h, facing) for h, facing in reach.end_facings().items()]
+    out += Move.listed(side, unit.id, reach.end_facings().items())
     for facing in reach.facings(unit.hex):  # type: ignore[arg-type]
         if facing != unit.facing:
             out.append(Move(side, unit.id, unit.hex, facing))  # type: ignore[arg-type]
