@@ -857,3 +857,48 @@ def test_new_scenario_plays_twenty_seeded_random_games_to_a_result(name: str) ->
         assert state.turn <= state.turn_limit
     assert attacks > 0
     assert state_hash(replay(game_log(state))) == state_hash(state)
+
+
+@pytest.mark.parametrize("name", ["long_tom_hunt", "hold_the_ford"])
+def test_MOV_1_MAP_6_a_move_checked_reads_the_route_validate_move_gives(name: str) -> None:
+    """MOV-1/MAP-6: the engine's check of a move (``moving.route``) reads the route
+    from the reach its legal moves were made from; route and refusal are those of
+    ``validate_move`` gives, through moves, new sheets and new turns."""
+    from game.board.movement import MovementError, validate_move
+
+    state = new_game(MAPS / f"{name}.toml", 3)
+    rng = random.Random(3)
+    checked = 0
+    while state.result is None and state.turn <= 4:
+        command = random_command(state, rng)
+        if isinstance(command, Move):
+            unit = state.units[command.unit]
+            reach = moving.reach(state, unit)  # what the side was offered
+            enemies = [
+                u.hex
+                for u in state.living(state.other(unit.side))
+                if u.hex is not None and not u.hidden
+            ]
+            friends = [u.hex for u in state.living(unit.side) if u.hex and u.id != unit.id]
+            far = Hex(unit.hex.q + 40, unit.hex.r)
+            asked = [(h, f) for h in list(reach)[:: max(1, len(reach) // 6)] for f in (1, 4)]
+            for to, facing in [*asked, (command.to, command.facing), (far, 2), (unit.hex, 7)]:
+                try:
+                    anew = validate_move(
+                        state.area,
+                        unit.hex,
+                        unit.facing,
+                        moving.mover(unit),
+                        to,
+                        facing,
+                        enemy_hexes=enemies,
+                        friendly_hexes=friends,
+                        exits=bool(state.options.get("mobile_maps")),
+                    )
+                    expected = anew.route if anew else anew.reason
+                except MovementError as exc:  # facing 7
+                    expected = str(exc)
+                assert moving.route(state, unit, to, facing) == expected
+                checked += 1
+        apply(state, command)
+    assert checked > 50

@@ -89,6 +89,18 @@ def route(state: GameState | PlayerView, unit: Unit, to: Hex, facing: int) -> Ro
     """The route of a requested move, or the reason it is illegal."""
     assert unit.hex is not None
     enemies, friends = _blocking(state, unit)
+    exits = bool(state.options.get("mobile_maps"))
+    # A legal move is one of the moves the side was offered, from the reach kept for
+    # this very question (``reach``): its route is read there; ``validate_move`` asks
+    # the same reach and words the reason when there is no route.
+    try:
+        found = reachable(
+            state.area, unit.hex, unit.facing, mover(unit), None, enemies, friends, exits
+        ).route(to, facing)
+    except MovementError:
+        found = None  # validate_move says why, in its own words
+    if found is not None:
+        return found
     try:
         check = validate_move(
             state.area,
@@ -99,7 +111,7 @@ def route(state: GameState | PlayerView, unit: Unit, to: Hex, facing: int) -> Ro
             facing,
             enemy_hexes=enemies,
             friendly_hexes=friends,
-            exits=bool(state.options.get("mobile_maps")),
+            exits=exits,
         )
     except MovementError as exc:  # a facing outside 1..6 and the like
         return str(exc)
