@@ -250,7 +250,7 @@ _BLOCK = 1024
 _SHARED_RUNS = 512
 _NONE = np.empty(0, dtype=np.int64)
 # Line steps at most (lines times steps) drawn at once for the lines still open
-# after a chunk, instead of chunk by chunk: one set of numpy calls for the rest.
+# past the chunks the table holds, instead of chunk by chunk.
 _REST_AT_ONCE = 65_536
 # The relative-line table grows on demand toward the farthest line a viewer asks
 # about, ring by ring, at most about GROW_ENTRIES line steps per call (about
@@ -666,10 +666,12 @@ def visible_from(
             chunk
             and todo.size * rest <= _REST_AT_ONCE
             and 2 * rest < _PACK  # a line's woods (2 a hex at most) stay below _PACK
-            and (chunk >= len(_LINES.segment_of) or rest > CHUNK_STEPS)
+            and chunk >= len(_LINES.segment_of)
         ):
-            # A few lines left, far to go: their remaining steps drawn at once
-            # cost fewer numpy calls than a chunk at a time.
+            # Past the steps the table holds, the lines still open have the rest
+            # of their steps drawn at once: fewer numpy calls than a chunk at a
+            # time. (Within the table, reading chunk by chunk does less work:
+            # most lines are blocked before the end.)
             ends = _line_ends(area.q[todo] - viewer.q, area.r[todo] - viewer.r)
             packed = g.code.take(_deltas_along(ends, first, rest) + base)
             top = np.maximum(top, packed.max(axis=1) // _PACK)
