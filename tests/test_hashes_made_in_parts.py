@@ -4,8 +4,11 @@ a log or a replay check written before reads the same."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
+
+import pytest
 
 from game.dice import RollRecord
 from game.state import new_game, state_hash
@@ -78,3 +81,32 @@ def test_the_queues_json_made_of_each_shells_kept_json_is_the_queues_json() -> N
     queue_json(state.queue)
     state.queue.plots[0] = replace(first, adjustments=first.adjustments + 1)
     assert queue_json(state.queue) == canonical_json(state.queue.to_dict()).encode("utf-8")
+
+
+def test_canonical_json_is_json_dumps_with_sorted_keys() -> None:
+    """The encoder made once (``canonical_json``) writes what ``json.dumps`` with the
+    canonical settings writes, for a whole game and for awkward values, and a call
+    that fails leaves nothing behind for the next one."""
+
+    def dumps(data: object) -> str:
+        return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    state = new_game(HUNT, 3)
+    player = RandomPlayer(3)
+    while state.result is None and state.turn <= 2:
+        random_step(state, player)
+    awkward = [
+        state.to_dict(),
+        "plain text",
+        'Überhöhung "quoted" \\ \n\t\u0000 ✓',
+        {"b": 1, "a": [1.5, -0.0, 1e300, True, None, 2**70], "é": {"z": {}, "y": []}},
+        {3: "int keys", 20: "sorted as numbers"},
+        (1, 2),
+        0.1 + 0.2,
+    ]
+    for data in awkward:
+        assert canonical_json(data) == dumps(data)
+    for bad in ({"set": {1, 2}}, {"nan": float("nan"), "not json": object()}):
+        with pytest.raises(TypeError):
+            canonical_json(bad)
+    assert canonical_json(awkward[3]) == dumps(awkward[3])

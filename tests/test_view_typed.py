@@ -205,6 +205,7 @@ def test_a_units_copy_kept_between_views_equals_a_fresh_one() -> None:
         lambda: gun.battery.auto_hit.earn(Hex(1, 1), state.turn),  # type: ignore[union-attr]
         lambda: gun.charged.append("s-mech"),
         lambda: gun.reactions.update({"s-mech": "hold"}),
+        lambda: gun.in_combat_with.append("s-mech"),
     ]
     for change in changes:
         player_view(state, "north")

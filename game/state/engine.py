@@ -201,10 +201,18 @@ def _area_refusals(area: PlayArea, side: str, cmd: Deploy, weapon: str | None) -
 
 def _shared_position_refusals(state: GameState | PlayerView, side: str, cmd: Deploy) -> list[str]:
     """MAP-10: batteries at one sheet position stand on one sheet, in different hexes."""
+    others = [
+        (other, off)
+        for other in state.living(side)
+        if other.id != cmd.battery
+        and other.battery is not None
+        and (off := other.battery.offboard) is not None
+    ]
+    if not others:
+        return []  # the side's only battery off the board shares no position
     pos = off_board_position(state.area, cmd.direction, cmd.distance, cmd.along)
-    for other in state.living(side):
-        off = other.battery.offboard if other.battery is not None else None
-        if other.id == cmd.battery or off is None or off.position != pos:
+    for other, off in others:
+        if off.position != pos:
             continue
         if off.sheet != cmd.sheet:
             return [

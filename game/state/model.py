@@ -514,10 +514,13 @@ class GameState:
         raise ValueError(f"{side!r} is not a side in this game (sides: {a}, {b})")
 
     def living(self, side: str | None = None) -> list[Unit]:
-        return [u for u in self.units.values() if u.alive and (side is None or u.side == side)]
+        # ``not destroyed`` read directly (``Unit.alive``): asked many times a command.
+        if side is None:
+            return [u for u in self.units.values() if not u.destroyed]
+        return [u for u in self.units.values() if u.side == side and not u.destroyed]
 
     def units_at(self, h: Hex) -> list[Unit]:
-        return [u for u in self.units.values() if u.alive and u.hex == h]
+        return [u for u in self.units.values() if u.hex == h and not u.destroyed]
 
     def to_dict(self, history: bool = True, sheets: bool = True) -> dict[str, Any]:
         """The whole game as plain data; without ``history``, all but its log,
@@ -603,11 +606,32 @@ class GameState:
 # ``json.dumps`` with these settings makes a new encoder at every call; the hashes
 # of every command and turn encode many small parts, so one encoder serves them all.
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+# ``JSONEncoder.encode`` also builds its C encoder anew at every call, which costs as
+# much as writing a small part: it is built once here, with the same settings. It
+# keeps no circular-reference markers (game data holds no cycles), as a marker left by
+# a failed call could refuse a later one.
+_CANONICAL_C = (
+    None
+    if json.encoder.c_make_encoder is None
+    else json.encoder.c_make_encoder(
+        None,
+        _CANONICAL.default,
+        json.encoder.encode_basestring,
+        None,
+        ":",
+        ",",
+        True,
+        False,
+        True,
+    )
+)
 
 
 def canonical_json(data: Any) -> str:
     """Stable JSON: sorted keys, no spaces; the form hashed and saved."""
-    return _CANONICAL.encode(data)
+    if _CANONICAL_C is None:
+        return _CANONICAL.encode(data)
+    return "".join(_CANONICAL_C(data, 0))
 
 
 def digest(data: Any) -> str:

@@ -233,10 +233,12 @@ class PlayerView:
 
     def living(self, side: str | None = None) -> list[SeenUnit]:
         """Units not destroyed (of ``side``), as ``GameState.living``."""
-        return [u for u in self.units.values() if u.alive and (side is None or u.side == side)]
+        if side is None:
+            return [u for u in self.units.values() if not u.destroyed]
+        return [u for u in self.units.values() if u.side == side and not u.destroyed]
 
     def units_at(self, h: Hex) -> list[SeenUnit]:
-        return [u for u in self.units.values() if u.hex == h and u.alive]
+        return [u for u in self.units.values() if u.hex == h and not u.destroyed]
 
     def own_units(self) -> list[SeenUnit]:
         return [u for u in self.units.values() if u.side == self.side]
@@ -537,7 +539,7 @@ def _common(state: GameState) -> dict[str, Any]:
         "initiative": _copy_of(state.initiative, written_into=True),
         "building_cf": dict(state.building_cf),
         "options": _copy_of(state.options, written_into=True),
-        "result": None if state.result is None else replace(state.result),
+        "result": None if (r := state.result) is None else Result(r.winner, r.reason, r.turn),
         "scenario_name": str(state.options.get("name", "")),
         "briefing": str(state.scenario.get("scenario", {}).get("briefing", "")),
         "question": copy.deepcopy(state.questions[0]) if state.questions else None,
@@ -577,49 +579,48 @@ def _seen_log(log: list[Event], reader: str) -> tuple[Event, ...]:
 # mostly follows one command that changed one unit or none, and a ``SeenUnit`` cannot
 # be changed, so the next view of a unit as it was hands out the same copy. Keyed
 # by the engine's unit, held so that its id is not reused while the copy is kept.
-_SEEN_UNITS: dict[tuple[int, str], tuple[Unit, tuple[Any, ...], SeenUnit]] = {}
+_SEEN_UNITS: dict[tuple[int, str], tuple[Unit, dict[str, Any], SeenUnit]] = {}
 _SEEN_UNITS_KEPT = 4096
-# The fields a view copies as they are: names, places, numbers, and the profile and
-# damage, which the engine replaces whole (``_copy_of``). The lists and the battery
-# are written into in place, so their contents are what a copy was made from.
-_WRITTEN_INTO = ("battery", "weapons_fired", "charged", "in_combat_with", "reactions")
-_AS_THEY_ARE = operator.itemgetter(*(n for n in _UNIT_FIELDS if n not in _WRITTEN_INTO))
 
 
-def _made_from(unit: Unit, seen_as: str) -> tuple[Any, ...]:
-    """What ``SeenUnit.seen(unit, seen_as)`` reads of the unit, as plain values."""
-    gun = unit.battery
-    if gun is None:
-        battery: tuple[Any, ...] | None = None
-    elif seen_as == OWN:
-        ammunition = tuple(gun.ammunition.items())
-        battery = (gun.weapon, gun.pieces, gun.offboard, ammunition, *gun.auto_hit.earned.items())
-    else:
-        battery = (gun.weapon, gun.pieces)
-    return (
-        _AS_THEY_ARE(unit.__dict__),
-        tuple(unit.weapons_fired),
-        tuple(unit.charged),
-        tuple(unit.in_combat_with),
-        tuple(unit.reactions.items()),
-        battery,
-    )
+def _as_read(unit: Unit, seen_as: str) -> dict[str, Any]:
+    """What ``SeenUnit.seen(unit, seen_as)`` reads of the unit: its fields, of a battery
+    not its own side's only weapon and pieces. Compared whole with what a copy was
+    made from (``_made_from``): one comparison of two dicts, field by field."""
+    fields_of = unit.__dict__
+    gun = fields_of["battery"]
+    if gun is None or seen_as == OWN:
+        return fields_of
+    return {**fields_of, "battery": (gun.weapon, gun.pieces)}
+
+
+def _made_from(unit: Unit, seen_as: str, seen: SeenUnit) -> dict[str, Any]:
+    """``_as_read(unit, seen_as)`` as it is now, kept apart from the unit: the lists,
+    the reactions and the battery, which the engine writes into in place, copied
+    (the profile and damage are replaced whole, ``_copy_of``). An own battery's copy
+    is the one ``seen`` holds, made of the battery as it is now."""
+    made_from = dict(_as_read(unit, seen_as))
+    for name in ("weapons_fired", "charged", "in_combat_with"):
+        made_from[name] = list(made_from[name])
+    made_from["reactions"] = dict(made_from["reactions"])
+    if seen_as == OWN and unit.battery is not None:
+        made_from["battery"] = seen.battery
+    return made_from
 
 
 def _seen_unit(unit: Unit, seen_as: str) -> SeenUnit:
     """``SeenUnit.seen(unit, seen_as)``, the copy of the last view while the unit is as
     it was then."""
     key = (id(unit), seen_as)
-    made_from = _made_from(unit, seen_as)
     held = _SEEN_UNITS.get(key)
-    if held is not None and held[0] is unit and held[1] == made_from:
+    if held is not None and held[0] is unit and held[1] == _as_read(unit, seen_as):
         if _CHECK_COPIES and held[2].__dict__ != SeenUnit.seen(unit, seen_as).__dict__:
             raise AssertionError(f"the view's copy of {unit.id} is not the unit as it is")
         return held[2]
     if len(_SEEN_UNITS) >= _SEEN_UNITS_KEPT:
         _SEEN_UNITS.clear()
     seen = SeenUnit.seen(unit, seen_as)
-    _SEEN_UNITS[key] = (unit, made_from, seen)
+    _SEEN_UNITS[key] = (unit, _made_from(unit, seen_as, seen), seen)
     return seen
 
 
@@ -643,7 +644,11 @@ def _gate(state: GameState, side: str) -> PlayerView:
         queue=queue,
         arrivals=arrivals,
         predesignated=tuple(state.predesignated.get(side, ())),
-        announcements=tuple(replace(a) for s in heard for a in state.intel[s].announcements),
+        announcements=tuple(
+            Announcement(a.turn, a.aimed, a.side)
+            for s in heard
+            for a in state.intel[s].announcements
+        ),
         revealed=tuple(u for s in heard for u in state.intel[s].revealed),
         log=_seen_log(state.log, side),
         pending_sheet=_pending(state, side),
