@@ -173,3 +173,59 @@ def test_ART_16_ART_17_shots_at_many_hexes_with_sight_worked_out_are_each_hexs_s
     assert any(s.adjustments == 0 and s.spotters for s in shots)
     assert any(not s.spotters for s in shots)
     assert alone[-1].to_hit is not None and alone[-1].spotters == ()
+
+
+def test_ART_13_ART_18_shots_with_the_best_spotter_alone_have_every_shots_number() -> None:
+    """ART-13, ART-16 .. ART-18: ``shots_now`` told to read each hex's best spotter
+    alone gives every hex the flight, automatic hit, adjustments, spotter and to-hit
+    number of the shot worked out with all its spotters (a spotter that made its own
+    attacks ranks as one a level worse), and asks no unit about a hex a better
+    spotter sees."""
+    state = long_tom_hunt()
+    to_targeting(state, "north")
+    seen = seen_by(state, "n-spotter", True)
+    apply(state, PlotFire("north", "n-long-tom", 1, seen, "standard"))
+    land(state)
+    watchers = [u for u in state.units.values() if u.side == "north" and u.hex is not None]
+    assert len(watchers) >= 3
+    watchers[0].attacked = True
+    view = player_view(state, "north")
+    gun = view.units["n-long-tom"]
+    aims = [h for h in view.area.hexes() if distance(h, seen) <= 8]
+    aims.append(lattice_hex((0, 9), "0909"))
+    area = view.area
+
+    def seen_by_unit(unit: Unit) -> frozenset[Hex]:
+        assert unit.hex is not None
+        height = unit.height + (unit.altitude or 0)
+        return frozenset(h for h in aims if in_sight(area, unit.hex, h, height))
+
+    asked: dict[str, list[Hex]] = {}
+
+    def seen_among(unit: Unit, hexes: list[Hex]) -> list[Hex]:
+        asked[unit.id] = list(hexes)
+        return [h for h in hexes if h in seen_by_unit(unit)]
+
+    sight = queries.KeptSight(seen_by_unit, seen_among)
+    best = queries.shots_now(view, gun, aims, sight, best_spotter_only=True)
+    every = queries.shots_now(view, gun, aims, queries.KeptSight(seen_by_unit))
+    for one, whole in zip(best, every, strict=True):
+        assert (one.refusal, one.sheets, one.flight, one.automatic) == (
+            whole.refusal,
+            whole.sheets,
+            whole.flight,
+            whole.automatic,
+        )
+        assert (one.adjustments, one.to_hit, one.spotter) == (
+            whole.adjustments,
+            whole.to_hit,
+            whole.spotter,
+        )
+        assert one.spotters == (() if whole.spotter is None else (whole.spotter,))
+    assert any(len(s.spotters) > 1 for s in every)
+    # Each unit is asked only about the hexes no better spotter sees.
+    for aim, s in zip(aims, every, strict=True):
+        for u in s.spotters:
+            if u is not s.spotter and u.id in asked:
+                assert aim not in asked[u.id]
+    assert sum(len(h) for h in asked.values()) < len(asked) * len(aims)

@@ -21,6 +21,7 @@ unsearched hexes share the guns' value.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from itertools import compress
@@ -125,12 +126,13 @@ def _automatic_hexes(board: Board, battery_id: str) -> set[Hex]:
     }
 
 
-def _sight(board: Board, aims: list[Hex]) -> KeptSight:
-    """Line of sight (MAP-5) to the aimed hexes (``Board.sight_among``): the same
-    answers as the engine's, on the aimed hexes alone (asked about any other hex,
-    it answers that the unit does not see it)."""
+def _sight(board: Board, aims: list[Hex], indices: list[int]) -> KeptSight:
+    """Line of sight (MAP-5) to the aimed hexes (``Board.sight_among``; ``indices``:
+    theirs in the area arrays, -1 off the area): the same answers as the engine's,
+    on the aimed hexes alone (asked about any other hex, it answers that the unit
+    does not see it)."""
     area = board.area
-    index = {h: i for h in aims if (i := area.index_of(h)) >= 0}
+    index = {h: i for h, i in zip(aims, indices, strict=True) if i >= 0}
     hexes, at = list(index), np.array(list(index.values()), dtype=np.int64)
     wanted = np.zeros(len(area), dtype=bool)
     wanted[at] = True
@@ -146,7 +148,17 @@ def _sight(board: Board, aims: list[Hex]) -> KeptSight:
             sight = seen[key] = frozenset(compress(hexes, mask[at].tolist()))
         return sight
 
-    return KeptSight(seen_by)
+    def seen_among(unit: Unit, asked: Sequence[Hex]) -> list[Hex]:
+        assert unit.hex is not None
+        height = unit.height + (unit.altitude or 0)
+        inside = [h for h in asked if h in index]
+        where = np.array([index[h] for h in inside], dtype=np.int64)
+        some = np.zeros(len(area), dtype=bool)
+        some[where] = True
+        mask = board.sight_among(unit.hex, height, some)
+        return list(compress(inside, mask[where].tolist()))
+
+    return KeptSight(seen_by, seen_among)
 
 
 def out_of_reach(enemy: Unit, weapon_id: str) -> bool:
@@ -225,15 +237,19 @@ def _score_targets(
     aims = sorted(h for h in wanted if h in targets)
     if not aims:
         return []
-    # ART-11 .. ART-21: each shot's number and flight as the engine works them out.
-    shots = shots_now(view, battery, aims, _sight(board, aims))
+    # ART-18 (hard, ``weighs_spotting``): what own units lose by spotting a shot.
+    spotting = _spotting_costs(board)
+    # ART-11 .. ART-21: each shot's number and flight as the engine works them out;
+    # its spotters other than the best are only read for their spotting costs.
+    indices = [area.index_of(h) for h in aims]
+    sight = _sight(board, aims, indices)
+    shots = shots_now(view, battery, aims, sight, best_spotter_only=not spotting)
     # ART-23/ART-24: the enemy units that will see each aimed hex, at most 3 counted
     # (an aim off the area reads the last area hex, as it always has).
     detection = [0] * len(aims)
     if board.level.weighs_detection and _detection_matters(board):
-        at = np.array([area.index_of(h) for h in aims], dtype=np.int64)
+        at = np.array(indices, dtype=np.int64)
         detection = np.minimum(3, board.enemy_sight_at(1, at)).tolist()
-    spotting = _spotting_costs(board)
     # Each shot's to-hit number and ART-18 spotting cost (what the own units that would
     # spot it lose in their own attacks), read once for the aims sharing the shot.
     numbers: dict[int, tuple[int | None, float]] = {}
@@ -250,6 +266,8 @@ def _score_targets(
             number = numbers[id(s)] = (tn, cost)
         spot_cost.append(number[1])
         groups.setdefault(s.flight, {}).setdefault(number[0], []).append(k)  # type: ignore[arg-type]
+    aims_q = np.array([h.q for h in aims], dtype=np.int64)
+    aims_r = np.array([h.r for h in aims], dtype=np.int64)
     tolerance = _tolerance(board)
     detection_cost = board.personality.detection_cost
     scored: list[tuple[float, float, Hex, int | None, int, int]] = []
@@ -273,8 +291,7 @@ def _score_targets(
                 continue
             group = by_tn[tn]
             kernel = damage_kernel(weapon_id, tn)
-            tq = np.array([aims[k].q for k in group], dtype=np.int64)
-            tr = np.array([aims[k].r for k in group], dtype=np.int64)
+            tq, tr = aims_q[group], aims_r[group]
             gain, risk = (a.tolist() for a in weighed.expected(kernel, tq, tr))
             for k, g, r in zip(group, gain, risk, strict=True):
                 h = aims[k]
@@ -283,9 +300,10 @@ def _score_targets(
                 cost = detection_cost * detection[k]
                 cost += spot_cost[k]
                 scored.append((g - cost, r, h, tn, flight, k))
-    scored.sort(key=lambda s: (-s[0], s[2]))
+    # The best few (``sorted(...)[:n]``, each aim's hex its own: no ties left).
+    best = heapq.nsmallest(board.level.forecast_checks, scored, key=lambda s: (-s[0], s[2]))
     out: list[Candidate] = []
-    for value, _, h, tn, flight, k in scored[: board.level.forecast_checks]:
+    for value, _, h, tn, flight, k in best:
         if board.level.exact_forecast:
             value = _exact_value(board, weapon_id, h, tn, flight, *points_by_flight[flight])
             if value is None:

@@ -349,10 +349,16 @@ class KeptSight:
     """A ``Sight`` worked out beforehand, unit by unit: ``seen_by(unit)`` gives the
     hexes the unit sees (MAP-5) among those that will be asked about, worked out at
     the first question about that unit. ``shots_now`` reads each unit's hexes whole
-    rather than asking hex by hex."""
+    rather than asking hex by hex. ``seen_among(unit, hexes)``, when given, gives
+    the hexes the unit sees among ``hexes`` alone, working out no other."""
 
-    def __init__(self, seen_by: Callable[[Unit], Collection[Hex]]) -> None:
+    def __init__(
+        self,
+        seen_by: Callable[[Unit], Collection[Hex]],
+        seen_among: Callable[[Unit, Sequence[Hex]], Collection[Hex]] | None = None,
+    ) -> None:
         self._seen_by = seen_by
+        self._seen_among = seen_among
         # By the unit object itself (a view's units never change), held so that
         # its id is not reused.
         self._kept: dict[int, tuple[Unit, Collection[Hex]]] = {}
@@ -364,6 +370,13 @@ class KeptSight:
             held = self._kept[id(unit)] = (unit, self._seen_by(unit))
         return held[1]
 
+    def among(self, unit: Unit, hexes: Sequence[Hex]) -> Collection[Hex]:
+        """The hexes of ``hexes`` that ``unit`` sees."""
+        if self._seen_among is not None:
+            return self._seen_among(unit, hexes)
+        seen = self.hexes(unit)
+        return [h for h in hexes if h in seen]
+
     def __call__(self, unit: Unit, target: Hex) -> bool:
         return target in self.hexes(unit)
 
@@ -373,10 +386,17 @@ def shots_now(
     unit: Unit,
     targets: Iterable[Hex],
     sees: Sight | None = None,
+    best_spotter_only: bool = False,
 ) -> list[Shot]:
     """``shot_now`` at each of ``targets``. What the shots share is worked out once:
     the units of the side that may spot, the flight to each sheet (ART-5, ART-6)
-    and the to-hit number of each set of spotters (ART-11 .. ART-18)."""
+    and the to-hit number of each set of spotters (ART-11 .. ART-18).
+
+    ``best_spotter_only`` (with a ``KeptSight``): each shot's spotters are its best
+    spotter alone (``best_spotter``), the one whose number the shot takes (ART-13,
+    ART-16 .. ART-18): the to-hit number, flight and automatic hit are the same,
+    and a unit's sight is not asked about the hexes a better spotter sees."""
+    targets = list(targets)
     watchers = [u for u in board.living(unit.side) if u.hex is not None]
     area = board.area
     positions = area.positions
@@ -428,7 +448,11 @@ def shots_now(
             seeing, ids = (), ()
         elif kept is not None:
             if spotters_of is None:
-                spotters_of = _spotters_of(kept, watchers)
+                spotters_of = (
+                    _best_spotters_of(kept, watchers, targets)
+                    if best_spotter_only
+                    else _spotters_of(kept, watchers)
+                )
             seeing, ids = spotters_of.get(target, ((), ()))
         else:
             seeing = seeing_units(board, unit.side, target, sees, watchers)
@@ -483,6 +507,28 @@ def _spotters_of(
         for h in sight.hexes(u):
             seeing.setdefault(h, []).append(u)
     return {h: (tuple(us), tuple([u.id for u in us])) for h, us in seeing.items()}
+
+
+def _best_spotters_of(
+    sight: KeptSight, watchers: list[Unit], targets: Sequence[Hex]
+) -> dict[Hex, tuple[tuple[Unit, ...], tuple[str, ...]]]:
+    """The best spotter (``best_spotter``) among ``watchers`` of each of ``targets``
+    that one of them sees, with its id: the watchers are asked best first, each
+    about the hexes no better one sees."""
+    # ``best_spotter``'s order: a spotter that made its own attacks counts +1 (ART-18).
+    ranked = sorted(watchers, key=lambda u: (spotter_modifier(u.gunnery) + u.attacked, u.id))
+    left = list(dict.fromkeys(targets))
+    best: dict[Hex, tuple[tuple[Unit, ...], tuple[str, ...]]] = {}
+    for u in ranked:
+        if not left:
+            break
+        seen = sight.among(u, left)
+        if not seen:
+            continue
+        for h in seen:
+            best[h] = ((u,), (u.id,))
+        left = [h for h in left if h not in best]
+    return best
 
 
 def plot_preview(board: GameState | PlayerView, battery_id: str, target: Hex) -> PlotPreview:
@@ -806,8 +852,8 @@ def battletech_odds(
     if tn is None or isinstance(tn, str):
         return AttackOdds(weapon, spec.name, None, refusal=tn or f"{target.name} is out of range")
     assert unit.hex is not None and target.hex is not None
-    p = bt.hit_probability(tn)
-    damage = float(mean(bt.cluster_distribution(spec)))
+    p = _hit_probability(tn.total)
+    damage = _mean_hit_damage(spec)
     hit = f"{damage:.1f} damage on average" if spec.missiles else f"{spec.damage} damage"
     return AttackOdds(
         weapon,
@@ -820,6 +866,20 @@ def battletech_odds(
         expected=p * damage,
         share=None,
     )
+
+
+@lru_cache(maxsize=64)
+def _hit_probability(total: int) -> float:
+    """``bt.hit_probability`` of a to-hit total, kept: the AI asks it of every
+    attack it weighs, and there are eleven totals that matter."""
+    return bt.hit_probability(total)
+
+
+@lru_cache(maxsize=64)
+def _mean_hit_damage(spec: bt.DirectFireWeapon) -> float:
+    """The mean damage of one hit of a direct-fire weapon (the cluster table for
+    missiles, ART-32a), kept per weapon."""
+    return float(mean(bt.cluster_distribution(spec)))
 
 
 def _part(lost: float, whole: int) -> float:
