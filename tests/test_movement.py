@@ -704,6 +704,34 @@ def test_MOV_1_MAP_6_a_kept_search_answers_as_a_search_made_anew() -> None:
         assert_same(kept, anew(MECH5, enemy, friendly))
 
 
+def test_MOV_1_a_kept_search_is_asked_again_only_for_the_same_facing_and_mp() -> None:
+    """MOV-1: a kept search serves only a unit that faces the same way with the same
+    walking and running MP: another facing from the same hex, or a mech that walks
+    6 asked for 8 MP after one that walks 5 asked for 8, gets the answer of a search
+    made anew for it."""
+    from game.board import movement
+
+    area = PlayArea.from_layout({(0, 0): random_sheet(8)}, sheets={})
+    start = at(area, "0808")
+    mech6 = Mover(MECH, 6, name="the Marauder")
+
+    def anew(facing: int, mover: Mover, budget: int) -> movement.Reach:
+        return movement._search(area, start, facing, mover, budget, set(), set(), False)
+
+    for facing, mover, budget in [(SE, MECH5, 8), (N, MECH5, 8), (N, mech6, 8), (SE, mech6, 4)]:
+        kept = reachable(area, start, facing, mover, budget)
+        made = anew(facing, mover, budget)
+        assert kept.costs() == made.costs()
+        assert kept.end_facings() == made.end_facings()
+        for h in list(made)[::4]:
+            for f in DIRECTIONS:
+                assert kept.route(h, f) == made.route(h, f)
+    # Walking 5 or 6 of the same 8 MP: a backward step is allowed farther (MOV-1).
+    assert (
+        reachable(area, start, N, MECH5, 8).costs() != reachable(area, start, N, mech6, 8).costs()
+    )
+
+
 # --- validate_move ------------------------------------------------------------------------
 
 

@@ -184,7 +184,7 @@ def test_a_units_copy_kept_between_views_equals_a_fresh_one() -> None:
     after every command of a random game (moves, attacks, shells, new turns) every
     unit of both sides' and the table's views is exactly the copy made afresh, and
     what the engine writes into a unit in place (weapons fired, ammunition, auto-hit
-    hexes, charges) shows in the next view."""
+    hexes, charges, melee contact) shows in the next view."""
     kept = made_again = 0
     for state, _, view_of in views_after_each_command(seed=5, turns=6):
         before = dict(view_module._SEEN_UNITS)
@@ -205,7 +205,7 @@ def test_a_units_copy_kept_between_views_equals_a_fresh_one() -> None:
         lambda: gun.battery.auto_hit.earn(Hex(1, 1), state.turn),  # type: ignore[union-attr]
         lambda: gun.charged.append("s-mech"),
         lambda: gun.reactions.update({"s-mech": "hold"}),
-        lambda: gun.in_combat_with.append("s-mech"),
+        lambda: gun.in_combat_with.append("s-mech"),  # BS-9 contact, written in place
     ]
     for change in changes:
         player_view(state, "north")
