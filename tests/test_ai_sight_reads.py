@@ -4,6 +4,7 @@ gives there, however much of it the policy's memory kept from decisions before."
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -12,15 +13,17 @@ from game.ai import Policy
 from game.ai.candidates import ENEMY_REACH, Board
 from game.ai.hunt import beliefs, candidate_positions, searched_mask, searched_shares
 from game.ai.manoeuvre import WATCH_RANGE, _seen_from
+from game.ai.memory import Memory
 from game.board.los import visible_from
 from game.dice import Dice
 from game.hexmath import distances
 from game.state import acting_side, apply, legal_commands, new_game, player_view
+from game.state.view import PlayerView
 
 LONG_TOM_HUNT = str(Path(__file__).resolve().parents[1] / "maps" / "long_tom_hunt.toml")
 
 
-def _movement_boards(turns: int):
+def _movement_boards(turns: int) -> Iterator[Board]:
     """A normal-normal game of Long Tom Hunt up to ``turns``: each movement decision's
     board, read with the deciding policy's memory (what it kept so far)."""
     state = new_game(LONG_TOM_HUNT, 11)
@@ -100,7 +103,7 @@ def test_MAP_5_a_spotters_watch_at_its_ends_is_the_sight_there() -> None:
     assert seen > 0
 
 
-def _searched_anew(view, memory) -> np.ndarray:
+def _searched_anew(view: PlayerView, memory: Memory) -> np.ndarray:
     """``searched_mask`` by its definition, worked out from nothing on the area as it
     is now: next to an own unit at the end of a move, or on a sheet the guns may
     stand on that was in play in a turn the enemy guns fired, seen by an own unit
@@ -149,3 +152,20 @@ def test_ART_4_searched_hexes_read_on_the_sheets_asked_are_those_worked_out_anew
             checked += 1
             seen += int(expected[on].sum())
     assert checked and seen
+
+
+def test_ART_19_ART_25_shell_danger_kept_for_a_turn_is_the_danger_worked_out_anew() -> None:
+    """ART-19, ART-25: the danger near where enemy shells were aimed lately, kept by
+    the memory for the decisions of a turn on one map, is at every decision the
+    danger worked out anew from the shells the side has seen land."""
+    kept = shelled = 0
+    for board in _movement_boards(8):
+        held = board.memory.notes.get("shell_danger")
+        danger = board.shell_danger()
+        kept += held is not None and held[1] is danger
+        board.memory.notes.pop("shell_danger")
+        fresh = board.shell_danger()
+        assert fresh is not danger
+        assert np.array_equal(danger, fresh)
+        shelled += bool(fresh.any())
+    assert kept > 0 and shelled > 0

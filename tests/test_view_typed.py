@@ -145,7 +145,9 @@ def views_after_each_command(
             yield state, side, take
 
 
-def test_a_sides_queue_kept_between_views_equals_a_fresh_one(monkeypatch) -> None:
+def test_a_sides_queue_kept_between_views_equals_a_fresh_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """ART-9, ART-17, ART-37: a side's own shells and the arrivals it knows are kept
     between views while the engine's queue holds the very same plots and arrivals,
     and extended by the shells fired or landed since; after every command of a
