@@ -340,3 +340,12 @@ def test_ART_37_counter_battery_aims_kept_are_those_worked_out_anew() -> None:
             break
         state.intel["north"].announcements.pop()
     assert len(fewer) < len(after)
+    # What was heard replaced by one announcement pointing elsewhere (a game loaded
+    # in its place): the aims are worked out anew, not cut out of the kept ones.
+    aimed = state.area.hex_at((0, 1), "0808")
+    state.intel["north"].announcements[:] = [
+        Announcement(3, aimed, announced_side(state.area, aimed, (3, 1)))
+    ]
+    elsewhere = far()
+    assert not set(elsewhere) <= set(fewer)
+    assert elsewhere == anew()

@@ -579,16 +579,17 @@ def _counter_battery_aims(state: GameState, side: str, unit: Unit) -> _FarAims:
     # stands until what the side has heard changes. A sheet laid since (MAP-6) only
     # takes its own position out: an area never loses a sheet, and its half-line
     # (MAP-3) is fixed when it is made.
-    key = (heard, state.other(side), origin, reach)
+    key = (state.other(side), origin, reach)
     area = state.area
     kept = _COUNTER_BATTERY_HEXES.setdefault(area, {})
-    found = kept.get(key)
+    latest = kept.get(key)
+    found = latest[1] if latest is not None and latest[0] == heard else None
     if found is None:
         positions = announced_positions(area, state.other(side), heard, origin, reach)
         # One more announcement only leaves positions out (ART-24): the aims kept for
         # those heard before serve for the rest, with their plots. (The refusal asks
         # only whether a position is the battery's own.)
-        before = kept.get(key[1:])
+        before = latest[1] if latest is not None else None
         if before is not None and all(pos in before.positions for pos in positions):
             found = before.only(set(positions), area.revision)
         else:
@@ -605,8 +606,8 @@ def _counter_battery_aims(state: GameState, side: str, unit: Unit) -> _FarAims:
             found = found.only(found.positions - laid, area.revision)
         else:
             found.revision = area.revision  # no sheet laid at one of its positions
-    # Kept by what was heard, and as the latest of this battery's.
-    kept[key] = kept[key[1:]] = found
+    # Only the latest is kept: what a side has heard only grows in a game.
+    kept[key] = (heard, found)
     return found
 
 
@@ -644,7 +645,7 @@ class _FarAims:
         return less
 
 
-_COUNTER_BATTERY_HEXES: weakref.WeakKeyDictionary[PlayArea, dict[tuple, _FarAims]] = (
+_COUNTER_BATTERY_HEXES: weakref.WeakKeyDictionary[PlayArea, dict[tuple, tuple[tuple, _FarAims]]] = (
     weakref.WeakKeyDictionary()
 )
 
