@@ -386,14 +386,15 @@ class _BatteryPlots:
         ]
 
     @cached_property
-    def _far(self) -> _FarAims:
+    def far_aims(self) -> _FarAims:
+        """ART-37: the battery's counter-battery aims (none without ammunition left)."""
         if not self.ammunition:
             return _FarAims(self.state.area.revision, ())
         return _counter_battery_aims(self.state, self.side, self.unit)
 
     @property
     def far(self) -> tuple[Hex, ...]:
-        return self._far.hexes
+        return self.far_aims.hexes
 
     @cached_property
     def origin(self) -> tuple[int, int]:
@@ -401,7 +402,7 @@ class _BatteryPlots:
 
     @property
     def far_set(self) -> frozenset[Hex]:
-        return self._far.hex_set
+        return self.far_aims.hex_set
 
     @cached_property
     def aimable(self) -> list[bool]:
@@ -523,7 +524,7 @@ class _PieceAims:
     def beyond(self, ammunition: str, area: PlayArea) -> Sequence[PlotFire]:
         if ammunition not in self.guns.ammunition:
             return ()
-        far = self.guns._far
+        far = self.guns.far_aims
         plots = far.plots(self.guns.side, self.battery, self.piece, ammunition)
         # Hex 0909 of a position lies in ``area`` when a sheet lies there: most often
         # none of the few sheets of ``area`` stands at a counter-battery position.
