@@ -4,6 +4,7 @@ ART-37)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import fields
 
 import pytest
@@ -27,6 +28,7 @@ from game.state import (
 )
 from game.state.model import Unit
 from game.state.setup import lattice_hex
+from game.state.view import PlayerView
 from tests.test_aircraft import AIR, started, to_north_targeting, until_north_flies
 from tests.test_ui_artillery import land, long_tom_hunt, seen_by, to_targeting
 
@@ -142,6 +144,22 @@ def test_ART_14_an_aircraft_at_altitude_10_is_refused_without_a_number() -> None
     assert preview.to_hit is None and preview.flight is None and not preview.can_fire
 
 
+def _aims_round(
+    view: PlayerView, seen: Hex, radius: int
+) -> tuple[list[Hex], Callable[[Unit], frozenset[Hex]]]:
+    """The map hexes within ``radius`` of ``seen`` and hex 0909 of an off-map sheet
+    (ART-37), with each unit's sight of them (MAP-5)."""
+    aims = [h for h in view.area.hexes() if distance(h, seen) <= radius]
+    aims.append(lattice_hex((0, 9), "0909"))
+
+    def seen_by_unit(unit: Unit) -> frozenset[Hex]:
+        assert unit.hex is not None
+        height = unit.height + (unit.altitude or 0)
+        return frozenset(h for h in aims if in_sight(view.area, unit.hex, h, height))
+
+    return aims, seen_by_unit
+
+
 def test_ART_16_ART_17_shots_at_many_hexes_with_sight_worked_out_are_each_hexs_shot() -> None:
     """ART-11 .. ART-18: ``shots_now`` over many hexes with line of sight worked out
     beforehand (``KeptSight``: each unit's seen hexes among those asked) gives at each
@@ -156,14 +174,7 @@ def test_ART_16_ART_17_shots_at_many_hexes_with_sight_worked_out_are_each_hexs_s
     view = player_view(state, "north")
     gun = view.units["n-long-tom"]
     assert gun.battery is not None and gun.battery.offboard is not None
-    aims = [h for h in view.area.hexes() if distance(h, seen) <= 6]
-    aims.append(lattice_hex((0, 9), "0909"))
-    area = view.area
-
-    def seen_by_unit(unit: Unit) -> frozenset[Hex]:
-        assert unit.hex is not None
-        height = unit.height + (unit.altitude or 0)
-        return frozenset(h for h in aims if in_sight(area, unit.hex, h, height))
+    aims, seen_by_unit = _aims_round(view, seen, 6)
 
     shots = queries.shots_now(view, gun, aims, queries.KeptSight(seen_by_unit))
     alone = [queries.shot_now(view, gun, h) for h in aims]
@@ -191,14 +202,7 @@ def test_ART_13_ART_18_shots_with_the_best_spotter_alone_have_every_shots_number
     watchers[0].attacked = True
     view = player_view(state, "north")
     gun = view.units["n-long-tom"]
-    aims = [h for h in view.area.hexes() if distance(h, seen) <= 8]
-    aims.append(lattice_hex((0, 9), "0909"))
-    area = view.area
-
-    def seen_by_unit(unit: Unit) -> frozenset[Hex]:
-        assert unit.hex is not None
-        height = unit.height + (unit.altitude or 0)
-        return frozenset(h for h in aims if in_sight(area, unit.hex, h, height))
+    aims, seen_by_unit = _aims_round(view, seen, 8)
 
     asked: dict[str, list[Hex]] = {}
 

@@ -204,7 +204,7 @@ def _hidden_guns(board: Board) -> list[tuple[Hex, float]]:
         pos = b.best()
         if pos is None or b.weights[pos] < 0.4 or not board.area.has_sheet(pos):
             continue
-        hexes = search_hexes(board.view, board.memory, b, pos)
+        hexes = search_hexes(board.view, board.memory, pos)
         if hexes:
             share = b.weights[pos] * 12.0 / len(hexes)
             out += [(h, share) for h in hexes]

@@ -319,7 +319,7 @@ def goal_position(
     )
 
 
-def search_hexes(view: PlayerView, memory: Memory, belief: Belief, pos: SheetPosition) -> list[Hex]:
+def search_hexes(view: PlayerView, memory: Memory, pos: SheetPosition) -> list[Hex]:
     """Unsearched hexes of a candidate sheet in play, the battery's possible hexes."""
     idx = search_indices(view, memory, pos)
     if idx.size == 0:

@@ -405,7 +405,7 @@ def turn_cost(from_facing: int, to_facing: int, mover: Mover) -> int:
 # --- per-area tables -------------------------------------------------------------------
 
 # The most MP one step into a hex costs (water of depth 2 or more, 4, and 2 levels):
-# the search keeps its pending states in a ring of buckets one longer than that.
+# the search keeps its pending states in a ring of buckets at least one longer than that.
 _LONGEST_STEP = int(max(table.max() for table in _CLASS_TABLES.values()))
 _RING = 8  # a power of two: the bucket of a cost is ``cost & (_RING - 1)``
 if _LONGEST_STEP >= _RING:  # pragma: no cover - table invariant
@@ -1041,6 +1041,8 @@ def reachable(
     found = kept.reaches.get(key)
     if found is None:
         found = _search(area, start, facing, mover, budget, enemy, friendly, exits, kept)
+        if len(kept.reaches) >= _KEPT_ANSWERS:  # a new key each time a unit moves
+            kept.reaches.clear()
         kept.reaches[key] = found
     return found
 
@@ -1069,6 +1071,9 @@ class _Kept:
 # Search states kept per play area: a search holds the states within its MP (about
 # 1,000 for a mech running 12 MP over open ground), so some hundred searches.
 _REACHED_STATES = 100_000
+# Answers kept per play area: each shares its search's states, but a new one is
+# made whenever a friend or a near enemy has moved, so they are bounded apart.
+_KEPT_ANSWERS = 4_096
 # What a search finds: the MP of every state reached, each hex's cheapest state,
 # the hexes reached cheapest first, and the exits (``_search_exits``).
 _Searched = tuple[
@@ -1091,12 +1096,13 @@ def _search(
     ``kept``: the searches of the area's revision, to look in and add to.
 
     Costs are small whole numbers, so the states waiting to be expanded are kept
-    by cost in a ring of buckets (a step costs at most ``_LONGEST_STEP``). States
-    are expanded in order of cost, then state number; a state keeps the first
-    route found at its cost: the cheapest candidate, among equals the one from
-    the lowest-numbered state, then action order (forward, backward, turn right,
-    turn left; directions 1..6 for units that turn freely). So the same question
-    always gets the same routes. A step beyond the budget, or a move with a
+    by cost in a ring of buckets (a step costs at most ``_LONGEST_STEP``). The
+    search finds the MP of every state in order of cost; no route is kept while it
+    runs. A route asked for is followed back afterwards (``Reach._before``) by the
+    tie rule: the cheapest state before, among equals the lowest-numbered, then
+    action order (forward, backward, turn right, turn left; directions 1..6 for
+    units that turn freely). So the same question always gets the same routes
+    (docs/movement.md, "How the search works, and ties"). A step beyond the budget, or a move with a
     backward step beyond walking MP, is never taken: no state reached that way
     is a place to end or leads anywhere cheaper.
     """
