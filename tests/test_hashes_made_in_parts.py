@@ -13,7 +13,7 @@ import pytest
 from game.dice import RollRecord
 from game.state import new_game, state_hash
 from game.state.checks import COMMAND_CHECK_DIGITS, position_hash
-from game.state.model import canonical_json, digest, event_json, queue_json
+from game.state.model import canonical_json, digest, event_json, queue_json, units_json
 from tests.engine_fixtures import RandomPlayer, random_step
 
 HUNT = Path(__file__).resolve().parents[1] / "maps" / "long_tom_hunt.toml"
@@ -110,3 +110,52 @@ def test_canonical_json_is_json_dumps_with_sorted_keys() -> None:
         with pytest.raises(TypeError):
             canonical_json(bad)
     assert canonical_json(awkward[3]) == dumps(awkward[3])
+
+
+def test_the_units_json_kept_between_turn_checks_follows_every_change() -> None:
+    """Each unit's JSON, and its profile's and damage's, is kept from one turn check to
+    the next: the units' JSON is still exactly their canonical JSON after moves,
+    damage replaced whole or written into in place, a profile changed in place and
+    a unit given a new battery state; a state hash too."""
+    state = new_game(HUNT, 11)
+    player = RandomPlayer(11)
+    while state.result is None and state.turn <= 3:
+        random_step(state, player)
+        whole = canonical_json([u.to_dict() for u in state.units.values()]).encode("utf-8")
+        assert units_json(state.units) == whole
+    unit = next(u for u in state.units.values() if u.battery is None)
+    gun = next(u for u in state.units.values() if u.battery is not None)
+    changes = [
+        lambda: unit.damage.update(kept="written into in place"),
+        lambda: setattr(unit, "damage", {**unit.damage, "replaced": 1}),
+        lambda: unit.profile.update(walk=99),
+        lambda: unit.profile["weapons"].append("medium_laser"),
+        lambda: setattr(unit, "mp_spent", unit.mp_spent + 3),
+        lambda: unit.weapons_fired.append("medium_laser"),
+        lambda: gun.battery.ammunition.update(standard=1),  # type: ignore[union-attr]
+    ]
+    for change in changes:
+        before = units_json(state.units)
+        change()
+        after = units_json(state.units)
+        assert after == canonical_json([u.to_dict() for u in state.units.values()]).encode()
+        assert after != before
+        assert position_hash(state) == digest(state.to_dict(history=False))
+        assert state_hash(state) == digest(state.to_dict())
+
+
+def test_a_string_that_reads_like_a_made_parts_mark_changes_nothing() -> None:
+    """The made parts go into the JSON in the place of marks no game data holds; a
+    unit's name or a scenario text that reads like one leaves the hashes the digests
+    of the whole plain data (written the long way then)."""
+    state = new_game(HUNT, 3)
+    random_step(state, RandomPlayer(3))
+    unit = next(iter(state.units.values()))
+    for text in ("\u0000made before: profile\u0000", "\u0000made before: units\u0000"):
+        unit.name = text
+        state.options["name"] = text
+        assert units_json(state.units) == canonical_json(
+            [u.to_dict() for u in state.units.values()]
+        ).encode("utf-8")
+        assert position_hash(state) == digest(state.to_dict(history=False))
+        assert state_hash(state) == digest(state.to_dict())

@@ -33,6 +33,7 @@ from game.state.model import (
     event_json,
     json_digest,
     queue_json,
+    units_json,
 )
 
 # Hex digits kept of a command's fingerprint: a one-in-four-billion chance to miss a
@@ -53,12 +54,15 @@ def position_hash(state: GameState) -> str:
     """The hash of the game as it stands, without its history (log, commands, checks):
     ``digest(state.to_dict(history=False))``, with the sheets' part of the JSON
     written once per catalogue (sheets are frozen), the scenario's once per game
-    (``_scenario_json``) and each shell's once (``queue_json``), the rest each turn."""
-    data = state.to_dict(history=False, sheets=False)
+    (``_scenario_json``), each shell's once (``queue_json``), each unit's profile and
+    damage once while they stay the same and a unit that did not change as it was
+    (``units_json``), the rest each turn."""
+    data = state.to_dict(history=False, sheets=False, made=True)
     made = {
         "sheets": catalogue_json(state.area.catalogue),
         "scenario": _scenario_json(state),
         "queue": queue_json(state.queue),
+        "units": units_json(state.units),
     }
     return json_digest(data, made)
 

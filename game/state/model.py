@@ -9,12 +9,13 @@ checks all compare the same thing.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, AnyStr
 
 from game.artillery.plots import Arrival, AutoHitHexes, FireQueue, Plot
 from game.board.area import PlayArea
@@ -522,10 +523,14 @@ class GameState:
     def units_at(self, h: Hex) -> list[Unit]:
         return [u for u in self.units.values() if u.hex == h and not u.destroyed]
 
-    def to_dict(self, history: bool = True, sheets: bool = True) -> dict[str, Any]:
+    def to_dict(
+        self, history: bool = True, sheets: bool = True, made: bool = False
+    ) -> dict[str, Any]:
         """The whole game as plain data; without ``history``, all but its log,
         commands and checks (the position a turn check hashes); without ``sheets``,
-        None for the sheets (the hashes take their JSON from ``catalogue_json``)."""
+        None for the sheets; with ``made``, None for the units and the fire queue
+        too (the hashes take the JSON of all three from ``catalogue_json``,
+        ``units_json`` and ``queue_json``)."""
         data = {
             "version": SAVE_VERSION,
             "scenario": self.scenario,
@@ -534,7 +539,7 @@ class GameState:
             # The sheets are stored once; the area (and off-board batteries) name them by id.
             "sheets": catalogue_to_dict(self.area.catalogue) if sheets else None,
             "area": self.area.to_dict(),
-            "units": [u.to_dict() for u in self.units.values()],
+            "units": None if made else [u.to_dict() for u in self.units.values()],
             "sides": list(self.sides),
             "turn": self.turn,
             "phase": self.phase,
@@ -542,7 +547,7 @@ class GameState:
             "done": list(self.done),
             "initiative": self.initiative,
             "move_order": list(self.move_order),
-            "queue": self.queue.to_dict(),
+            "queue": None if made else self.queue.to_dict(),
             "predesignated": {s: [hex_list(h) for h in v] for s, v in self.predesignated.items()},
             "intel": {s: i.to_dict() for s, i in self.intel.items()},
             "building_cf": [[h.q, h.r, cf] for h, cf in sorted(self.building_cf.items())],
@@ -643,7 +648,7 @@ def state_hash(state: GameState) -> str:
     """A fingerprint of everything in the state: ``digest(state.to_dict())``, with the
     JSON of the sheets, of each logged event and of each shell made once
     (``json_digest``)."""
-    data = state.to_dict(history=False, sheets=False)
+    data = state.to_dict(history=False, sheets=False, made=True)
     data["commands"] = state.commands
     data["checks"] = state.checks.to_dict()
     log = "[" + ",".join(event_json(e) for e in state.log) + "]"
@@ -651,6 +656,7 @@ def state_hash(state: GameState) -> str:
         "sheets": catalogue_json(state.area.catalogue),
         "log": log.encode("utf-8"),
         "queue": queue_json(state.queue),
+        "units": units_json(state.units),
     }
     return json_digest(data, made)
 
@@ -659,6 +665,13 @@ def json_digest(data: dict[str, Any], made: Mapping[str, bytes]) -> str:
     """``digest`` of ``data`` with the keys of ``made``, whose canonical JSON is given.
     The canonical JSON of a dict is its keys in order, each with its value's own
     canonical JSON: the same bytes, some of them made before."""
+    marked = {**data, **{key: _mark(key) for key in made}}
+    whole = _spliced(
+        canonical_json(marked).encode("utf-8"),
+        [(canonical_json(_mark(key)).encode("utf-8"), part) for key, part in made.items()],
+    )
+    if whole is not None:
+        return hashlib.sha256(whole).hexdigest()
     hashed = hashlib.sha256(b"{")
     for k, key in enumerate(sorted({*data, *made})):
         value = made[key] if key in made else canonical_json(data[key]).encode("utf-8")
@@ -666,6 +679,88 @@ def json_digest(data: dict[str, Any], made: Mapping[str, bytes]) -> str:
         hashed.update(canonical_json(key).encode("utf-8") + b":" + value)
     hashed.update(b"}")
     return hashed.hexdigest()
+
+
+# The JSON of a part made before goes into the JSON of what holds it in the place of a
+# string no game data holds (``_spliced`` makes sure of it): one encoder call for the
+# rest, not one for each of its keys.
+def _mark(key: str) -> str:
+    return f"\x00made before: {key}\x00"
+
+
+def _spliced(text: AnyStr, parts: Sequence[tuple[AnyStr, AnyStr]]) -> AnyStr | None:
+    """``text`` with each (mark, JSON) of ``parts``: the mark's one place in it taken
+    by the JSON; None when a mark is not found once, and only once (a string of the
+    data that reads like one), so that the caller writes the JSON another way."""
+    places = []
+    for mark, part in parts:
+        at = text.find(mark)
+        if at < 0 or text.find(mark, at + 1) >= 0:
+            return None
+        places.append((at, len(mark), part))
+    places.sort(key=lambda place: place[0])
+    pieces = []
+    done = 0
+    for at, length, part in places:
+        pieces += (text[done:at], part)
+        done = at + length
+    pieces.append(text[done:])
+    return text[:0].join(pieces)
+
+
+def units_json(units: Mapping[str, Unit]) -> bytes:
+    """The canonical JSON of the units' ``to_dict``, in order, each unit's profile and
+    damage written once while they are the same (``_kept_json``): the larger part of
+    a unit, and the part that changes least."""
+    return ("[" + ",".join(map(_unit_json, units.values())) + "]").encode("utf-8")
+
+
+_PROFILE_MARK, _DAMAGE_MARK = _mark("profile"), _mark("damage")
+_UNIT_MARKS = (canonical_json(_PROFILE_MARK), canonical_json(_DAMAGE_MARK))
+
+
+def _unit_json(unit: Unit) -> str:
+    data = unit.to_dict()
+    data["profile"], data["damage"] = _PROFILE_MARK, _DAMAGE_MARK
+    profile, damage = _kept_json(unit.profile), _kept_json(unit.damage)
+    # A unit that did nothing since the last hash (off the board, destroyed, holding)
+    # is written as it was then.
+    held = _UNIT_JSON.get(id(unit))
+    if (
+        held is not None
+        and held[0] is unit
+        and held[2] is profile
+        and held[3] is damage
+        and held[1] == data
+    ):
+        return held[4]
+    made = _spliced(canonical_json(data), [(_UNIT_MARKS[0], profile), (_UNIT_MARKS[1], damage)])
+    if made is None:
+        return canonical_json(unit.to_dict())
+    if len(_UNIT_JSON) >= _KEPT_JSON_MOST:
+        _UNIT_JSON.clear()
+    _UNIT_JSON[id(unit)] = (unit, data, profile, damage, made)
+    return made
+
+
+# Each unit's last JSON, with the unit and what it was written from.
+_UNIT_JSON: dict[int, tuple[Unit, dict[str, Any], str, str, str]] = {}
+
+
+# The JSON of each unit's profile and damage, with the very object and a copy of it:
+# a profile never changes after set-up, and damage is most often replaced whole, but
+# either could be written into, so the copy must still equal it for the JSON to serve.
+_KEPT_JSON: dict[int, tuple[Any, Any, str]] = {}
+_KEPT_JSON_MOST = 4096
+
+
+def _kept_json(data: dict[str, Any]) -> str:
+    held = _KEPT_JSON.get(id(data))
+    if held is None or held[0] is not data or held[1] != data:
+        if len(_KEPT_JSON) >= _KEPT_JSON_MOST:
+            _KEPT_JSON.clear()
+        held = _KEPT_JSON[id(data)] = (data, copy.deepcopy(data), canonical_json(data))
+    return held[2]
 
 
 def catalogue_json(catalogue: Mapping[str, Sheet]) -> bytes:
