@@ -30,6 +30,7 @@ from game.board.movement import (
     WALKED,
     MovementError,
     Mover,
+    Reach,
     entry_cost,
     mover_for,
     path_cost,
@@ -702,6 +703,78 @@ def test_MOV_1_MAP_6_a_kept_search_answers_as_a_search_made_anew() -> None:
     for enemy, friendly in [([], []), (far, near[:1])]:
         kept = reachable(area, start, SE, MECH5, None, enemy, friendly, exits=True)
         assert_same(kept, anew(MECH5, enemy, friendly))
+
+
+def assert_same_reach(kept: Reach, made: Reach) -> None:
+    """Every answer of ``kept`` is the one of ``made``: hexes, costs, end facings,
+    exits, and the route to every hex with every facing."""
+    assert list(kept) == list(made)
+    assert kept.costs() == made.costs()
+    assert kept.end_facings() == made.end_facings()
+    assert kept.exits() == made.exits()
+    assert np.array_equal(kept.cost_array(), made.cost_array())
+    for h in made:
+        assert kept.get(h) == made.get(h)
+        assert kept.facings(h) == made.facings(h)
+        for f in DIRECTIONS:
+            assert kept.route(h, f) == made.route(h, f)
+
+
+def test_MAP_6_MOV_1_a_search_carried_over_a_laid_sheet_answers_as_one_made_anew(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """MAP-6/MOV-1: a search is carried over a sheet laid (and into the next game on
+    the same map) only when every new hex lies farther than its MP + 1 from the
+    start: no step within the MP enters one, and no hex reached is next to one.
+    Carried or made anew, every answer is the one a search made anew now gives,
+    the exits worked out again (a sheet position that may no longer be laid)."""
+    from game.board import area as area_module
+    from game.board import movement
+
+    # One sheet more north-south and the area spans its limit: the edge north of
+    # sheet (0, 0) is no exit once (0, 1) is laid (MAP-6, game/limits.py).
+    monkeypatch.setattr(area_module, "AREA_SPAN_LIMIT", 2)
+    layout = {(0, 0): random_sheet(31), (1, 0): random_sheet(32)}
+    area = PlayArea.from_layout(layout, sheets={})
+    budget = MECH5.run_mp
+    south = [area.hex_at((0, 0), format_xxyy(8, row)) for row in range(SHEET_ROWS)]
+    starts = [*south, area.hex_at((1, 0), "0802")]
+
+    def ask(where: PlayArea) -> dict[Hex, Reach]:
+        return {h: reachable(where, h, SE, MECH5, exits=True) for h in starts}
+
+    def anew(where: PlayArea, h: Hex) -> Reach:
+        return movement._search(where, h, SE, MECH5, budget, set(), set(), True)
+
+    before = ask(area)
+    assert before[starts[-1]].exits(), "the unit by the north edge may leave there"
+    area.add_sheet((0, 1), random_sheet(33))
+    new_hexes = area.hexes()[len(area) - SHEET_COLS * SHEET_ROWS :]
+    after = ask(area)
+    carried = 0
+    for h in starts:
+        gap = min(distance(h, n) for n in new_hexes)
+        is_carried = after[h]._dist is before[h]._dist
+        assert is_carried == (gap > budget + 1), (h, gap)
+        carried += is_carried
+        assert_same_reach(after[h], anew(area, h))
+    assert carried >= 3 and carried < len(starts)
+    # Reached the new sheet, so no longer the search made before it was laid.
+    assert set(after[south[-1]]) - set(before[south[-1]])
+    # Carried, with its exits worked out again: the north edge is no exit any more.
+    assert after[starts[-1]]._dist is before[starts[-1]]._dist
+    assert not after[starts[-1]].exits()
+
+    # The next game on the same map: its searches are carried from this one's.
+    twin = PlayArea.from_layout(layout, sheets={})
+    for h in starts:
+        kept = reachable(twin, h, SE, MECH5, exits=True)
+        assert kept._dist is before[h]._dist
+        assert_same_reach(kept, anew(twin, h))
+    # Another map: nothing is carried from a search over other ground.
+    other = PlayArea.from_layout({**layout, (0, 0): random_sheet(34)}, sheets={})
+    for h in starts:
+        assert_same_reach(reachable(other, h, SE, MECH5, exits=True), anew(other, h))
 
 
 def test_MOV_1_a_kept_search_is_asked_again_only_for_the_same_facing_and_mp() -> None:

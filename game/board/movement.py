@@ -429,9 +429,10 @@ class _Tables:
     # The search reads the tables a step at a time: flat views of them (index 6 * hex
     # + direction - 1) that give Python ints, made on the first search without
     # copying (a copy of every hex's steps would cost more than the searches of a
-    # revision): ``neighbours``, ``enter`` by class, ``exit_ok``, and whether each
-    # hex has an exit at all.
+    # revision): ``neighbours``, ``enter`` by class, ``exit_ok``; and the hexes with
+    # an exit at all.
     _flat: dict[str, memoryview] = field(default_factory=dict)
+    _exit_hexes: frozenset[int] | None = None
 
     def _view(self, name: str, table: np.ndarray) -> memoryview:
         view = self._flat.get(name)
@@ -448,10 +449,11 @@ class _Tables:
     def flat_exits(self) -> memoryview:
         return self._view("exits", self.exit_ok)
 
-    def exit_hexes(self) -> memoryview:
-        """Per area hex: whether a step leaves it by an exit (MAP-6)."""
-        view = self._flat.get("exit hexes")  # worked out on the first search only
-        return self._view("exit hexes", self.exit_ok.any(axis=1)) if view is None else view
+    def exit_hexes(self) -> frozenset[int]:
+        """The area hexes a step leaves by an exit (MAP-6)."""
+        if self._exit_hexes is None:  # worked out on the first search only
+            self._exit_hexes = frozenset(np.flatnonzero(self.exit_ok.any(axis=1)).tolist())
+        return self._exit_hexes
 
 
 _TABLES: weakref.WeakKeyDictionary[PlayArea, _Tables] = weakref.WeakKeyDictionary()
@@ -690,8 +692,9 @@ class Reach(Mapping[Hex, Route]):
     without building routes.
 
     A search state is a number: ``(b * 6 + f) * N + i`` for units that pay for
-    facing (area hex ``i`` of ``N``, facing ``f + 1``, ``b`` 1 once the move has
-    had a backward step), ``i`` for units that turn freely. The search's answer is
+    facing (area hex ``i`` of ``N``, the hexes in play when the search was made,
+    facing ``f + 1``, ``b`` 1 once the move has had a backward step), ``i`` for
+    units that turn freely. The search's answer is
     the MP of every state it reached within the move's limits (``dist``); a
     route is followed back from it (``_before``).
     """
@@ -708,6 +711,7 @@ class Reach(Mapping[Hex, Route]):
         best: dict[int, int],
         order: list[int],
         exits: dict[tuple[Hex, int], tuple[int, int, int]],
+        numbered: int,
         friendly: set[int],
     ) -> None:
         self.area = area
@@ -716,7 +720,9 @@ class Reach(Mapping[Hex, Route]):
         self.mover = mover
         self.budget = budget
         self._t = tables
-        self._n = tables.size
+        # The hexes the search's states are numbered over: the area's when it was
+        # made, fewer than ``tables`` holds when it was carried over a laid sheet.
+        self._n = numbered
         self._layered = mover.movement_class in FACING_CLASSES
         self._dist = dist
         # Each hex reached, with its cheapest state (ties: no backward step first,
@@ -814,7 +820,7 @@ class Reach(Mapping[Hex, Route]):
 
     def cost_array(self) -> np.ndarray:
         """Costs over the area arrays (``area.q``, ``area.r``): -1 where the unit cannot end."""
-        costs = np.full(self._n, -1, dtype=np.int32)
+        costs = np.full(self._t.size, -1, dtype=np.int32)
         costs[list(self._costs)] = list(self._costs.values())
         return costs
 
@@ -1036,8 +1042,20 @@ def reachable(
     # area, so a module-level table would keep each game's areas alive for good.
     kept: _Kept | None = getattr(area, "_reached", None)
     if kept is None or kept.revision != area.revision:
-        kept = _Kept(area.revision)
+        # The searches of the area's last revision, or for a new area (the next game,
+        # a copy) those of the area searched over last, may be carried over.
+        if kept is not None:
+            carried = kept.to_carry()
+        elif _LATEST:
+            tables, searches, before = _LATEST
+            states = sum(len(searched[0]) for searched in searches.values())
+            carried = _carried_groups([(tables, searches, states), *before])
+        else:
+            carried = []
+        kept = _Kept(area.revision, _tables(area, mover.movement_class), carried=carried)
         area._reached = kept  # type: ignore[attr-defined]
+        # Not the answers: they hold the area, which would be kept alive.
+        _LATEST[:] = kept.tables, kept.searches, kept.carried
     found = kept.reaches.get(key)
     if found is None:
         found = _search(area, start, facing, mover, budget, enemy, friendly, exits, kept)
@@ -1052,12 +1070,22 @@ class _Kept:
     """The searches kept for one revision of a play area: each answer asked
     (``reachable``'s question), and each search, which serves every answer whose
     unit stands and faces the same way with the same MP, whatever its friends and
-    the enemies beyond its MP (``_search``)."""
+    the enemies beyond its MP (``_search``).
+
+    ``carried``: the searches of earlier revisions of the area, newest first, each
+    group with the tables its exits were worked out on. A sheet laid (MAP-6) far
+    from a unit changes none of the states its search reaches, so such a search
+    is carried over the new sheet (``carry``) rather than made again."""
 
     revision: int
+    tables: _Tables  # the tables of this revision
     reaches: dict[tuple, Reach] = field(default_factory=dict)
     searches: dict[tuple, _Searched] = field(default_factory=dict)
     states: int = 0  # the states the searches hold
+    carried: list[tuple[_Tables, dict[tuple, _Searched], int]] = field(default_factory=list)
+    # Per carried group, once asked: the area hexes whose exits differ from the
+    # group's tables, or None when hexes in play changed (a building demolished).
+    _changes: dict[int, list[int] | None] = field(default_factory=dict)
 
     def keep(self, key: tuple, searched: _Searched) -> None:
         if self.states + len(searched[0]) > _REACHED_STATES:
@@ -1067,7 +1095,98 @@ class _Kept:
         self.searches[key] = searched
         self.states += len(searched[0])
 
+    def to_carry(self) -> list[tuple[_Tables, dict[tuple, _Searched], int]]:
+        """The searches the next revision may carry over: this one's first, then
+        those it carried (``_carried_groups``)."""
+        return _carried_groups([(self.tables, self.searches, self.states), *self.carried])
 
+    def carry(
+        self,
+        key: tuple,
+        area: PlayArea,
+        t: _Tables,
+        i0: int,
+        cap: int,
+        walk: int,
+        layered: bool,
+        exits: bool,
+    ) -> _Searched | None:
+        """The search of ``key`` made on an earlier revision of the area, when it
+        reaches what a search made now would: None when there is none, or when a hex
+        laid since lies within its MP + 1 of the start, or a hex in play changed.
+
+        Every step costs 1 MP or more and enters an area hex, so a hex laid farther
+        than the MP from the start is entered by no move within it, and one more hex
+        apart no hex reached is next to a new one (the states keep their numbers over
+        the hexes there were). The exits (MAP-6) are worked out again from the states
+        when a hex reached has another exit now (a sheet position no longer free)."""
+        for g, (tables, searches, _) in enumerate(self.carried):
+            searched = searches.get(key)
+            if searched is None:
+                continue
+            if g not in self._changes:
+                self._changes[g] = _exit_changes(area, tables, t)
+            changed = self._changes[g]
+            dist, best, order, found, numbered = searched
+            if (
+                changed is None
+                or numbered > changed[0]
+                or not _far_from_hexes_since(area, numbered, i0, cap + 1)
+            ):
+                continue  # an earlier search, over fewer hexes, may still serve
+            if exits and any(i in best for i in changed[1]):
+                found = _search_exits(t, best, dist, cap, walk, layered, numbered)
+            return dist, best, order, found, numbered
+        return None
+
+
+def _carried_groups(
+    groups: list[tuple[_Tables, dict[tuple, _Searched], int]],
+) -> list[tuple[_Tables, dict[tuple, _Searched], int]]:
+    """The groups of searches (newest first) that ``_REACHED_STATES`` bounds, each
+    with its states (a search carried before counts in each group that holds it)."""
+    held = []
+    states = 0
+    for group in groups:
+        states += group[2]
+        if states > _REACHED_STATES and held:
+            break
+        if group[1]:
+            held.append(group)
+    return held
+
+
+def _exit_changes(area: PlayArea, before: _Tables, t: _Tables) -> tuple[int, list[int]] | None:
+    """How many hexes ``area`` (``t``: its tables now) has as ``before``'s area had
+    them: the same hexes with the same ground, at the front of the arrays (MAP-6:
+    ``PlayArea.add_sheet`` appends; the next game on the same map starts with the
+    same sheets), and those of them whose exits ``t`` works out otherwise (a sheet
+    position no longer free); None when the first hex already differs."""
+    same = min(before.size, t.size)
+    for name, old in zip(_TABLE_ARRAYS, before.arrays, strict=True):
+        now = getattr(area, name)
+        if now is not old and now[:same].tobytes() != old[:same].tobytes():
+            same = int(np.flatnonzero(now[:same] != old[:same])[0])
+    if same == 0:
+        return None
+    changed = (before.exit_ok[:same] != t.exit_ok[:same]).any(axis=1)
+    return same, np.flatnonzero(changed).tolist()
+
+
+def _far_from_hexes_since(area: PlayArea, numbered: int, i0: int, limit: int) -> bool:
+    """Every area hex from index ``numbered`` on lies farther than ``limit`` from hex
+    ``i0``."""
+    if numbered >= len(area):
+        return True
+    dq = area.q[numbered:] - area.q[i0]
+    dr = area.r[numbered:] - area.r[i0]
+    far = np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr))
+    return int(far.min()) > limit
+
+
+# The searches made last, on whichever area: a new area (the next game on the same
+# map, a copy of an area) may carry them over (``_Kept.carry`` checks its hexes).
+_LATEST: list = []  # [its tables, its searches, the groups it carried]
 # Search states kept per play area: a search holds the states within its MP (about
 # 1,000 for a mech running 12 MP over open ground), so some hundred searches.
 _REACHED_STATES = 100_000
@@ -1075,9 +1194,10 @@ _REACHED_STATES = 100_000
 # made whenever a friend or a near enemy has moved, so they are bounded apart.
 _KEPT_ANSWERS = 4_096
 # What a search finds: the MP of every state reached, each hex's cheapest state,
-# the hexes reached cheapest first, and the exits (``_search_exits``).
+# the hexes reached cheapest first, the exits (``_search_exits``) and the hexes in
+# play the states are numbered over.
 _Searched = tuple[
-    dict[int, int], dict[int, int], list[int], dict[tuple[Hex, int], tuple[int, int, int]]
+    dict[int, int], dict[int, int], list[int], dict[tuple[Hex, int], tuple[int, int, int]], int
 ]
 
 
@@ -1119,7 +1239,14 @@ def _search(
         and abs(q[j] - q[i0]) + abs(r[j] - r[i0]) + abs(q[j] + r[j] - q[i0] - r[i0]) <= 2 * cap
     )
     key = (i0, facing, mover.movement_class, cap, walk, blocked, exits)
-    searched = kept.searches.get(key) if kept is not None else None
+    layered = mover.movement_class in FACING_CLASSES
+    searched = None
+    if kept is not None:
+        searched = kept.searches.get(key)
+        if searched is None and kept.carried:
+            searched = kept.carry(key, area, t, i0, cap, walk, layered, exits)
+            if searched is not None:
+                kept.keep(key, searched)
     if searched is None:
         neighbours = t.flat_neighbours()
         enter = t.flat_enter(mover.movement_class)
@@ -1129,14 +1256,13 @@ def _search(
             closed = t.enter[mover.movement_class].copy()
             closed[around[around >= 0], towards[around >= 0]] = 0
             enter = memoryview(closed.ravel())
-        layered = mover.movement_class in FACING_CLASSES
         if layered:
             dist, best, order = _facing_search(neighbours, enter, t.size, i0, facing, cap, walk)
         else:
             dist, order = _free_search(neighbours, enter, i0, cap)
             best = {i: i for i in order}
-        found = _search_exits(t, best, dist, cap, walk, layered) if exits else {}
-        searched = (dist, best, order, found)
+        found = _search_exits(t, best, dist, cap, walk, layered, t.size) if exits else {}
+        searched = (dist, best, order, found, t.size)
         if kept is not None:
             kept.keep(key, searched)
     return Reach(area, start, facing, mover, cap, t, *searched, friendly)
@@ -1297,19 +1423,22 @@ def _free_search(
 
 
 def _search_exits(
-    t: _Tables, best: dict[int, int], dist: dict[int, int], cap: int, walk: int, layered: bool
+    t: _Tables,
+    best: dict[int, int],
+    dist: dict[int, int],
+    cap: int,
+    walk: int,
+    layered: bool,
+    n: int,
 ) -> dict[tuple[Hex, int], tuple[int, int, int]]:
-    """MAP-6: the exits from the states reached, (off-area hex, facing) -> (MP, state
-    left from, action). Among exits of equal cost into the same hex and facing the
-    first listed wins: facing units' by (backward flag, facing, forward or backward,
-    hex), the others' by (direction, hex); a move with a backward step keeps within
-    walking MP."""
-    edge, exit_ok = t.exit_hexes(), t.flat_exits()
-    n = t.size
+    """MAP-6: the exits from the states reached (numbered over ``n`` hexes), (off-area
+    hex, facing) -> (MP, state left from, action). Among exits of equal cost into the
+    same hex and facing the first listed wins: facing units' by (backward flag,
+    facing, forward or backward, hex), the others' by (direction, hex); a move with
+    a backward step keeps within walking MP."""
+    exit_ok = t.flat_exits()
     listed: list[tuple[tuple[int, ...], int, int, int, int, int]] = []
-    for i in best:
-        if not edge[i]:
-            continue
+    for i in t.exit_hexes().intersection(best):
         leaves = [d for d in range(6) if exit_ok[6 * i + d]]
         if not layered:
             spent = dist[i] + EXIT_COST
