@@ -198,12 +198,15 @@ class Board:
         (indices; a unit of ``target_height`` standing there), in their order,
         counting only those within reach (``ENEMY_REACH``). An enemy unit farther
         than that from all of them sees none of them: its sight is not worked out (a
-        unit's moves mostly end far from every enemy)."""
+        unit's moves mostly end far from every enemy). Each enemy unit's sight is
+        worked out on the hexes asked alone (``Memory.sight_among``): most are asked
+        about once, the enemy moving between the side's decisions (ART-33)."""
         area = self.area
         q, r = area.q[at], area.r[at]
         count = np.zeros(at.size, dtype=np.int32)
         if at.size == 0:
             return count
+        wanted: np.ndarray | None = None
         # The hexes lie within ``spread`` of the first: an enemy farther than its reach
         # and that from the first is out of reach of all of them.
         first = Hex(int(q[0]), int(r[0]))
@@ -216,8 +219,11 @@ class Board:
                 continue
             if away + spread > ENEMY_REACH and int(distances(u.hex, q, r).min()) > ENEMY_REACH:
                 continue
-            mask = self.memory.sight(
-                area, u.hex, ENEMY_REACH, viewer_height=u.height, target_height=target_height
+            if wanted is None:
+                wanted = np.zeros(len(area), dtype=bool)
+                wanted[at] = True
+            mask = self.memory.sight_among(
+                area, u.hex, u.height, wanted, ENEMY_REACH, target_height
             )
             count += mask[at]
         return count

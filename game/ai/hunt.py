@@ -19,7 +19,7 @@ prior weight (near positions likelier: guns must reach their targets). Then:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
 from types import MappingProxyType
 
@@ -45,11 +45,21 @@ class Belief:
     battery: str
     weights: dict[SheetPosition, float]
     known_hex: Hex | None = None  # the battery is revealed on the board
+    # What is read from the weights (which are never changed once made), kept: the
+    # same belief is read at every decision until the side learns more.
+    _read: dict[tuple, SheetPosition | None] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def best(self) -> SheetPosition | None:
-        if not self.weights:
-            return None
-        return max(self.weights.items(), key=lambda kv: (kv[1], -kv[0][0], -kv[0][1]))[0]
+        read = self._read
+        if ("best",) not in read:
+            read[("best",)] = (
+                max(self.weights.items(), key=lambda kv: (kv[1], -kv[0][0], -kv[0][1]))[0]
+                if self.weights
+                else None
+            )
+        return read[("best",)]
 
     def spread(self) -> float:
         """Share of the weight outside the best candidate: 0 when the position is certain."""
@@ -140,18 +150,27 @@ def _belief(
     prior: Mapping[SheetPosition, float],
     reads_intelligence: bool,
 ) -> Belief:
-    weights = dict(_heard(view, memory, prior, reads_intelligence))
-    if not weights:
-        # The notes contradict each other (two batteries, or guns that moved):
-        # fall back on the rules alone.
-        weights = dict(prior)
-    in_play = [pos for pos in weights if view.area.has_sheet(pos)]
+    heard = _heard(view, memory, prior, reads_intelligence)
+    # The notes contradict each other (two batteries, or guns that moved) when none
+    # is left: fall back on the rules alone.
+    allowed = heard or prior
+    in_play = [pos for pos in allowed if view.area.has_sheet(pos)]
     # The searched mask is worked out only when a candidate sheet is in play.
     shares = searched_shares(view, memory, in_play) if in_play else {}
+    # The positions heard (never changed once kept) and their searched shares are the
+    # same as at the last belief worked out: it is that belief (a new turn, a sheet
+    # laid away from the guns).
+    read = (tuple(in_play), tuple(shares[pos] for pos in in_play))
+    kept = memory.notes.get("belief")
+    if kept is not None and kept[0] is allowed and kept[1] == read:
+        return kept[2]
+    weights = dict(allowed)
     for pos in in_play:
         weights[pos] *= max(0.02, 1.0 - shares[pos])
     total = sum(weights.values())
-    return Belief(UNKNOWN, {p: w / total for p, w in sorted(weights.items())})
+    belief = Belief(UNKNOWN, {p: w / total for p, w in sorted(weights.items())})
+    memory.notes["belief"] = (allowed, read, belief)
+    return belief
 
 
 def _heard(
@@ -163,7 +182,8 @@ def _heard(
     """The prior's positions that every landed enemy shell's flight time (ART-6, with
     ``reads_intelligence``) and every announced direction (ART-24) allow, in the
     prior's order. The shells and announcements heard only grow: what was ruled
-    out is kept, and only the ones heard since are checked."""
+    out is kept, and only the ones heard since are checked. Read-only: the dict kept
+    while nothing more is heard."""
     # The kept read-only prior itself (``candidate_positions``) is the same prior, in
     # the same order.
     was = memory.notes.get("heard prior")
@@ -182,6 +202,10 @@ def _heard(
     ):
         kept = (listed, reads_intelligence, 0, (), dict(prior))
     _, _, shells_read, heard, weights = kept
+    if shells_read == len(shells) and len(heard) == len(announcements):
+        # Nothing heard since: the same positions, the very dict (read-only) kept.
+        memory.notes["heard"] = (listed, reads_intelligence, len(shells), announcements, weights)
+        return weights
     weights = dict(weights)
     # Whether a shell's flight fits a position never changes: kept per shell.
     fitting: dict[int, dict[SheetPosition, bool]] = memory.notes.setdefault("fitting", {})
@@ -224,11 +248,11 @@ def searched_mask(
     the sight of those turns is worked out on them (the positions the guns may
     still stand on are few; on the other sheets the mask may miss hexes seen)."""
     area = view.area
-    wanted = sorted(set(positions))
-    key = (view.turn, area.revision, len(memory.enemy_shells), len(memory.searched), wanted)
-    hit = memory.notes.get("searched_mask")
-    if hit is not None and hit[0] == key:
-        return hit[1]
+    wanted = tuple(sorted(set(positions)))
+    masks = _searched_answers(view, memory)[0]
+    hit = masks.get(wanted)
+    if hit is not None:
+        return hit
     mask = np.zeros(len(area), dtype=bool)
     mask[_searched_indices(area, memory)] = True
     kept = memory.notes.get("fire-sight")
@@ -236,13 +260,13 @@ def searched_mask(
         kept = memory.notes["fire-sight"] = (area, area.revision, {})
     fire_sight: dict[tuple, np.ndarray] = kept[2]
     candidates = candidate_positions(view, memory)
-    wanted = [p for p in wanted if p in candidates]
+    sought = [p for p in wanted if p in candidates]
     for turn in sorted({s.fired_turn for s in memory.enemy_shells}):
         own = memory.own_after_movement.get(turn)
         if not own:
             continue
         in_play = set(memory.area_after_movement.get(turn, ()))
-        sheets = tuple(p for p in wanted if p in in_play)
+        sheets = tuple(p for p in sought if p in in_play)
         if not sheets:
             continue
         seen = fire_sight.get((turn, sheets))
@@ -257,25 +281,53 @@ def searched_mask(
                 seen |= memory.sight_among(area, h, height, on_sheets) & on_sheets
             fire_sight[(turn, sheets)] = seen
         mask |= seen
-    memory.notes["searched_mask"] = (key, mask)
+    mask.flags.writeable = False
+    masks[wanted] = mask
     return mask
+
+
+def _searched_answers(
+    view: PlayerView, memory: Memory
+) -> tuple[
+    dict[tuple[SheetPosition, ...], np.ndarray],
+    dict[SheetPosition, np.ndarray],
+    dict[tuple[SheetPosition, ...], dict[SheetPosition, float]],
+]:
+    """The searched masks (by the sheets asked), search indices (by sheet) and
+    searched shares (by the sheets asked) worked out so far on the area as it is
+    now, from what the memory holds now: the hunters of a turn and the turns after
+    ask the same again and again."""
+    # What the masks are made of: the hexes next to the own units' ends of moves
+    # (only ever added to), the enemy shells landed (the turns they were fired in),
+    # and where the own units stood after each movement phase (noted once a turn,
+    # before any shell fired that turn can land).
+    key = (
+        view.area.revision,
+        len(memory.enemy_shells),
+        len(memory.searched),
+        len(memory.own_after_movement),
+    )
+    kept = memory.notes.get("searched_mask")
+    if kept is None or kept[0] != key:
+        kept = memory.notes["searched_mask"] = (key, {}, {}, {})
+    return kept[1], kept[2], kept[3]
 
 
 def _searched_indices(area: PlayArea, memory: Memory) -> np.ndarray:
     """The area indices of ``memory.searched``, taken in as it grows (hexes are only
-    ever added to it) and kept until the area changes."""
+    ever added to it) and kept until the area changes other than by sheets laid
+    (MAP-6): laying a sheet keeps every hex in play at its index."""
     kept = memory.notes.get("searched_indices")
-    if kept is None or kept[0] != area.revision:
-        kept = (area.revision, 0, np.zeros(0, dtype=np.int64))
-    _, count, found = kept
+    if kept is None or (kept[1] != area.revision and not area.grew_from(kept[0])):
+        kept = (area, area.revision, 0, np.zeros(0, dtype=np.int64))
+    _, _, count, found = kept
     if count < len(memory.searched):
         new = list(islice(memory.searched, count, None))
         q = np.array([h.q for h in new], dtype=np.int64)
         r = np.array([h.r for h in new], dtype=np.int64)
         idx = area.indices_of(q, r)
         found = np.concatenate([found, idx[idx >= 0].astype(np.int64)])
-        kept = (area.revision, len(memory.searched), found)
-    memory.notes["searched_indices"] = kept
+    memory.notes["searched_indices"] = (area, area.revision, len(memory.searched), found)
     return found
 
 
@@ -286,15 +338,22 @@ def searched_shares(
     play."""
     area = view.area
     wanted = set(positions)
-    sheets = area.sheet_index
-    mask = searched_mask(view, memory, wanted)
-    searched = np.bincount(sheets[mask], minlength=area.sheet_count)
-    hexes = np.bincount(sheets, minlength=area.sheet_count)
-    return {
-        pos: hit / size
-        for pos, hit, size in zip(area.positions, searched.tolist(), hexes.tolist(), strict=True)
-        if pos in wanted
-    }
+    kept = _searched_answers(view, memory)[2]
+    key = tuple(sorted(wanted))
+    shares = kept.get(key)
+    if shares is None:
+        sheets = area.sheet_index
+        mask = searched_mask(view, memory, wanted)
+        searched = np.bincount(sheets[mask], minlength=area.sheet_count)
+        hexes = np.bincount(sheets, minlength=area.sheet_count)
+        shares = kept[key] = {
+            pos: hit / size
+            for pos, hit, size in zip(
+                area.positions, searched.tolist(), hexes.tolist(), strict=True
+            )
+            if pos in wanted
+        }
+    return dict(shares)
 
 
 def goal_position(
@@ -304,6 +363,16 @@ def goal_position(
     sweep outward along the announced bearing instead of overshooting. By the
     posterior (hard): the most belief per sheet of travel, so a near sheet that
     is barely possible does not hold the hunt up while a likelier one waits."""
+    key = ("goal", origin, by_posterior)
+    read = belief._read
+    if key not in read:
+        read[key] = _goal_position(belief, origin, by_posterior)
+    return read[key]
+
+
+def _goal_position(
+    belief: Belief, origin: SheetPosition, by_posterior: bool
+) -> SheetPosition | None:
     if not belief.weights:
         return None
     if by_posterior:
@@ -329,8 +398,14 @@ def search_hexes(view: PlayerView, memory: Memory, pos: SheetPosition) -> list[H
 
 
 def search_indices(view: PlayerView, memory: Memory, pos: SheetPosition) -> np.ndarray:
-    """``search_hexes`` as area indices, in the same order."""
-    idx = _sheet_hexes(view, pos)
-    if idx.size == 0:
-        return idx
-    return idx[~searched_mask(view, memory, [pos])[idx]]
+    """``search_hexes`` as area indices, in the same order (read-only: kept for the
+    hunters of the turn)."""
+    kept = _searched_answers(view, memory)[1]
+    idx = kept.get(pos)
+    if idx is None:
+        idx = _sheet_hexes(view, pos)
+        if idx.size:
+            idx = idx[~searched_mask(view, memory, [pos])[idx]]
+        idx.flags.writeable = False
+        kept[pos] = idx
+    return idx

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from functools import cached_property
+from itertools import chain, repeat
 
 import numpy as np
 
@@ -715,7 +716,7 @@ class _Ends:
         # ``_destination`` of every option, written out: it is asked of every option.
         return cls.of(area, [c.to if isinstance(c, Move) else here for c in options])
 
-    @property
+    @cached_property
     def inside(self) -> np.ndarray:
         return self.index >= 0
 
@@ -746,14 +747,50 @@ def _common_penalties(board: Board, uid: str, ends: _Ends, danger: np.ndarray) -
     """Per option: shells falling nearby (the enemy's lately, the side's own landing
     this turn) and own units crowding one shell's rings."""
     inside = ends.inside
-    i = ends.index[inside]
     penalty = np.zeros(ends.index.size, dtype=np.float64)
-    penalty[inside] = 4.0 * danger[i] * board.personality.exposure_weight
-    penalty[inside] += OWN_SHELL_WEIGHT * board.own_shells_landing()[i]
+    penalty[inside] = _shell_penalties(board, danger)[ends.index[inside]]
+    # How many other own units (not guns) stand within a hex of each end.
+    crowd: dict[Hex, int] = {}
     for other, u in board.own.items():
         if other != uid and u.battery is None and u.hex is not None:
-            penalty[distances(u.hex, ends.q, ends.r) <= 1] += 1.5
+            for n in _disk1(u.hex):
+                crowd[n] = crowd.get(n, 0) + 1
+    if crowd:
+        near = np.fromiter(map(crowd.get, ends.hexes, repeat(0)), np.int64, len(ends.hexes))
+        # 1.5 for each unit, added one after another.
+        for k in range(1, int(near.max(initial=0)) + 1):
+            penalty[near >= k] += 1.5
     return penalty
+
+
+def _shell_penalties(board: Board, danger: np.ndarray) -> np.ndarray:
+    """``_common_penalties`` of the shells, per area hex: the enemy's shells falling
+    lately (``danger``) and the side's own landing this turn. Kept while both are
+    (for the decisions of a turn on one map)."""
+    landing = board.own_shells_landing()
+    weight = board.personality.exposure_weight
+    kept = board.memory.notes.get("shell penalties")
+    if kept is not None and kept[0] is danger and kept[1] is landing and kept[2] == weight:
+        return kept[3]
+    penalty = 4.0 * danger * weight
+    penalty += OWN_SHELL_WEIGHT * landing
+    penalty.flags.writeable = False
+    board.memory.notes["shell penalties"] = (danger, landing, weight, penalty)
+    return penalty
+
+
+def _disk1(h: Hex) -> tuple[Hex, ...]:
+    """``h`` and its six neighbours."""
+    q, r = h
+    return (
+        h,
+        Hex(q, r - 1),
+        Hex(q + 1, r - 1),
+        Hex(q + 1, r),
+        Hex(q, r + 1),
+        Hex(q - 1, r + 1),
+        Hex(q - 1, r),
+    )
 
 
 # Flight time (turns, ART-6) and harmful radius assumed for the enemy's guns
@@ -907,12 +944,7 @@ def _hunter_moves(board: Board, uid: str, options: list[Command]) -> Sequence[Ca
         score -= 1.0 * d if not search else 0.6 * d
         if search:
             # Hexes to search that the move ends in or next to (ART-4).
-            to_search = np.zeros(len(area), dtype=bool)
-            to_search[search_idx] = True
-            # The ends and their neighbours, one row each, looked up at once.
-            i = area.indices_of(ends.q + _NEXT_Q, ends.r + _NEXT_R)
-            fresh = ((i >= 0) & to_search[i]).sum(axis=0)
-            score += 1.2 * fresh
+            score += 1.2 * _fresh_next_to(board, ends, search_idx)
     inside = ends.inside
     i = ends.index[inside]
     sight = board.enemy_sight_at(view.units[uid].height, i)
@@ -923,6 +955,31 @@ def _hunter_moves(board: Board, uid: str, options: list[Command]) -> Sequence[Ca
     if search:
         _reward_search_sight(board, uid, out, score, search_idx, here)
     return out
+
+
+def _fresh_next_to(board: Board, ends: _Ends, search_idx: np.ndarray) -> np.ndarray:
+    """Per option: how many of the hexes to search (``search_idx``, area indices) its
+    end and the end's six neighbours are (ART-4). Read, for the ends on the map, from
+    the count of every area hex worked out once for the hexes to search (the hunters
+    of a turn share them); the few ends off the map are counted one by one."""
+    area = board.area
+    kept = board.memory.notes.get("fresh next to")
+    if kept is None or kept[0] is not area or kept[1] is not search_idx:
+        # Each hex to search counts for itself and its six neighbours on the map.
+        i = area.indices_of(area.q[search_idx] + _NEXT_Q, area.r[search_idx] + _NEXT_R)
+        counts = np.bincount(i[i >= 0], minlength=len(area))
+        kept = board.memory.notes["fresh next to"] = (area, search_idx, counts)
+    counts = kept[2]
+    inside = ends.inside
+    fresh = counts[np.maximum(ends.index, 0)]
+    if not inside.all():
+        off = ~inside
+        to_search = np.zeros(len(area), dtype=bool)
+        to_search[search_idx] = True
+        # The ends and their neighbours, one row each, looked up at once.
+        i = area.indices_of(ends.q[off] + _NEXT_Q, ends.r[off] + _NEXT_R)
+        fresh[off] = ((i >= 0) & to_search[i]).sum(axis=0)
+    return fresh
 
 
 def _close_in(

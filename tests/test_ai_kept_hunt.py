@@ -1,0 +1,130 @@
+"""What the hunters' scoring keeps from one decision to the next (the belief over the
+enemy guns' positions, the searched hexes, the hexes to search, the count of hexes to
+search next to each end, the shell penalties of the hexes) is at every decision what
+is worked out anew from the memory's notes, as turns pass, own units end their moves
+next to new hexes (ART-4), enemy shells land (ART-6, ART-9) and sheets are laid
+(MAP-6)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from game.ai import Policy
+from game.ai.candidates import Board
+from game.ai.hunt import beliefs, goal_position, search_indices, searched_shares
+from game.ai.manoeuvre import OWN_SHELL_WEIGHT, _common_penalties, _Ends, _fresh_next_to
+from game.ai.memory import Memory
+from game.dice import Dice
+from game.hexmath import distances
+from game.state import acting_side, apply, legal_commands, new_game, player_view
+from game.state.commands import Command
+from game.state.legal import LegalCommands
+
+LONG_TOM_HUNT = str(Path(__file__).resolve().parents[1] / "maps" / "long_tom_hunt.toml")
+
+
+def _decisions(turns: int) -> Iterator[tuple[Board, dict[str, list[Command]]]]:
+    """A normal-normal game of Long Tom Hunt up to ``turns``: each decision outside
+    the set-up, read with the deciding policy's memory (what it kept so far), and the
+    moves of each unit to move."""
+    state = new_game(LONG_TOM_HUNT, 11)
+    policies = {"north": Policy("normal"), "south": Policy("normal")}
+    dice = Dice(3)
+    while state.turn <= turns and state.result is None:
+        side = acting_side(state)
+        view = player_view(state, side)
+        policy = policies[side]
+        legal = legal_commands(state, side)
+        if view.phase != "setup" and view.pending_sheet is None:
+            policy.memory.observe(view)
+            board = Board.read(view, policy.memory, policy.level, policy.personality)
+            moves = LegalCommands.read(legal).by_unit() if view.phase == "movement" else {}
+            yield board, {uid: moves[uid] for uid in moves}
+        apply(state, policy.choose(view, legal, dice))
+
+
+def _anew(board: Board) -> tuple[Memory, dict[str, Any]]:
+    """The memory with nothing kept (and what it kept, to put back): what it answers
+    is worked out from its notes."""
+    memory = board.memory
+    kept, memory.notes = memory.notes, {}
+    return memory, kept
+
+
+def test_ART_4_ART_6_the_belief_and_hexes_to_search_kept_are_those_worked_out_anew() -> None:
+    """ART-4, ART-6, ART-24, MAP-6, MAP-10: at every decision the belief over the enemy
+    guns' positions (its weights, likeliest position and the sheet a hunter heads for),
+    the searched shares of the candidate sheets in play and the hexes still to search
+    on them are what a memory that kept nothing works out from the same notes."""
+    checked = searched = 0
+    for board, _ in _decisions(8):
+        view, memory = board.view, board.memory
+        kept = beliefs(view, memory, True)
+        origin = view.area.position_of(next(iter(board.own.values())).hex)
+        in_play = [p for p in kept[0].weights if view.area.has_sheet(p)]
+        kept_shares = searched_shares(view, memory, in_play)
+        kept_search = {pos: search_indices(view, memory, pos) for pos in in_play}
+        kept_goals = [goal_position(kept[0], origin, by) for by in (False, True)]
+        memory, notes = _anew(board)
+        try:
+            fresh = beliefs(view, memory, True)
+            assert [(b.battery, b.weights, b.known_hex) for b in kept] == [
+                (b.battery, b.weights, b.known_hex) for b in fresh
+            ]
+            assert kept[0].best() == fresh[0].best()
+            assert kept_goals == [goal_position(fresh[0], origin, by) for by in (False, True)]
+            assert kept_shares == searched_shares(view, memory, in_play)
+            for pos, idx in kept_search.items():
+                assert np.array_equal(idx, search_indices(view, memory, pos))
+                searched += int(idx.size)
+        finally:
+            memory.notes = notes
+        checked += 1
+    assert checked > 50 and searched > 0
+
+
+def test_ART_4_ART_25_hunters_kept_counts_and_penalties_are_those_worked_out_anew() -> None:
+    """ART-4, ART-19, ART-25: for every unit's moves at every movement decision, the
+    count of hexes to search at and next to each end (read from the counts kept for
+    the turn's hexes to search) and the penalties of shells and crowding (read from
+    the shell penalties kept for the turn) are those counted anew end by end."""
+    counted = crowded = 0
+    for board, moves in _decisions(8):
+        area = board.area
+        belief = beliefs(board.view, board.memory, True)[0]
+        in_play = [p for p in belief.weights if area.has_sheet(p)]
+        for uid, options in moves.items():
+            here = board.hex_of(uid)
+            ends = _Ends.of_options(area, options, here)
+            for pos in in_play[:2]:
+                idx = search_indices(board.view, board.memory, pos)
+                if not idx.size:
+                    continue
+                to_search = {(int(area.q[k]), int(area.r[k])) for k in idx.tolist()}
+                expected = [
+                    sum(
+                        (h.q + dq, h.r + dr) in to_search
+                        for dq, dr in ((0, 0), (0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+                    )
+                    for h in ends.hexes
+                ]
+                assert _fresh_next_to(board, ends, idx).tolist() == expected
+                counted += sum(expected)
+            danger = board.shell_danger()
+            inside = ends.inside
+            i = ends.index[inside]
+            expected_penalty = np.zeros(ends.index.size, dtype=np.float64)
+            expected_penalty[inside] = 4.0 * danger[i] * board.personality.exposure_weight
+            expected_penalty[inside] += OWN_SHELL_WEIGHT * board.own_shells_landing()[i]
+            for other, u in board.own.items():
+                if other != uid and u.battery is None and u.hex is not None:
+                    near = distances(u.hex, ends.q, ends.r) <= 1
+                    expected_penalty[near] += 1.5
+                    crowded += int(near.sum())
+            got = _common_penalties(board, uid, ends, danger)
+            assert got.tobytes() == expected_penalty.tobytes()
+    assert counted > 0 and crowded > 0
