@@ -10,7 +10,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from game.artillery.flight import arrival_turn, flight_time, range_refusal, sheet_distance
-from game.artillery.forecast import expected_damage, forecast, landing_distribution
+from game.artillery.forecast import (
+    expected_damage,
+    expected_damage_at,
+    forecast,
+    landing_distribution,
+)
 from game.artillery.scatter import resolve_shell, resolve_shells
 from game.artillery.tohit import (
     air_altitude_modifier,
@@ -256,6 +261,22 @@ def test_expected_damage_is_the_forecasts_damage_array() -> None:
     centre = int(np.flatnonzero((area.q == 0) & (area.r == 0))[0])
     assert expected_damage(area, Hex(0, 0), None, "long_tom")[centre] == 25
     assert not expected_damage(area, Hex(40, 0), 8, "long_tom").any()
+
+
+def test_expected_damage_at_some_hexes_is_the_whole_arrays() -> None:
+    """ART-25: the damage read at a few area hexes alone (the AI's exact check of its
+    best aims) is the whole array's there, to the last bit: hexes in the rings, far
+    out of them, by the edge, aims off the area, automatic hits and long odds."""
+    area = DiskArea(Hex(0, 0), 6)
+    every = np.arange(len(area.q))
+    picked = np.array([0, 5, len(area.q) - 1, 17, 17, 40, 3], dtype=np.int64)
+    aims = [(Hex(0, 0), 8), (Hex(5, -1), 10), (Hex(6, 0), None), (Hex(12, 0), 7), (Hex(2, 2), 12)]
+    for aimed, tn in aims:
+        for weapon_id in ("long_tom", "thumper", "arrow_iv_is"):
+            whole = expected_damage(area, aimed, tn, weapon_id)
+            for at in (every, picked, picked[:0]):
+                some = expected_damage_at(area, aimed, tn, weapon_id, at)
+                assert some.tobytes() == whole[at].tobytes(), (aimed, tn, weapon_id)
 
 
 def test_forecast_matches_100000_resolved_shells_chi_square() -> None:

@@ -179,6 +179,11 @@ def test_ART_16_ART_17_shots_at_many_hexes_with_sight_worked_out_are_each_hexs_s
     shots = queries.shots_now(view, gun, aims, queries.KeptSight(seen_by_unit))
     alone = [queries.shot_now(view, gun, h) for h in aims]
     assert shots == alone
+    # The aims' area indices told, as the AI tells them: the same shots.
+    indices = [view.area.index_of(h) for h in aims]
+    assert -1 in indices
+    told = queries.shots_now(view, gun, aims, queries.KeptSight(seen_by_unit), indices=indices)
+    assert told == alone
     at_seen = shots[aims.index(seen)]
     assert at_seen.adjustments == 1 and at_seen.spotters
     assert any(s.adjustments == 0 and s.spotters for s in shots)

@@ -34,8 +34,9 @@ from game.ai.counter_battery import counter_battery_candidates
 from game.ai.hunt import beliefs, search_hexes
 from game.ai.manoeuvre import predicted_hexes
 from game.ai.shell_damage import KERNEL_RADIUS, damage_kernel, is_blast
-from game.artillery.forecast import expected_damage
+from game.artillery.forecast import expected_damage_at
 from game.artillery.weapons import airborne_damage, weapon
+from game.board.area import PlayArea
 from game.hexmath import Hex, distance
 from game.rules import battletech as bt
 from game.rules.core import probability_at_least
@@ -67,19 +68,35 @@ class _Weighed:
         self.hq = np.array([h.q for h, _ in every], dtype=np.int64)[:, None]
         self.hr = np.array([h.r for h, _ in every], dtype=np.int64)[:, None]
         self.w = np.array([w for _, w in every], dtype=np.float64)[:, None]
+        self._in_area: tuple[PlayArea, np.ndarray, np.ndarray, int] | None = None
+
+    def in_area(self, area: PlayArea) -> tuple[np.ndarray, np.ndarray, int]:
+        """The area indices of the first list's points in ``area``, then of the
+        second's; the first's weights there, and how many of them (kept: asked of
+        each aim checked with the exact forecast)."""
+        kept = self._in_area
+        if kept is None or kept[0] is not area:
+            n = self.sizes[0]
+            at = area.indices_of(self.hq[:, 0], self.hr[:, 0]).astype(np.int64)
+            first = at[:n] >= 0
+            second = at[n : n + self.sizes[1]]
+            inside = np.concatenate([at[:n][first], second[second >= 0]])
+            kept = self._in_area = (area, inside, self.w[:n, 0][first], int(first.sum()))
+        return kept[1], kept[2], kept[3]
 
     def expected(self, kernel: np.ndarray, tq: np.ndarray, tr: np.ndarray) -> list[np.ndarray]:
-        """Expected weighted damage at every aimed hex (tq, tr) over each list."""
+        """Expected weighted damage at every aimed hex (tq, tr) over each list
+        (``kernel``: ``_rimmed_kernel``)."""
         if not self.w.size:
             return [np.zeros(tq.shape[0], dtype=np.float64) for _ in self.sizes]
-        dq = self.hq - tq[None, :]
-        dr = self.hr - tr[None, :]
-        ok = (np.abs(dq) <= KERNEL_RADIUS) & (np.abs(dr) <= KERNEL_RADIUS)
-        vals = kernel[
-            np.clip(dq, -KERNEL_RADIUS, KERNEL_RADIUS) + KERNEL_RADIUS,
-            np.clip(dr, -KERNEL_RADIUS, KERNEL_RADIUS) + KERNEL_RADIUS,
-        ]
-        weighed = self.w * np.where(ok, vals, 0.0)
+        # Offsets beyond the kernel read its rim of zeros.
+        reach = KERNEL_RADIUS + 1
+        dq = np.clip(self.hq - tq[None, :], -reach, reach)
+        dr = np.clip(self.hr - tr[None, :], -reach, reach)
+        dq *= _RIMMED_SIDE
+        dq += dr
+        dq += reach * _RIMMED_SIDE + reach
+        weighed = self.w * kernel.take(dq)
         out = []
         start = 0
         for size in self.sizes:
@@ -90,6 +107,22 @@ class _Weighed:
             out.append(np.cumsum(weighed[start : start + size], axis=0)[-1])
             start += size
         return out
+
+
+# The side of a kernel with a rim of zeros (``_rimmed_kernel``).
+_RIMMED_SIDE = 2 * KERNEL_RADIUS + 3
+
+
+@lru_cache(maxsize=64)
+def _rimmed_kernel(weapon_id: str, to_hit_number: int | None) -> np.ndarray:
+    """``damage_kernel`` with a rim of zeros one hex wide all round, flattened: an
+    offset clipped to the rim reads no damage, as every offset beyond the kernel
+    does."""
+    rimmed = np.zeros((_RIMMED_SIDE, _RIMMED_SIDE), dtype=np.float64)
+    rimmed[1:-1, 1:-1] = damage_kernel(weapon_id, to_hit_number)
+    flat = rimmed.ravel()
+    flat.flags.writeable = False
+    return flat
 
 
 def targeting_candidates(board: Board, legal: Sequence[Command]) -> list[Candidate]:
@@ -239,16 +272,18 @@ def _score_targets(
         return []
     # ART-18 (hard, ``weighs_spotting``): what own units lose by spotting a shot.
     spotting = _spotting_costs(board)
+    aims_q = np.array([h.q for h in aims], dtype=np.int64)
+    aims_r = np.array([h.r for h in aims], dtype=np.int64)
+    at = area.indices_of(aims_q, aims_r).astype(np.int64)
+    indices = at.tolist()
     # ART-11 .. ART-21: each shot's number and flight as the engine works them out;
     # its spotters other than the best are only read for their spotting costs.
-    indices = [area.index_of(h) for h in aims]
     sight = _sight(board, aims, indices)
-    shots = shots_now(view, battery, aims, sight, best_spotter_only=not spotting)
+    shots = shots_now(view, battery, aims, sight, best_spotter_only=not spotting, indices=indices)
     # ART-23/ART-24: the enemy units that will see each aimed hex, at most 3 counted
     # (an aim off the area reads the last area hex, as it always has).
     detection = [0] * len(aims)
     if board.level.weighs_detection and _detection_matters(board):
-        at = np.array(indices, dtype=np.int64)
         detection = np.minimum(3, board.enemy_sight_at(1, at)).tolist()
     # Each shot's to-hit number and ART-18 spotting cost (what the own units that would
     # spot it lose in their own attacks), read once for the aims sharing the shot.
@@ -266,23 +301,16 @@ def _score_targets(
             number = numbers[id(s)] = (tn, cost)
         spot_cost.append(number[1])
         groups.setdefault(s.flight, {}).setdefault(number[0], []).append(k)  # type: ignore[arg-type]
-    aims_q = np.array([h.q for h in aims], dtype=np.int64)
-    aims_r = np.array([h.r for h in aims], dtype=np.int64)
     tolerance = _tolerance(board)
     detection_cost = board.personality.detection_cost
-    scored: list[tuple[float, float, Hex, int | None, int, int]] = []
-    points_by_flight: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    # Each aim's value negated (the best least), its hex (no two aims share one), then
+    # its own units' risk, to-hit number, flight and place in ``aims``.
+    scored: list[tuple[float, Hex, float, int | None, int, int]] = []
+    weighed_by_flight: dict[int, _Weighed] = {}
     for flight in sorted(groups):
         points = _points(board, flight, weapon_id) + hidden
         own_points = [(u.hex, 1.0) for u in _staying(board, weapon_id, flight)]
-        weighed = _Weighed(points, own_points)
-        if board.level.exact_forecast:
-            # The points in the area, for the exact forecast over the area's hexes.
-            inside = [(i, w) for h, w in points if (i := area.index_of(h)) >= 0]
-            points_by_flight[flight] = (
-                np.array([i for i, _ in inside], dtype=np.int64),
-                np.array([w for _, w in inside], dtype=np.float64),
-            )
+        weighed = weighed_by_flight[flight] = _Weighed(points, own_points)
         by_tn = groups[flight]
         for tn in sorted(by_tn, key=lambda x: -1 if x is None else x):
             if tn is not None and float(probability_at_least(2, 6, tn)) < (
@@ -290,7 +318,7 @@ def _score_targets(
             ):
                 continue
             group = by_tn[tn]
-            kernel = damage_kernel(weapon_id, tn)
+            kernel = _rimmed_kernel(weapon_id, tn)
             tq, tr = aims_q[group], aims_r[group]
             gain, risk = (a.tolist() for a in weighed.expected(kernel, tq, tr))
             for k, g, r in zip(group, gain, risk, strict=True):
@@ -299,13 +327,14 @@ def _score_targets(
                     continue
                 cost = detection_cost * detection[k]
                 cost += spot_cost[k]
-                scored.append((g - cost, r, h, tn, flight, k))
+                scored.append((-(g - cost), h, r, tn, flight, k))
     # The best few (``sorted(...)[:n]``, each aim's hex its own: no ties left).
-    best = heapq.nsmallest(board.level.forecast_checks, scored, key=lambda s: (-s[0], s[2]))
+    best = heapq.nsmallest(board.level.forecast_checks, scored)
     out: list[Candidate] = []
-    for value, _, h, tn, flight, k in best:
+    for negated, h, _, tn, flight, k in best:
+        value = -negated
         if board.level.exact_forecast:
-            value = _exact_value(board, weapon_id, h, tn, flight, *points_by_flight[flight])
+            value = _exact_value(board, weapon_id, h, tn, weighed_by_flight[flight], tolerance)
             if value is None:
                 continue
             value -= detection_cost * detection[k]
@@ -387,26 +416,23 @@ def _exact_value(
     weapon_id: str,
     aimed: Hex,
     tn: int | None,
-    flight: int,
-    at: np.ndarray,
-    weights: np.ndarray,
+    weighed: _Weighed,
+    tolerance: Callable[[Hex], float],
 ) -> float | None:
     """The exact forecast's expected damage to enemies (where they may stand when the
-    shell lands: the area hexes ``at``, weighed by ``weights``); None when own units
-    are at risk."""
-    area = board.area
-    damage = expected_damage(area, aimed, tn, weapon_id)
+    shell lands: ``weighed``'s first list, its points in the area); None when own
+    units (its second list) are at risk."""
+    at, weights, enemies = weighed.in_area(board.area)
+    damage = expected_damage_at(board.area, aimed, tn, weapon_id, at)
     risk = 0.0
-    for u in _staying(board, weapon_id, flight):
-        i = area.index_of(u.hex)
-        if i >= 0:
-            risk += float(damage[i])
-    if risk > _tolerance(board)(aimed):
+    for d in damage[enemies:].tolist():
+        risk += d
+    if risk > tolerance(aimed):
         return None
-    if not at.size:
+    if not enemies:
         return 0.0
     # Added point after point (a running sum), as the points are listed.
-    return float(np.cumsum(weights * damage[at])[-1])
+    return float(np.cumsum(weights * damage[:enemies])[-1])
 
 
 def _staying(board: Board, weapon_id: str, flight: int) -> list[Unit]:

@@ -97,6 +97,8 @@ class _Spread:
     cq: np.ndarray  # hexes relative to the aimed hex that any landing's rings reach
     cr: np.ndarray
     matrix: np.ndarray  # (cells, landings) ring damage of each landing at each cell
+    reach: int  # the farthest |dq| and |dr| of a cell
+    rows: np.ndarray  # the cell (row of ``matrix``) at (dq + reach, dr + reach), -1 none
 
 
 @lru_cache(maxsize=32)
@@ -113,7 +115,15 @@ def _spread(to_hit_number: int | None, w: Weapon) -> _Spread:
     d = np.minimum((d + dr + ds) // 2, w.ring_radius + 1)
     matrix = table[d]
     keep = matrix.any(axis=1)
-    return _Spread(gq[keep].copy(), gr[keep].copy(), np.ascontiguousarray(matrix[keep]))
+    rows = np.full(gq.size, -1, dtype=np.int64)
+    rows[keep] = np.arange(int(keep.sum()))
+    return _Spread(
+        gq[keep].copy(),
+        gr[keep].copy(),
+        np.ascontiguousarray(matrix[keep]),
+        reach,
+        rows.reshape(span.size, span.size),
+    )
 
 
 def _indices(area: AreaLike, q: np.ndarray, r: np.ndarray) -> np.ndarray:
@@ -179,6 +189,35 @@ def expected_damage(
     pattern = _pattern(to_hit_number)
     _, _, on = _landings(area, target_hex, pattern)
     return _rings(area, target_hex, to_hit_number, weapon(weapon_), pattern, on)[0]
+
+
+def expected_damage_at(
+    area: AreaLike,
+    target_hex: Hex,
+    to_hit_number: int | None,
+    weapon_: str | Weapon,
+    at: np.ndarray,
+) -> np.ndarray:
+    """``expected_damage(...)[at]`` (``at``: area indices), worked out at those hexes
+    alone: the same figures, for a caller that reads a few hexes of a large area."""
+    target_hex = Hex(int(target_hex[0]), int(target_hex[1]))
+    pattern = _pattern(to_hit_number)
+    _, _, on = _landings(area, target_hex, pattern)
+    out = np.zeros(len(at), dtype=np.float64)
+    if not on.any() or not len(at):
+        return out
+    spread = _spread(to_hit_number, weapon(weapon_))
+    values = spread.matrix @ np.where(on, pattern.p, 0.0)
+    # Each hex's cell, by its offset from the aimed hex; a cell that takes no damage
+    # leaves the hex at 0, as ``_rings`` leaves it.
+    reach = spread.reach
+    dq = area.q[at] - target_hex.q
+    dr = area.r[at] - target_hex.r
+    near = np.flatnonzero((np.abs(dq) <= reach) & (np.abs(dr) <= reach))
+    rows = spread.rows[dq[near] + reach, dr[near] + reach]
+    cell = rows >= 0
+    out[near[cell]] = values[rows[cell]]
+    return out
 
 
 def _landings(

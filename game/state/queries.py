@@ -387,6 +387,7 @@ def shots_now(
     targets: Iterable[Hex],
     sees: Sight | None = None,
     best_spotter_only: bool = False,
+    indices: Sequence[int] | None = None,
 ) -> list[Shot]:
     """``shot_now`` at each of ``targets``. What the shots share is worked out once:
     the units of the side that may spot, the flight to each sheet (ART-5, ART-6)
@@ -395,10 +396,14 @@ def shots_now(
     ``best_spotter_only`` (with a ``KeptSight``): each shot's spotters are its best
     spotter alone (``best_spotter``), the one whose number the shot takes (ART-13,
     ART-16 .. ART-18): the to-hit number, flight and automatic hit are the same,
-    and a unit's sight is not asked about the hexes a better spotter sees."""
+    and a unit's sight is not asked about the hexes a better spotter sees.
+    ``indices``: the targets' indices in the area arrays (-1 off the area), when
+    the caller has them."""
     targets = list(targets)
     watchers = [u for u in board.living(unit.side) if u.hex is not None]
     area = board.area
+    if indices is None:
+        indices = [area.index_of(t) for t in targets]
     positions = area.positions
     air = aircraft.is_aircraft(unit)
     # Asked for many hexes at once (the AI weighs hundreds): what depends on the
@@ -411,6 +416,9 @@ def shots_now(
     gun = unit.battery
     earned = () if gun is None else gun.auto_hit.earned
     auto_hit = {h for h in earned if on_auto_hit_hex(unit, h, board.turn)}
+    # The automatic hit of each hex that has one, a pre-designated hex's first.
+    automatic_at = dict.fromkeys(auto_hit, "auto-hit hex")
+    automatic_at.update(dict.fromkeys(designated, "pre-designated hex"))
     # ART-17 (``adjustments``): the battery's spotted arrivals so far, by hex.
     spotted = board.queue.adjustments_by_target(unit.id, board.turn)
     # Line of sight worked out beforehand is read a unit's hexes at a time: the
@@ -418,14 +426,23 @@ def shots_now(
     kept = sees if isinstance(sees, KeptSight) else None
     spotters_of: dict[Hex, tuple[tuple[Unit, ...], tuple[str, ...]]] | None = None
     # The shots at area hexes of one sheet with the same spotters, adjustments and
-    # automatic hit are the same shot: made once.
+    # automatic hit are the same shot: made once. An area hex of a sheet already in
+    # range whose shot is made is read from them alone.
     alike: dict[tuple, Shot] = {}
+    quick = kept is not None and not unit.destroyed and not air
     out = []
-    for target in targets:
-        index = area.index_of(target)
+    for target, index in zip(targets, indices, strict=True):
         inside = index >= 0
         # The area arrays hold each sheet's hexes together, sheets in placing order.
         pos = positions[index // SHEET_HEXES] if inside else area.position_of(target)
+        if quick and inside and spotters_of is not None and in_range.get(pos):
+            seeing, ids = spotters_of.get(target, _UNSEEN)
+            shot = alike.get(
+                (pos, automatic_at.get(target), ids, spotted.get(target, 0) if ids else 0)
+            )
+            if shot is not None:
+                out.append(shot)
+                continue
         if unit.destroyed:
             refusal = f"{unit.name} has been destroyed"
         elif inside and not air:
@@ -437,11 +454,7 @@ def shots_now(
                 refusal = None if fits else aim_refusal(board, unit, target)
         else:
             refusal = aim_refusal(board, unit, target)
-        automatic = None
-        if target in designated:
-            automatic = "pre-designated hex"
-        elif target in auto_hit:
-            automatic = "auto-hit hex"
+        automatic = automatic_at.get(target)
         # ``spotters_at``: no unit sees a hex off the map (ART-37).
         seeing: Sequence[Unit]
         if not inside:
@@ -453,7 +466,7 @@ def shots_now(
                     if best_spotter_only
                     else _spotters_of(kept, watchers)
                 )
-            seeing, ids = spotters_of.get(target, ((), ()))
+            seeing, ids = spotters_of.get(target, _UNSEEN)
         else:
             seeing = seeing_units(board, unit.side, target, sees, watchers)
             ids = tuple([u.id for u in seeing])
@@ -497,6 +510,10 @@ def shots_now(
     return out
 
 
+# The spotters of a hex no unit sees, with their ids.
+_UNSEEN: tuple[tuple[Unit, ...], tuple[str, ...]] = ((), ())
+
+
 def _spotters_of(
     sight: KeptSight, watchers: list[Unit]
 ) -> dict[Hex, tuple[tuple[Unit, ...], tuple[str, ...]]]:
@@ -525,8 +542,7 @@ def _best_spotters_of(
         seen = sight.among(u, left)
         if not seen:
             continue
-        for h in seen:
-            best[h] = ((u,), (u.id,))
+        best.update(dict.fromkeys(seen, ((u,), (u.id,))))
         left = [h for h in left if h not in best]
     return best
 
