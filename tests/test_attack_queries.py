@@ -73,6 +73,34 @@ def test_ART_32a_the_engine_the_window_and_the_ai_read_one_to_hit_number() -> No
     assert tn.breakdown() in seen.lines[0]
 
 
+def test_ART_32a_weapons_that_share_a_units_sight_read_as_each_asked_alone() -> None:
+    """ART-32a, ART-18: the listed attacks ask every weapon of a unit with the line of
+    sight, woods and spotting its weapons share worked out once; each answer is the
+    one ``target_number`` gives asked alone (a shot, or a weapon not carried) before
+    and after a weapon has fired, and a pair is listed where that answer is a shot."""
+    state = attack_duel()
+    shooter = state.units["n-close"]
+    weapons = ["medium_laser", "machine_gun", "lrm5", "large_laser"]
+    shooter.profile = {**shooter.profile, "weapons": [*weapons, "machine_gun"]}
+    enemies = [u for u in state.living("south") if u.hex is not None]
+    asked = [(e, w) for e in enemies for w in [*weapons, "ppc"]]  # no PPC carried
+
+    def alone() -> list:
+        return [target_number(state, shooter, e, w) for e, w in asked]
+
+    shared: dict = {}
+    before = alone()
+    assert [target_number(state, shooter, e, w, shared) for e, w in asked] == before
+    assert {e.id for e in enemies} <= set(shared)
+    assert [target_number(state, shooter, e, w, shared) for e, w in asked] == before
+    assert len({isinstance(tn, str) for tn in before}) == 2  # shots and refusals
+    assert cs.attack_options(state, shooter) == [
+        (e.id, w) for (e, w), tn in zip(asked, before, strict=True) if not isinstance(tn, str)
+    ]
+    apply(state, Attack("north", "n-close", "s-mech", "medium_laser"))
+    assert [target_number(state, shooter, e, w, {}) for e, w in asked] == alone()
+
+
 def test_WH_3_stand_and_shoot_odds_and_the_ai_stands_and_shoots() -> None:
     """WH-3: five archers (BS 3) standing and shooting at the charging orcs need 5+ (1/3),
     wound T4 with S3 on 5+ (1/3), and the orcs' 5+ save (light armour, shield) fails 2/3:

@@ -989,6 +989,36 @@ def test_MAP_10_batteries_sharing_a_position_stand_on_one_sheet_in_different_hex
     assert back == [Deploy("north", "n-gun", "north", 0, 3, "high_pass", "0807")]
 
 
+def test_ART_1_MAP_10_kept_deployments_answer_as_worked_out_anew() -> None:
+    """ART-1, ART-2, MAP-10: the deployments offered in set-up are kept while the
+    side's batteries stand where they stood; they read as worked out anew after the
+    side's pre-designations, after each of its batteries moves (the other one's
+    shared position refuses other places) and after the map grows."""
+    import game.state.legal as legal_module
+
+    state = two_gun_game()
+
+    def offered() -> list[Deploy]:
+        return [c for c in legal_commands(state, "north") if isinstance(c, Deploy)]
+
+    def check() -> list[Deploy]:
+        listed = offered()
+        assert listed == legal_module._deployments_anew(state, "north")
+        assert list(legal_module._deployments(state, "north")) == listed
+        return listed
+
+    first = check()
+    apply(state, Predesignate("north", state.area.hexes()[5]))
+    assert check() == first
+    apply(state, Deploy("north", "n-gun-2", "north", 0, 3, "high_pass", "0505"))
+    second = check()
+    assert second != first
+    apply(state, Deploy("north", "n-gun", "north", 0, 2, "high_pass", "0807"))
+    assert check() != second
+    state.area.add_sheet((-1, 0), "farmland")
+    check()
+
+
 def test_a_hex_given_as_a_pair_is_taken_as_a_hex() -> None:
     """Commands from scripts and logs may give a hex as a pair (q, r): apply reads it as
     a Hex, so the unit's hex is a Hex and the log records it as a pair."""

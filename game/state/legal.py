@@ -27,8 +27,9 @@ from collections.abc import (
     Mapping,
     Sequence,
 )
+from dataclasses import astuple
 from functools import cached_property, lru_cache, partial
-from itertools import compress
+from itertools import compress, groupby
 from typing import Protocol, overload
 
 import game.state.aircraft as aircraft
@@ -145,8 +146,14 @@ class LegalCommands(Sequence[Command]):
     def of(cls, commands: list[Command]) -> LegalCommands:
         """A list already worked out, grouped."""
         groups: dict[Hashable, list[Command]] = {}
-        for c in commands:
-            groups.setdefault(group_of(c), []).append(c)
+        # Listed in runs of one kind (the set-up's hundreds of pre-designations): a
+        # run of a kind grouped by kind goes in whole.
+        for kind, run in groupby(commands, type):
+            if kind in _LISTED_BY:
+                for c in run:
+                    groups.setdefault(group_of(c), []).append(c)
+            else:
+                groups.setdefault(("kind", kind.kind), []).extend(run)
         made = cls(((key, group.copy) for key, group in groups.items()), none_empty=True)
         made._all = list(commands)
         return made
@@ -263,7 +270,47 @@ class _UnitMoves(Mapping[str, list[Command]]):
 
 
 def _setup(state: GameState, side: str) -> list[Command]:
-    out: list[Command] = [EndPhase(side)]
+    out: list[Command] = [EndPhase(side), *_deployments(state, side)]
+    if state.options.get("predesignated_hexes"):
+        chosen = state.predesignated.get(side, [])
+        out += [Predesignate(side, h, remove=True) for h in chosen]
+        batteries = sum(1 for u in state.living(side) if u.battery is not None)
+        base = [state.area.position_of(h) for h in chosen]
+        for pos, group in state.area.sheet_hexes().items():
+            if predesignation_refusal([*base, pos], batteries, state.area.sheet_count) is None:
+                every = _sheet_predesignations(side, tuple(group))
+                out += [c for c in every if c.hex not in chosen] if chosen else every
+    return out
+
+
+def _deployments(state: GameState, side: str) -> tuple[Deploy, ...]:
+    """ART-1, ART-2, MAP-10: each off-board battery's other legal positions, kept per
+    map while the side's batteries stand where they stood: set-up asks at every one
+    of its commands, and most of them pre-designate hexes (ART-20), which moves no
+    battery. What the refusals read: the sheets in play, and of the side's batteries
+    their weapons and positions."""
+    batteries = tuple(
+        (u.id, u.battery.weapon, None if (off := u.battery.offboard) is None else astuple(off))
+        for u in state.living(side)
+        if u.battery is not None
+    )
+    area = state.area
+    kept = _DEPLOYMENTS.get(area)
+    if kept is None or kept[0] != area.revision:
+        kept = _DEPLOYMENTS[area] = (area.revision, {})
+    made = kept[1].get((side, batteries))
+    if made is None:
+        made = kept[1][(side, batteries)] = tuple(_deployments_anew(state, side))
+    return made
+
+
+_DEPLOYMENTS: weakref.WeakKeyDictionary[PlayArea, tuple[int, dict[tuple, tuple[Deploy, ...]]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _deployments_anew(state: GameState, side: str) -> list[Deploy]:
+    out: list[Deploy] = []
     i_min, i_max, j_min, j_max = state.area.sheet_bounds()
     for unit in state.living(side):
         if unit.battery is None or unit.battery.offboard is None:
@@ -283,15 +330,6 @@ def _setup(state: GameState, side: str) -> list[Command]:
                         continue
                     if deployment_refusal(state, side, cmd) is None:
                         out.append(cmd)
-    if state.options.get("predesignated_hexes"):
-        chosen = state.predesignated.get(side, [])
-        out += [Predesignate(side, h, remove=True) for h in chosen]
-        batteries = sum(1 for u in state.living(side) if u.battery is not None)
-        base = [state.area.position_of(h) for h in chosen]
-        for pos, group in state.area.sheet_hexes().items():
-            if predesignation_refusal([*base, pos], batteries, state.area.sheet_count) is None:
-                every = _sheet_predesignations(side, tuple(group))
-                out += [c for c in every if c.hex not in chosen] if chosen else every
     return out
 
 

@@ -7,7 +7,7 @@ Command: ``Attack(side, unit, target, weapon)`` with one of the unit's weapons.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from game.board.los import line_of_sight
 from game.board.terrain import HEAVY_WOODS, LIGHT_WOODS
@@ -37,11 +37,17 @@ def mounts(unit: Unit, weapon: str) -> int:
 
 
 def target_number(
-    board: GameState | PlayerView, unit: Unit, target: Unit, weapon: str
+    board: GameState | PlayerView,
+    unit: Unit,
+    target: Unit,
+    weapon: str,
+    shared: dict[str, Any] | None = None,
 ) -> TargetNumber | str | None:
     """The to-hit number, or the reason the shot is impossible (ART-32a, ART-18): the
     engine's, and the one the attack odds read from a side's view
-    (``game.state.queries``)."""
+    (``game.state.queries``). ``shared``: what the unit's weapons share, kept there
+    for its other weapons (the line of sight to each target, its woods, whether the
+    unit spots this turn), for a caller that asks of every weapon."""
     assert unit.hex is not None and target.hex is not None
     if weapon not in _weapons(unit):
         return f"{unit.name} carries no {weapon!r} (it has: {', '.join(_weapons(unit)) or 'none'})"
@@ -54,6 +60,42 @@ def target_number(
     refusal = bt.direct_fire_refusal(rng, spec.ranges)
     if refusal:
         return f"{spec.name} at {target.name}: {refusal}"
+    seen = None if shared is None else shared.get(target.id)
+    if seen is None:
+        seen = _sight_and_woods(board, unit, target)
+        if shared is not None:
+            shared[target.id] = seen
+    if isinstance(seen, str):
+        return seen
+    light, heavy = seen
+    spotting = None if shared is None else shared.get(_SPOTTING)
+    if spotting is None:
+        spotting = spotting_this_turn(board, unit)
+        if shared is not None:
+            shared[_SPOTTING] = spotting
+    return bt.direct_fire_target_number(
+        unit.gunnery,
+        rng,
+        spec.ranges,
+        attacker_moved=unit.movement_mode if unit.movement_mode in ("walked", "ran") else "stood",
+        target_hexes_moved=target.hexes_moved,
+        light_woods=light,
+        heavy_woods=heavy,
+        spotting=spotting,
+        minimum_range=spec.minimum_range,
+    )
+
+
+# ``shared``'s key of whether the unit spots this turn (a unit id never reads so).
+_SPOTTING = "\x00spotting"
+
+
+def _sight_and_woods(
+    board: GameState | PlayerView, unit: Unit, target: Unit
+) -> tuple[int, int] | str:
+    """ART-32a: the light and heavy woods hexes the line to ``target`` passes (its own
+    hex among them), or the reason there is no line of sight."""
+    assert unit.hex is not None and target.hex is not None
     sight = line_of_sight(board.area, unit.hex, target.hex, unit.height, target.height)
     if not sight:
         return f"no line of sight to {target.name}: {sight.reason}"
@@ -65,21 +107,12 @@ def target_number(
     heavy = sum(
         1 for h in woods if (i := board.area.index_of(h)) >= 0 and terrain[i] == HEAVY_WOODS
     )
-    return bt.direct_fire_target_number(
-        unit.gunnery,
-        rng,
-        spec.ranges,
-        attacker_moved=unit.movement_mode if unit.movement_mode in ("walked", "ran") else "stood",
-        target_hexes_moved=target.hexes_moved,
-        light_woods=light,
-        heavy_woods=heavy,
-        spotting=spotting_this_turn(board, unit),
-        minimum_range=spec.minimum_range,
-    )
+    return light, heavy
 
 
 def _options(state: GameState, unit: Unit) -> list[tuple[str, str]]:
     out = []
+    shared: dict[str, Any] = {}  # what the unit's weapons share (``target_number``)
     for target in state.living(state.other(unit.side)):
         if target.hex is None or target.hidden or target.system != BATTLETECH:
             continue
@@ -89,7 +122,7 @@ def _options(state: GameState, unit: Unit) -> list[tuple[str, str]]:
         for weapon in dict.fromkeys(_weapons(unit)):
             if rng is not None and rng > bt.direct_fire_weapon(weapon).long:
                 continue  # ART-32a: beyond long range (most enemies, most of the time)
-            if not isinstance(target_number(state, unit, target, weapon), str):
+            if not isinstance(target_number(state, unit, target, weapon, shared), str):
                 out.append((target.id, weapon))
     return out
 
