@@ -37,6 +37,14 @@ def test_every_hash_is_the_digest_of_the_whole_plain_data() -> None:
             assert state.checks.turns[-1].hash == digest(state.to_dict(history=False))
     assert turns >= 2
     assert position_hash(state) == digest(state.to_dict(history=False))
+    # Events with secrets and without, with rolls and without, each written as whole.
+    assert {(e.secret, bool(e.rolls)) for e in state.log} == {
+        (True, True),
+        (True, False),
+        (False, True),
+        (False, False),
+    }
+    assert all(event_json(e) == canonical_json(e.to_dict()) for e in state.log)
 
 
 def test_an_events_json_follows_rolls_added_after_it_was_made() -> None:

@@ -123,7 +123,10 @@ def arrive(state: GameState, plot: Plot) -> None:
     battery = unit.battery
     assert battery is not None
     w = weapon_spec(battery.weapon)
-    seeing = [u.id for u in seeing_units(state, plot.side, plot.target)]
+    # ART-16: only the units that spotted it when it was fired may spot it now.
+    fired_with = set(plot.spotters_at_firing)
+    may_spot = [u for u in state.living(plot.side) if u.hex is not None and u.id in fired_with]
+    seeing = [u.id for u in seeing_units(state, plot.side, plot.target, among=may_spot)]
     spotters = valid_spotters(plot.spotters_at_firing, seeing)
     automatic = plot.automatic
     if automatic is None and queries.on_auto_hit_hex(unit, plot.target, plot.fired_turn):
@@ -226,8 +229,10 @@ def _detection(state: GameState, plot: Plot, battery_position: tuple[int, int]) 
     intelligence alone."""
     enemy = state.other(plot.side)
     already = set(state.detected_this_turn)
+    # ART-23: a unit that has rolled this turn rolls no more; its sight is not asked.
+    may_roll = [u for u in state.living(enemy) if u.hex is not None and u.id not in already]
     candidates = [
-        (u.id, u.gunnery) for u in seeing_units(state, enemy, plot.target) if u.id not in already
+        (u.id, u.gunnery) for u in seeing_units(state, enemy, plot.target, among=may_roll)
     ]
     if not candidates:
         return

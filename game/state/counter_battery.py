@@ -53,12 +53,10 @@ def where(state: GameState | PlayerView, target: Hex) -> str:
     return state.area.label(target).removesuffix(", outside the play area")
 
 
-def _sheet_under(state: GameState, landing: Hex) -> tuple[PlayArea | None, list[Unit]]:
-    """The declared sheet of the off-board position the shell comes down on, laid
-    out of play, and the batteries standing on it (none: nothing to lay). The
-    sheets beside it are not laid: the rings stop at its edge."""
+def _batteries_under(state: GameState, landing: Hex) -> list[Unit]:
+    """The batteries standing at the off-board position the shell comes down on."""
     pos = state.area.position_of(landing)
-    batteries = [
+    return [
         u
         for u in state.living()
         if u.battery is not None
@@ -66,10 +64,15 @@ def _sheet_under(state: GameState, landing: Hex) -> tuple[PlayArea | None, list[
         and u.hex is None
         and u.battery.offboard.position == pos
     ]
-    if not batteries:
-        return None, []
+
+
+def _sheet_under(state: GameState, landing: Hex, batteries: list[Unit]) -> PlayArea:
+    """The declared sheet of the off-board position the shell comes down on, where
+    ``batteries`` stand (MAP-10: one sheet), laid out of play when the shell reaches
+    one of them. The sheets beside it are not laid: the rings stop at its edge."""
+    pos = state.area.position_of(landing)
     sheet = batteries[0].battery.offboard.sheet  # type: ignore[union-attr]
-    return PlayArea.from_layout({pos: sheet}, state.area.home_edges), batteries
+    return PlayArea.from_layout({pos: sheet}, state.area.home_edges)
 
 
 def arrive(state: GameState, plot: Plot) -> None:
@@ -87,7 +90,7 @@ def arrive(state: GameState, plot: Plot) -> None:
     state.queue.record(
         Arrival(plot.id, plot.battery, plot.target, turn, landing.landing, landing.hit, False, True)
     )
-    sheets, batteries = _sheet_under(state, landing.landing)
+    batteries = _batteries_under(state, landing.landing)
     victims = [
         u
         for u in batteries
@@ -96,7 +99,8 @@ def arrive(state: GameState, plot: Plot) -> None:
     hit_lines: dict[str, list[str]] = {}
     damage_rolls: dict[str, list] = {}
     destroyed: list[Unit] = []
-    if sheets is not None and victims:
+    if victims:
+        sheets = _sheet_under(state, landing.landing, batteries)
         targets = [
             systems.damage_target(u, at=u.battery.offboard.hex)  # type: ignore[union-attr]
             for u in victims

@@ -797,9 +797,28 @@ def event_json(event: Event) -> str:
     of the command that wrote it), so their count keys it (as ``Event._known``)."""
     held = event.__dict__.get("_json")
     if held is None or held[0] != len(event.rolls):
-        held = (len(event.rolls), canonical_json(event.to_dict()))
+        held = (len(event.rolls), canonical_json(_event_data(event)))
         event.__dict__["_json"] = held
     return held[1]
+
+
+def _event_data(event: Event) -> dict[str, Any]:
+    """``event.to_dict()``, or what writes the same JSON: most events hold no secret
+    (``Event._known``, which every view asks), and their data and rolls are written
+    as they are then, without a plain copy made first."""
+    rolls = event.rolls
+    if event._known()[1] or any(type(r) is not RollRecord for r in rolls):
+        return event.to_dict()
+    return {
+        "turn": event.turn,
+        "phase": event.phase,
+        "kind": event.kind,
+        "text": event.text,
+        "side": event.side,
+        "parts": None,
+        "data": event.data,
+        "rolls": [r.to_dict() for r in rolls],
+    }
 
 
 def mapless_hash(state: GameState) -> str:
