@@ -150,12 +150,13 @@ def test_a_sides_queue_kept_between_views_equals_a_fresh_one(
 ) -> None:
     """ART-9, ART-17, ART-37: a side's own shells and the arrivals it knows are kept
     between views while the engine's queue holds the very same plots and arrivals,
-    and extended by the shells fired or landed since; after every command of a
+    and extended by the shells fired or landed since (and those that left the guns
+    with their adjustments copied again); after every command of a
     random game (shells plotted, launched with their adjustments, landed, sheets
     laid) both sides' and the table's views show exactly what is worked out afresh."""
     extended = []
     extend = view_module._extended
-    monkeypatch.setattr(view_module, "_extended", lambda *a: extended.append(1) or extend(*a))
+    monkeypatch.setattr(view_module, "_extended", lambda *a: extended.append(a[3:]) or extend(*a))
     kept = made_again = 0
     for state, side, view_of in views_after_each_command(seed=11, turns=8):
         key = (id(state.queue), side)
@@ -171,6 +172,7 @@ def test_a_sides_queue_kept_between_views_equals_a_fresh_one(
         assert view.arrivals == view_module._arrivals(state, side, numbers)
         assert view_of().queue.plots is not view.queue.plots  # each view's lists its own
     assert kept > made_again > len(extended) > 0 and len(state.queue.arrivals) >= 2
+    assert any(more and more[0] for more in extended)  # shells launched, adjusted
     assert {p.side for p in state.queue.plots} == {"north", "south"}
     # A plot replaced whole and nothing else (ART-17: its adjustments as it leaves).
     first = state.queue.plots[0]

@@ -434,13 +434,42 @@ def _begins_with(now: list[Any], kept: tuple[Any, ...]) -> bool:
     return len(now) >= len(kept) and all(map(operator.is_, kept, now))
 
 
-def _extended(state: GameState, side: str, held: _QueueSight) -> _QueueSight:
-    """``held`` with the plots and arrivals the engine appended since: the side's
-    numbers of its earlier plots stand (each side numbers its plots in firing order,
-    ART-9), so only the new ones are numbered and copied."""
+def _replaced(kept: tuple[Plot, ...], now: list[Plot]) -> list[int] | None:
+    """The places of the plots the engine replaced since ``kept`` (ART-17, ART-18: a
+    shell's adjustments and attacking spotters as it leaves), when it replaced them
+    with plots of the same shell and only appended others; None otherwise."""
+    if len(now) < len(kept):
+        return None
+    places = []
+    for i, (was, new) in enumerate(zip(kept, now, strict=False)):
+        if was is not new:
+            if (was.id, was.side, was.fired_turn, was.ammunition) != (
+                new.id,
+                new.side,
+                new.fired_turn,
+                new.ammunition,
+            ):
+                return None
+            places.append(i)
+    return places
+
+
+def _extended(
+    state: GameState, side: str, held: _QueueSight, replaced: Sequence[int] = ()
+) -> _QueueSight:
+    """``held`` with the plots and arrivals the engine appended since, and the plots
+    at ``replaced`` copied again: the side's numbers of its earlier plots stand (each
+    side numbers its plots in firing order, ART-9), so only the new ones are
+    numbered, and only the new and replaced ones copied. A replaced plot is of the
+    same shell (``_replaced``): the arrivals as the side knows them stand."""
     engine = state.queue
     numbers = dict(held.numbers)
     plots = list(held.own.plots)
+    for i in replaced:
+        p = engine.plots[i]
+        if p.side == side:
+            n = numbers[p.id]
+            plots[n - 1] = _queue_copy(p, ("plot", n), partial(replace, p, id=n))
     for p in engine.plots[len(held.plots) :]:
         if p.side == side:
             n = numbers[p.id] = len(plots) + 1
@@ -475,8 +504,13 @@ def _queue_sight(state: GameState, side: str) -> tuple[FireQueue, tuple[SeenArri
     elif _begins_with(engine.plots, held.plots) and _begins_with(engine.arrivals, held.arrivals):
         # Shells fired or landed since, nothing else changed: the new ones are added.
         held = _QUEUE_SIGHTS[key] = _extended(state, side, held)
+    elif _begins_with(engine.arrivals, held.arrivals) and (
+        (replaced := _replaced(held.plots, engine.plots)) is not None
+    ):
+        # Shells that left the guns with their adjustments (ART-17), maybe more since.
+        held = _QUEUE_SIGHTS[key] = _extended(state, side, held, replaced)
     else:
-        held = None  # a plot replaced or taken out: worked out anew
+        held = None  # a plot taken out, or another shell in its place: worked out anew
     if held is None:
         queue, numbers = _own_queue(state, (side,))
         if len(_QUEUE_SIGHTS) >= _QUEUE_SIGHTS_KEPT:
