@@ -8,6 +8,7 @@ next to new hexes (ART-4), enemy shells land (ART-6, ART-9) and sheets are laid
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,9 @@ from game.ai import Policy
 from game.ai.candidates import Board
 from game.ai.hunt import beliefs, goal_position, search_indices, searched_shares
 from game.ai.manoeuvre import OWN_SHELL_WEIGHT, _common_penalties, _Ends, _fresh_next_to
-from game.ai.memory import Memory
+from game.ai.memory import EnemyShell, Memory
 from game.dice import Dice
-from game.hexmath import distances
+from game.hexmath import distance, distances
 from game.state import acting_side, apply, legal_commands, new_game, player_view
 from game.state.commands import Command
 from game.state.legal import LegalCommands
@@ -128,3 +129,53 @@ def test_ART_4_ART_25_hunters_kept_counts_and_penalties_are_those_worked_out_ane
             got = _common_penalties(board, uid, ends, danger)
             assert got.tobytes() == expected_penalty.tobytes()
     assert counted > 0 and crowded > 0
+
+
+def test_ART_19_ART_25_shell_danger_carried_over_sheets_laid_is_the_danger_anew() -> None:
+    """ART-19, ART-25, MAP-6: the danger near where enemy shells were aimed lately, kept
+    for the decisions of a turn and, when sheets are laid, worked out on the new sheets
+    alone, is at every decision the danger worked out anew on the whole map."""
+    carried = shelled = 0
+    for board, _ in _decisions(10):
+        held = board.memory.notes.get("shell_danger")
+        danger = board.shell_danger()
+        carried += held is not None and held[0][1] != board.area.revision
+        memory, notes = _anew(board)
+        try:
+            fresh = board.shell_danger()
+        finally:
+            memory.notes = notes
+        assert danger.tobytes() == fresh.tobytes()
+        shelled += bool(fresh.any())
+    assert carried > 0 and shelled > 0
+
+
+def test_ART_19_MAP_6_shell_danger_on_a_sheet_laid_by_the_shells_is_the_danger_anew() -> None:
+    """ART-19, MAP-6: shells aimed at the edge where a sheet is then laid: the danger
+    carried over to the grown map, worked out on the new sheet alone, is the danger
+    worked out anew, on the new sheet's hexes next to the aimed hex as well."""
+    state = new_game(LONG_TOM_HUNT, 11)
+    view = player_view(state, "north")
+    policy = Policy("normal")
+    memory = policy.memory
+    memory.observe(view)
+    area = view.area
+    grown = area.snapshot()
+    grown.add_sheet(area.free_positions()[0], next(iter(area.catalogue.values())))
+    assert grown.grew_from(area)
+    new = np.arange(len(area), len(grown))
+    # The area hex nearest the new sheet, aimed at this turn.
+    first = grown.hexes()[int(new[0])]
+    aimed = min(area.hexes(), key=lambda h: (distance(h, first), h))
+    weapon = next(u.battery.weapon for u in view.units.values() if u.battery is not None)
+    memory.enemy_shells.append(EnemyShell(1, weapon, aimed, view.turn - 1, view.turn))
+    Board.read(view, memory, policy.level, policy.personality).shell_danger()
+    board = Board.read(replace(view, area=grown), memory, policy.level, policy.personality)
+    danger = board.shell_danger()
+    memory, notes = _anew(board)
+    try:
+        fresh = board.shell_danger()
+    finally:
+        memory.notes = notes
+    assert danger.tobytes() == fresh.tobytes()
+    assert fresh[new].any()

@@ -36,6 +36,8 @@ ENEMY_REACH = 15
 # turns its aimed hex is remembered.
 BLAST_DANGER_POINTS = 40.0
 BLAST_MEMORY = 4
+# Units' fastest moves kept with the view's copies of them (a few per unit a game).
+FASTEST_MOVES_KEPT = 256
 
 
 @dataclass(frozen=True, init=False)
@@ -167,8 +169,9 @@ class Board:
         """The side's fastest mobile units (not guns, not infantry), as many as the
         personality sends hunting; worked out when the movement phase asks."""
         view = self.view
+        fastest = self._fastest_move
         mobile = [
-            (fastest_move(u), uid)
+            (fastest(u), uid)
             for uid, u in view.units.items()
             if u.side == view.side
             and not u.destroyed
@@ -177,6 +180,19 @@ class Board:
         ]
         mobile.sort(key=lambda t: (-t[0], t[1]))
         return [uid for mp, uid in mobile[: self.personality.hunters] if mp > 0]
+
+    def _fastest_move(self, unit: Unit) -> int:
+        """``fastest_move`` of a unit of the view, kept with the view's copy of it: the
+        view hands out the same read-only copy while the unit is as it was."""
+        kept: dict[int, tuple[Unit, int]] = self.memory.notes.setdefault("fastest moves", {})
+        held = kept.get(id(unit))
+        if held is not None and held[0] is unit:
+            return held[1]
+        if len(kept) >= FASTEST_MOVES_KEPT:
+            kept.clear()
+        mp = fastest_move(unit)
+        kept[id(unit)] = (unit, mp)
+        return mp
 
     @property
     def area(self) -> PlayArea:
@@ -241,16 +257,36 @@ class Board:
         its rings (ART-25), a point per ``BLAST_DANGER_POINTS`` of ring damage: its
         aimed hex may be an auto-hit hex now (ART-19), and a shell there tears
         apart every unit three hexes round. Read-only: the same for every decision
-        of a turn on the same map until another enemy shell lands."""
+        of a turn on the same map until another enemy shell lands; when sheets are
+        laid (MAP-6), worked out on the new sheets alone (each hex's danger is its
+        own, and the hexes in play keep their places)."""
         area = self.area
         shells = self.memory.enemy_shells
         key = (self.view.turn, area.revision, len(shells), self.level.reads_blasts)
         cached = self.memory.notes.get("shell_danger")
         if cached is not None and cached[0] == key:
             return cached[1]
-        danger = np.zeros(len(area), dtype=np.float64)
+        if (
+            cached is not None
+            and cached[0][0] == key[0]
+            and cached[0][2:] == key[2:]
+            and area.grew_from(cached[2])
+        ):
+            kept = cached[1]
+            danger = np.concatenate(
+                [kept, self._shell_danger_at(area.q[kept.size :], area.r[kept.size :])]
+            )
+        else:
+            danger = self._shell_danger_at(area.q, area.r)
+        danger.flags.writeable = False
+        self.memory.notes["shell_danger"] = (key, danger, area)
+        return danger
+
+    def _shell_danger_at(self, q: np.ndarray, r: np.ndarray) -> np.ndarray:
+        """``shell_danger`` of the hexes of axial ``q`` and ``r``."""
+        danger = np.zeros(q.size, dtype=np.float64)
         for h in self.shelled_recently():
-            d = distances(h, area.q, area.r)
+            d = distances(h, q, r)
             danger = np.maximum(danger, np.where(d == 0, 1.0, np.where(d <= 2, 0.5, 0.0)))
         if self.level.reads_blasts:
             recent = self.view.turn - BLAST_MEMORY
@@ -258,10 +294,8 @@ class Board:
                 if s.arrival_turn < recent or not is_blast(s.weapon):
                     continue
                 rings = np.array([*weapon(s.weapon).rings(), 0], dtype=np.float64)
-                d = np.minimum(distances(s.aimed, area.q, area.r), len(rings) - 1)
+                d = np.minimum(distances(s.aimed, q, r), len(rings) - 1)
                 danger = np.maximum(danger, rings[d] / BLAST_DANGER_POINTS)
-        danger.flags.writeable = False
-        self.memory.notes["shell_danger"] = (key, danger)
         return danger
 
     def own_shells_landing(self) -> np.ndarray:

@@ -1042,11 +1042,19 @@ _NEXT_R = np.array([[0], [-1], [-1], [0], [1], [1], [0]], dtype=np.int64)
 
 
 def _disk(h: Hex, radius: int) -> list[Hex]:
-    return [
-        Hex(h.q + dq, h.r + dr)
-        for dq in range(-radius, radius + 1)
-        for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1)
-    ]
+    offsets = _DISK_OFFSETS.get(radius)
+    if offsets is None:
+        offsets = _DISK_OFFSETS[radius] = tuple(
+            (dq, dr)
+            for dq in range(-radius, radius + 1)
+            for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1)
+        )
+    q, r = h
+    return [Hex(q + dq, r + dr) for dq, dr in offsets]
+
+
+# The offsets of a disk of each radius asked, in ``_disk``'s order.
+_DISK_OFFSETS: dict[int, tuple[tuple[int, int], ...]] = {}
 
 
 def predicted_hexes(board: Board, uid: str, turns: int = 1) -> list[tuple[Hex, float]]:

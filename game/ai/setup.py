@@ -16,10 +16,13 @@ rings, spread apart.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from itertools import chain
+
 import numpy as np
 
 import game.ai.objectives as objectives
-from game.ai.candidates import Board, Candidate
+from game.ai.candidates import Board, Candidate, Scored
 from game.artillery.deployment import off_board_position
 from game.artillery.weapons import weapon
 from game.board.area import PlayArea
@@ -31,17 +34,24 @@ from game.state.commands import Command, Deploy, EndPhase, Predesignate
 from game.state.queries import fastest_move, flights_to_area
 
 
-def setup_candidates(board: Board, legal: list[Command], dice: DiceBase) -> list[Candidate]:
+def setup_candidates(board: Board, legal: list[Command], dice: DiceBase) -> Sequence[Candidate]:
     view = board.view
-    deploys = [c for c in legal if isinstance(c, Deploy)]
-    adds = [c for c in legal if isinstance(c, Predesignate) and not c.remove]
-    out: list[Candidate] = []
+    # One pass over the list: the hexes of every sheet in play are offered.
+    deploys: list[Deploy] = []
+    adds: list[Predesignate] = []
+    for c in legal:
+        if isinstance(c, Predesignate):
+            if not c.remove:
+                adds.append(c)
+        elif isinstance(c, Deploy):
+            deploys.append(c)
     deploy = _deployment(board, deploys, dice)
     if deploy is not None:
         return [deploy]
-    if adds:
-        out.extend(_predesignations(board, adds))
-    out.append(Candidate(EndPhase(view.side), 0.0, "set-up done"))
+    out = _predesignations(board, adds) if adds else Scored([], [], [])
+    out.commands.append(EndPhase(view.side))
+    out.scores.append(0.0)
+    out.reasons.append("set-up done")
     return out
 
 
@@ -165,16 +175,21 @@ def _passes(area: PlayArea) -> np.ndarray:
     return out
 
 
-def _predesignations(board: Board, adds: list[Predesignate]) -> list[Candidate]:
+# Why a hex is pre-designated.
+GUARDS_FIGHT = "next to the gun the enemy must guard (ART-20, TS-10)"
+ON_THE_WAY = "a road, ford or pass the enemy will cross (ART-20)"
+
+
+def _predesignations(board: Board, adds: list[Predesignate]) -> Scored:
     view = board.view
     area = view.area
     chosen = list(view.predesignated)
-    score = approach_scores(board)
-    out: list[Candidate] = []
+    score = _kept_approach_scores(board)
     ring = _where_the_guards_fight(board)
     # Every hex of the sheets in play is offered: scored all at once.
-    q = np.array([c.hex.q for c in adds], dtype=np.int64)
-    r = np.array([c.hex.r for c in adds], dtype=np.int64)
+    hexes = [c.hex for c in adds]
+    flat = np.fromiter(chain.from_iterable(hexes), dtype=np.int64, count=2 * len(hexes))
+    q, r = flat.reshape(-1, 2).T
     index = area.indices_of(q, r)
     scores = score[np.maximum(index, 0)]
     near = np.zeros(len(adds), dtype=bool)
@@ -182,10 +197,38 @@ def _predesignations(board: Board, adds: list[Predesignate]) -> list[Candidate]:
         near |= np.abs(q - h.q) + np.abs(r - h.r) + np.abs(-q - r - h.s) < 8
     # Spread: one shell's rings should not cover two of them.
     scores = np.where(near, scores - 5.0, scores)
-    for c, i, s in zip(adds, index.tolist(), scores.tolist(), strict=True):
-        if c.hex in ring and c.hex not in chosen:
-            out.append(Candidate(c, 10.0, "next to the gun the enemy must guard (ART-20, TS-10)"))
-            continue
-        if i >= 0 and s > 0.5:
-            out.append(Candidate(c, s, "a road, ford or pass the enemy will cross (ART-20)"))
+    # The hexes worth it, in the order offered.
+    keep = ((index >= 0) & (scores > 0.5)).tolist()
+    guards = [h in ring and h not in chosen for h in hexes] if ring else [False] * len(adds)
+    out = Scored([], [], [])
+    for c, s, worth, by_the_guards in zip(adds, scores.tolist(), keep, guards, strict=True):
+        if by_the_guards:
+            out.commands.append(c)
+            out.scores.append(10.0)
+            out.reasons.append(GUARDS_FIGHT)
+        elif worth:
+            out.commands.append(c)
+            out.scores.append(s)
+            out.reasons.append(ON_THE_WAY)
     return out
+
+
+def _kept_approach_scores(board: Board) -> np.ndarray:
+    """``approach_scores``, kept while the area, the units and the level are as they
+    were: the pre-designations of a set-up are chosen one after another with nothing
+    else changing (read-only)."""
+    view = board.view
+    key = (
+        view.area,
+        view.area.revision,
+        board.level.smart_predesignation,
+        tuple((uid, u.hex, fastest_move(u)) for uid, u in sorted(board.enemies.items())),
+        tuple(u.hex for u in board.own.values()),
+    )
+    kept = board.memory.notes.get("approach scores")
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    score = approach_scores(board)
+    score.flags.writeable = False
+    board.memory.notes["approach scores"] = (key, score)
+    return score
