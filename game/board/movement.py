@@ -192,8 +192,20 @@ def mover_for(
     # equal MP).
     get = profile.get
     walk, move, tall = get("walk", _ABSENT), get("move", _ABSENT), get("height", _ABSENT)
-    key = (system, name, height, get("type"), get("motive"), walk, move, tall)
-    key += (type(height), type(walk), type(move), type(tall))
+    key = (
+        system,
+        name,
+        height,
+        get("type"),
+        get("motive"),
+        walk,
+        move,
+        tall,
+        type(height),
+        type(walk),
+        type(move),
+        type(tall),
+    )
     try:
         made = _MOVERS.get(key)
     except TypeError:  # a value that is no key (a list as MP...): made, and refused, anew
@@ -433,6 +445,22 @@ class _Tables:
     # an exit at all.
     _flat: dict[str, memoryview] = field(default_factory=dict)
     _exit_hexes: frozenset[int] | None = None
+    _hexes: list[Hex] | None = None
+    _beyond: dict[int, Hex] = field(default_factory=dict)  # ``exit_hex``, as asked
+
+    def exit_hex(self, i: int, d: int) -> Hex:
+        """The hex off the area a step from area hex ``i`` in direction ``d + 1`` enters."""
+        h = self._beyond.get(6 * i + d)
+        if h is None:
+            h = self._beyond[6 * i + d] = Hex(self.q[i] + _STEP_Q[d], self.r[i] + _STEP_R[d])
+        return h
+
+    def hexes(self, area: PlayArea) -> list[Hex]:
+        """The area hexes in array order (``area``: one the tables are of), made once:
+        the answers of every search name their hexes."""
+        if self._hexes is None:
+            self._hexes = area.hexes()
+        return self._hexes
 
     def _view(self, name: str, table: np.ndarray) -> memoryview:
         view = self._flat.get(name)
@@ -720,6 +748,7 @@ class Reach(Mapping[Hex, Route]):
         self.mover = mover
         self.budget = budget
         self._t = tables
+        self._hexes = tables.hexes(area)
         # The hexes the search's states are numbered over: the area's when it was
         # made, fewer than ``tables`` holds when it was carried over a laid sheet.
         self._n = numbered
@@ -730,10 +759,11 @@ class Reach(Mapping[Hex, Route]):
         self._best = best
         self._exits = exits
         self._revision = area.revision
-        start_index = area.index_of(start)
         # The hexes where the unit may end, cheapest first (ties in area order), with
-        # their MP.
-        self._order = [i for i in order if i not in friendly or i == start_index]
+        # their MP: not those of friends it reaches (but its own).
+        taken = friendly.intersection(best)
+        taken.discard(area.index_of(start))
+        self._order = [i for i in order if i not in taken] if taken else order
         self._costs = {i: dist[best[i]] for i in self._order}
         self._exit_best: dict[Hex, tuple[int, int]] = {}
         for (h, f), (cost, _, _) in sorted(exits.items(), key=lambda kv: kv[1][0]):
@@ -752,7 +782,7 @@ class Reach(Mapping[Hex, Route]):
 
     def _hex(self, i: int) -> Hex:
         """The hex of area index ``i``."""
-        return Hex(self._t.q[i], self._t.r[i])
+        return self._hexes[i]
 
     # Mapping
     def __getitem__(self, h: Hex) -> Route:
@@ -770,9 +800,9 @@ class Reach(Mapping[Hex, Route]):
         return route
 
     def __iter__(self) -> Iterator[Hex]:
-        q, r = self._t.q, self._t.r
+        hexes = self._hexes
         for i in self._order:
-            yield Hex(q[i], r[i])
+            yield hexes[i]
         yield from self._exit_best
 
     def __len__(self) -> int:
@@ -797,24 +827,24 @@ class Reach(Mapping[Hex, Route]):
 
     def costs(self) -> dict[Hex, int]:
         """Every reachable hex with the MP of its cheapest route."""
-        q, r = self._t.q, self._t.r
-        out = {Hex(q[i], r[i]): c for i, c in self._costs.items()}
+        hexes = self._hexes
+        out = {hexes[i]: c for i, c in self._costs.items()}
         out.update({h: v[0] for h, v in self._exit_best.items()})
         return out
 
     def end_facings(self) -> dict[Hex, int]:
         """Every reachable hex with the facing its cheapest route ends with, without
         building the routes (what a list of legal moves needs, many times a phase)."""
-        q, r, best = self._t.q, self._t.r, self._best
+        hexes, best = self._hexes, self._best
         if self._layered:
             n = self._n
-            out = {Hex(q[i], r[i]): best[i] // n % 6 + 1 for i in self._order}
+            out = {hexes[i]: best[i] // n % 6 + 1 for i in self._order}
         else:
             # Figures face where they last stepped.
             out = {}
             for i in self._order:
                 before = self._before(i)
-                out[Hex(q[i], r[i])] = self.facing if before is None else before[1] + 1
+                out[hexes[i]] = self.facing if before is None else before[1] + 1
         out.update({h: v[1] for h, v in self._exit_best.items()})
         return out
 
@@ -993,8 +1023,9 @@ def _indices(area: PlayArea, hexes: Iterable[Hex] | None, what: str) -> set[int]
     if hexes is None:
         return set()
     out: set[int] = set()
+    index_of = area.index_of
     for h in hexes:
-        idx = area.index_of(_as_hex(h, what))
+        idx = index_of(h if type(h) is Hex else _as_hex(h, what))
         if idx >= 0:
             out.add(idx)
     return out
@@ -1302,13 +1333,16 @@ def _facing_search(
     one_turn = _ONE_TURN
     back_rows = 6 * n  # the first state after a backward step
     c = -1
-    top = 0
-    while c < top:
+    while True:
         c += 1
         waiting = ring[c & ring_mask]
         if not waiting:
-            continue
+            if any(ring):
+                continue
+            break
         ring[c & ring_mask] = {}
+        # The bucket of each step cost from here (a step costs less than the ring).
+        later_by = ring[c & ring_mask :] + ring[: c & ring_mask]
         fresh: list[int] = []
         ahead = cap - c  # MP left for a move without a backward step
         behind = walk - c  # MP left for a move with one
@@ -1316,11 +1350,15 @@ def _facing_search(
             was = done[key]
             if key >= n:
                 i = key - n
-                new = facings & ~(was | done[i])
+                other = done[i]
+                new = facings & ~(was | other)
                 if not new:
                     continue
                 first = back_rows + i  # the state of facing 1 (f = 0)
                 room = behind
+                if not (was or other):  # the hex reached first
+                    best[i] = first + steps_in[new][0][0] * n
+                    fresh.append(i)
             else:
                 i = key
                 new = facings & ~was
@@ -1328,27 +1366,28 @@ def _facing_search(
                     continue
                 first = i
                 room = ahead
+                if not was:
+                    other = done[n + i]
+                    if not other:  # the hex reached first
+                        best[i] = first + steps_in[new][0][0] * n
+                        fresh.append(i)
+                    elif dist[best[i]] == c:
+                        # Reached after a backward step for the same MP: this is the
+                        # same MP without one.
+                        best[i] = first + steps_in[new][0][0] * n
             done[key] = was | new
             listed = steps_in[new]
-            held = best.get(i)
-            if held is None:
-                best[i] = first + listed[0][0] * n
-                fresh.append(i)
-            elif key < n and held >= back_rows and dist[held] == c:
-                best[i] = first + listed[0][0] * n  # the same MP without a backward step
             if room <= 0:  # no MP left for a turn or a step
                 for f, _, _ in listed:
                     dist[first + f * n] = c
                 continue
             turned = one_turn[new] & ~(was | new)  # a hexside's turn costs 1
             if turned:
-                later = ring[(c + 1) & ring_mask]
+                later = later_by[1]
                 if key in later:
                     later[key] |= turned
                 else:
                     later[key] = turned
-                if c >= top:
-                    top = c + 1
             k = 6 * i
             layer = key - i  # 0, or n after a backward step
             for f, bit, o in listed:
@@ -1358,13 +1397,11 @@ def _facing_search(
                 if w and w <= room:
                     to = layer + neighbours[k + f]
                     if not done[to] & bit:
-                        later = ring[(c + w) & ring_mask]
+                        later = later_by[w]
                         if to in later:
                             later[to] |= bit
                         else:
                             later[to] = bit
-                        if c + w > top:
-                            top = c + w
                 # Backward: the step the other way, into the backward layer.
                 if behind > 0:
                     w = enter[k + o]
@@ -1372,13 +1409,11 @@ def _facing_search(
                         j = neighbours[k + o]
                         to = n + j
                         if not (done[to] | done[j]) & bit:
-                            later = ring[(c + w) & ring_mask]
+                            later = later_by[w]
                             if to in later:
                                 later[to] |= bit
                             else:
                                 later[to] = bit
-                            if c + w > top:
-                                top = c + w
         fresh.sort()
         order += fresh
     return dist, best, order
@@ -1439,25 +1474,27 @@ def _search_exits(
     exit_ok = t.flat_exits()
     listed: list[tuple[tuple[int, ...], int, int, int, int, int]] = []
     for i in t.exit_hexes().intersection(best):
-        leaves = [d for d in range(6) if exit_ok[6 * i + d]]
-        if not layered:
-            spent = dist[i] + EXIT_COST
-            if spent <= cap:
-                listed += [((d, i), i, d, d + 1, spent, d) for d in leaves]
-            continue
-        for row in range(12):
-            s = row * n + i
-            if s not in dist:
+        k = 6 * i
+        for d in range(6):
+            if not exit_ok[k + d]:
                 continue
-            back, f = divmod(row, 6)
-            spent = dist[s] + EXIT_COST
-            for step, d in ((0, f), (1, (f + 3) % 6)):
-                if d in leaves and spent <= (walk if back or step else cap):
-                    listed.append(((back, f, step, i), s, d, f + 1, spent, step))
+            if not layered:
+                spent = dist[i] + EXIT_COST
+                if spent <= cap:
+                    listed.append(((d, i), i, d, d + 1, spent, d))
+                continue
+            # Forward facing d, or backward facing the other way; either from a
+            # state with or without a backward step before.
+            for f, step in ((d, 0), ((d + 3) % 6, 1)):
+                for back in (0, 1):
+                    s = (6 * back + f) * n + i
+                    mp = dist.get(s)
+                    if mp is not None and mp + EXIT_COST <= (walk if back or step else cap):
+                        listed.append(((back, f, step, i), s, d, f + 1, mp + EXIT_COST, step))
     found: dict[tuple[Hex, int], tuple[int, int, int]] = {}
+    beyond = t.exit_hex
     for _, s, d, facing, spent, action in sorted(listed):
-        i = s % n
-        key = (Hex(t.q[i] + _STEP_Q[d], t.r[i] + _STEP_R[d]), facing)
+        key = (beyond(s % n, d), facing)
         if key not in found or spent < found[key][0]:
             found[key] = (spent, s, action)
     return found
