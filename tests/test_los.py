@@ -599,3 +599,48 @@ def test_MAP_5_every_allowed_area_is_answered_from_the_sight_grid(monkeypatch) -
         hexes = big.hexes()
         for k in range(0, len(hexes), 97):
             assert bool(mask[k]) == line_of_sight(big, corner, hexes[k]).visible
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {},
+        {"CHUNK_STEPS": 4, "TABLE_CHUNKS": 2},
+        {"CHUNK_STEPS": 4, "TABLE_CHUNKS": 1, "_REST_AT_ONCE": 40},
+        {"GROW_ENTRIES": 400},
+        {"TABLE_RADIUS": 7},
+    ],
+)
+def test_MAP_5_hexes_asked_a_few_at_a_time_agree_with_line_of_sight(monkeypatch, settings) -> None:
+    """MAP-5: a few hexes asked (``among``: a handful to a few hundred, with and
+    without a range) and a viewer's small disk are read whole line by line
+    (``_few_asked``, ``_disk_seen``): the same answer as line_of_sight for every
+    hex, for random viewers (one in the notch off the area), heights and masks,
+    whatever the table holds (short chunks, few of them, half built, a small
+    radius with far lines drawn)."""
+    _fresh_lines(monkeypatch, **settings)
+    rng = np.random.default_rng(sum(settings.values()) + 5)
+    area = PlayArea.from_layout(
+        {
+            (0, 0): random_sheet(91, "a"),
+            (1, 0): random_sheet(92, "b"),
+            (1, 1): random_sheet(93, "c"),
+        }
+    )
+    hexes = area.hexes()
+    notch = sheet_hex((0, 1), 4, 4)
+    assert not area.contains(notch)
+    for k in range(14):
+        viewer = notch if k == 0 else hexes[int(rng.integers(len(hexes)))]
+        vh, th = int(rng.integers(0, 5)), int(rng.integers(0, 4))
+        max_range = None if k % 3 else int(rng.integers(0, 30))
+        among = rng.random(len(area)) < rng.choice([0.004, 0.03, 0.3])
+        if k % 5 == 4:  # the whole disk within a short range
+            among, max_range = None, int(rng.integers(0, 16))
+        mask = visible_from(area, viewer, max_range, vh, th, among)
+        for i, h in enumerate(hexes):
+            asked = (among is None or among[i]) and (
+                max_range is None or distance(viewer, h) <= max_range
+            )
+            expected = asked and line_of_sight(area, viewer, h, vh, th).visible
+            assert bool(mask[i]) == expected, (viewer, h, vh, th, max_range)

@@ -249,6 +249,10 @@ _BLOCK = 1024
 # the lines share costs more than it saves.
 _SHARED_RUNS = 512
 _NONE = np.empty(0, dtype=np.int64)
+# Up to this many hexes asked (``among``), the lines are read in two goes, the
+# first chunk of steps and then the rest of the open lines (``_few_asked``); more
+# are read chunk by chunk, the blocked lines dropped after each.
+_FEW_LINES = 1024
 # Line steps at most (lines times steps) drawn at once for the lines still open
 # past the chunks the table holds, instead of chunk by chunk.
 _REST_AT_ONCE = 65_536
@@ -371,11 +375,13 @@ class _RelativeLines:
     directions share those steps (in the first chunk a few thousand distinct
     runs serve some 180,000 rows), so a chunk keeps each distinct run of
     sight-grid deltas once (``segments[c]``) and each row the number of its run
-    (``segment_of[c]``, room reserved up to ``TABLE_RADIUS``): a viewer then sums
-    every run once, however many lines share it. ``row_of`` maps a relative hex
+    (``segment_of[c]``, by row, room reserved up to ``TABLE_RADIUS``; rows that
+    end before the chunk read run 0, all padding): a viewer then sums every run
+    once, however many lines share it. ``row_of`` maps a relative hex
     (``(q + TABLE_RADIUS) * side + r + TABLE_RADIUS``) to its row, -1 where not
-    built. Growing appends rows; nothing built is built again. Only the first
-    ``TABLE_CHUNKS`` chunks are kept; a line's later steps are drawn on the spot.
+    built, and ``dist_of`` to its distance. Growing appends rows; nothing built is
+    built again. Only the first ``TABLE_CHUNKS`` chunks are kept; a line's later
+    steps are drawn on the spot.
     """
 
     def __init__(self) -> None:
@@ -384,6 +390,13 @@ class _RelativeLines:
         self.limit = TABLE_RADIUS
         side = 2 * self.limit + 1
         self.row_of = np.full(side * side, -1, dtype=np.int32)
+        dq = np.arange(-self.limit, self.limit + 1, dtype=np.int32)
+        self.dist_of = (
+            (np.abs(dq)[:, None] + np.abs(dq)[None, :] + np.abs(dq[:, None] + dq[None, :])) // 2
+        ).ravel()
+        self._by_step: list[np.ndarray] = []  # ``runs_by_step``
+        # The first chunk's steps of every line of a viewer's disk (``_disk``), by radius.
+        self.disk_steps: dict[int, np.ndarray] = {}
         self.segment_of: list[np.ndarray] = []
         self.segments: list[np.ndarray] = []
         # A chunk's runs by key (``_run_keys``), sorted, and their numbers.
@@ -405,14 +418,16 @@ class _RelativeLines:
         )
         for c in range(min(-(-(last - 1) // CHUNK_STEPS), TABLE_CHUNKS)):
             if c == len(self.segment_of):
-                # Reserved, not touched: memory is taken as the rings come.
-                rows = _ring_start(self.limit + 1) - _chunk_start(c)
-                self.segment_of.append(np.empty(rows, dtype=np.int32))
-                self.segments.append(np.empty((0, CHUNK_STEPS), dtype=np.int32))
+                # Reserved, not touched: memory is taken as the rings come. Rows
+                # too short to reach the chunk read run 0, all padding.
+                seg = np.empty(_ring_start(self.limit + 1), dtype=np.int32)
+                seg[: _chunk_start(c)] = 0
+                self.segment_of.append(seg)
+                self.segments.append(np.full((1, CHUNK_STEPS), _PAD, dtype=np.int32))
                 self._keys.append(np.empty(0, dtype=np.uint64))
                 self._key_runs.append(np.empty(0, dtype=np.int32))
             skip = max(0, _chunk_start(c) - start)
-            at = start - _chunk_start(c)
+            at = start
             # Blocks of lines small enough for the cache.
             deltas = [
                 _deltas(q[b : b + _BLOCK], r[b : b + _BLOCK], c * CHUNK_STEPS + 1, CHUNK_STEPS)
@@ -437,7 +452,7 @@ class _RelativeLines:
         fresh = np.flatnonzero(~seen)
         ids = np.empty(keys.size, dtype=np.int32)
         ids[seen] = runs[at[seen]]
-        count = known.size
+        count = known.size + 1  # run 0 is the padding
         ids[fresh] = np.arange(count, count + fresh.size, dtype=np.int32)
         if fresh.size:
             self._keys[c] = np.insert(known, at[fresh], keys[fresh])
@@ -452,9 +467,23 @@ class _RelativeLines:
         return ids[back.ravel()]
 
     def steps(self, c: int, rows: np.ndarray) -> np.ndarray:
-        """Sight-grid deltas of chunk ``c``'s steps of the lines ``rows`` (built rows
-        of ``_chunk_start(c)`` or later), one row of ``CHUNK_STEPS`` per line."""
-        return self.segments[c][self.segment_of[c][rows - _chunk_start(c)]]
+        """Sight-grid deltas of chunk ``c``'s steps of the lines ``rows`` (built rows;
+        all padding for a line that ends before the chunk), one row of
+        ``CHUNK_STEPS`` per line."""
+        return self.segments[c][self.segment_of[c][rows]]
+
+    def runs_by_step(self, c: int) -> np.ndarray:
+        """``segments[c]`` step-major: row ``k`` holds step ``k`` of every run."""
+        store = self.segments[c]
+        count = len(self._keys[c]) + 1
+        kept = self._by_step[c] if c < len(self._by_step) else None
+        if kept is None or kept.shape[1] != count:
+            kept = np.ascontiguousarray(store[:count].T, dtype=np.intp)
+            if c < len(self._by_step):
+                self._by_step[c] = kept
+            else:
+                self._by_step.append(kept)
+        return kept
 
     def nbytes(self) -> int:
         """Bytes of the rings built so far (the reserved rest is not in memory)."""
@@ -466,6 +495,8 @@ class _RelativeLines:
     def grow(self, radius: int, budget: int | None = None) -> None:
         """Append rows toward every ring out to ``radius``: about ``budget`` line
         steps at most (``GROW_ENTRIES`` if None; a row of ring d has d - 1)."""
+        if radius <= self.radius:
+            return
         budget = GROW_ENTRIES if budget is None else budget
         radius = min(radius, self.limit)
         end = _ring_start(radius + 1)
@@ -497,10 +528,16 @@ class _Grids:
     height: int  # r cells used per column (<= _PAD)
     code: np.ndarray  # (width * _STRIDE,) packed top/woods; cells past height never block
     level: np.ndarray  # (width, height) ground level, 0 off the area
+    # Per area hex: (level + 1) * _PACK, a target's eye level (plus one, packed)
+    # less its height.
+    lift: np.ndarray
     # (width * _STRIDE,) the area index of each cell, -1 off the area: a viewer's
     # disk of hexes within range is read from it without going over the area.
     # Made on the first such call (``_index_grid``).
     index: np.ndarray | None = None
+    # Per area hex, ``q * side + r`` for the relative tables of that ``side``
+    # (``_few_asked``), made on the first such call.
+    keys: tuple[int, np.ndarray] | None = None
 
 
 _GRIDS: weakref.WeakKeyDictionary[PlayArea, _Grids] = weakref.WeakKeyDictionary()
@@ -520,7 +557,8 @@ def _grids(area: PlayArea) -> _Grids:
         x, y = area.q - q0, area.r - r0
         code[x, y] = area.obstacle_top.astype(np.int32) * _PACK + area.woods
         level[x, y] = area.level
-    built = _Grids(area.revision, q0, r0, width, height, code.ravel(), level)
+    lift = (area.level.astype(np.int32) + 1) * _PACK
+    built = _Grids(area.revision, q0, r0, width, height, code.ravel(), level, lift)
     _GRIDS[area] = built
     return built
 
@@ -605,6 +643,17 @@ def visible_from(
 
     seen = np.zeros(len(area), dtype=bool)
     base = x * _STRIDE + y
+    viewer_eye = int(g.level[x, y]) + int(viewer_height)
+    if among is not None:
+        if _few_asked(area, g, viewer, base, viewer_eye, target_height, max_range, among, seen):
+            return seen
+    elif (
+        max_range is not None
+        and max_range <= CHUNK_STEPS + 1
+        and _ring_start(max_range + 1) <= len(area)
+        and _disk_seen(area, g, base, viewer_eye, target_height, max_range, seen)
+    ):
+        return seen
     limit = _LINES.limit
     if among is None and max_range is not None and _ring_start(max_range + 1) <= len(area):
         # The viewer's disk, smaller than the area, read off the grid: the work
@@ -653,7 +702,6 @@ def visible_from(
         rows = np.full(todo.size, -1, dtype=np.int64)
         rows[near] = _LINES.row_of[(dq[picked[near]] + limit) * side + (dr[picked[near]] + limit)]
     seen[todo] = True
-    viewer_eye = int(g.level[x, y]) + int(viewer_height)
     threshold = np.maximum(area.level[todo].astype(np.int32) + int(target_height), viewer_eye)
     top = woods = None  # along the lines so far, from the first chunk on
     base = np.int32(base)
@@ -685,9 +733,7 @@ def visible_from(
             far = np.flatnonzero(rows < 0) if drawn else _NONE
         if far.size < todo.size:
             near = np.flatnonzero(rows >= 0) if far.size else None
-            ids = _LINES.segment_of[chunk][
-                (rows if near is None else rows[near]) - _chunk_start(chunk)
-            ]
+            ids = _LINES.segment_of[chunk][rows if near is None else rows[near]]
             runs = _LINES.segments[chunk]
             if ids.size <= _SHARED_RUNS:
                 step_top, step_woods = _sums(g.code, runs[ids], base)
@@ -733,9 +779,215 @@ def visible_from(
         )
 
 
-def _spread(values: np.ndarray, at: np.ndarray, size: int) -> np.ndarray:
-    """An array of ``size`` holding ``values`` at the places ``at`` (the rest unset)."""
-    out = np.empty(size, dtype=values.dtype)
+def _few_asked(
+    area: PlayArea,
+    g: _Grids,
+    viewer: Hex,
+    base: int,
+    viewer_eye: int,
+    target_height: int,
+    max_range: int | None,
+    among: np.ndarray,
+    seen: np.ndarray,
+) -> bool:
+    """``visible_from`` of the hexes ``among`` asks about, into ``seen``, when they
+    are few (``_FEW_LINES``) and the area lies within the relative tables around
+    the viewer; False (``seen`` untouched) otherwise. The AI asks a few hundred
+    hexes at a time: then the numpy calls, not the steps, are much of the cost,
+    so a hex's line and distance are looked up in the tables rather than
+    measured, and the lines are read in two goes (``_lines_open``), not chunk by
+    chunk."""
+    lines = _LINES
+    limit = lines.limit
+    if not (
+        viewer.q - limit <= g.q0 + 1
+        and g.q0 + g.width - 2 <= viewer.q + limit
+        and viewer.r - limit <= g.r0 + 1
+        and g.r0 + g.height - 2 <= viewer.r + limit
+    ):
+        return False
+    asked = np.flatnonzero(among)
+    if asked.size > _FEW_LINES:
+        return False
+    side = 2 * limit + 1
+    keys = g.keys
+    if keys is None or keys[0] != side:
+        keys = g.keys = (side, area.q.astype(np.int64) * side + area.r)
+    key = keys[1][asked] + ((limit - viewer.q) * side + limit - viewer.r)
+    dist = lines.dist_of[key]
+    if asked.size == 0:
+        return True
+    farthest = int(dist.max())
+    if 2 * farthest >= _PACK:  # a line's woods (2 a hex at most) stay below _PACK
+        return False
+    near = 1 if max_range is None else min(1, max_range)
+    if farthest <= near:
+        seen[asked] = True  # next to the viewer (or its own): nothing between
+        return True
+    lined = dist >= 2 if max_range is None else (dist >= 2) & (dist <= max_range)
+    picked = np.flatnonzero(lined)
+    if picked.size < asked.size:
+        seen[asked[dist <= near]] = True
+        if picked.size == 0:
+            return True
+        asked, key, dist = asked[picked], key[picked], dist[picked]
+        farthest = int(dist.max())
+    lines.grow(farthest)
+    rows = lines.row_of[key]
+    above = np.maximum(g.lift[asked] + target_height * _PACK, (viewer_eye + 1) * _PACK)
+    seen[asked] = _lines_open(area, g, viewer, base, asked, rows, dist, farthest, above)
+    return True
+
+
+def _lines_open(
+    area: PlayArea,
+    g: _Grids,
+    viewer: Hex,
+    base: int,
+    todo: np.ndarray,
+    rows: np.ndarray,
+    dist: np.ndarray,
+    farthest: int,
+    above: np.ndarray,
+) -> np.ndarray:
+    """Which of the lines from the viewer (grid cell ``base``) to the area hexes
+    ``todo`` (table ``rows``, -1 where not built; ``dist`` of each, ``farthest``
+    their most) nothing blocks: every intervening top below ``above`` (the
+    higher eye level plus one, times ``_PACK``) and woods below three. The first
+    chunk of steps of every line, then the rest of the table's steps of the
+    lines still open at once, then the steps past the table drawn."""
+    lines = _LINES
+    if farthest <= lines.radius:  # the table holds every line
+        tabled = None
+        top, woods = _table_sums(g, base, rows, 0, 1)
+    else:
+        tabled = rows >= 0
+        top = np.full(todo.size, _NEVER_BLOCKS, dtype=np.int32)
+        woods = np.zeros(todo.size, dtype=np.int32)
+        held = np.flatnonzero(tabled)
+        if held.size:
+            top[held], woods[held] = _table_sums(g, base, rows[held], 0, 1)
+        # Lines the table does not hold yet: every step drawn.
+        _draw(area, g, viewer, base, todo, np.flatnonzero(~tabled), dist, 1, top, woods)
+    first = CHUNK_STEPS + 1
+    if farthest > first:
+        going = (dist > first) & _open(top, woods, above)
+        if tabled is not None:
+            going &= tabled
+        going = np.flatnonzero(going)
+        if going.size:
+            reach = dist[going]
+            held = min(-(-(int(reach.max()) - 1) // CHUNK_STEPS), len(lines.segment_of))
+            if held > 1:
+                more_top, more_woods = _table_sums(g, base, rows[going], 1, held)
+                top[going] = np.maximum(top[going], more_top)
+                woods[going] += more_woods & (_PACK - 1)  # the woods: the low bits
+                first = held * CHUNK_STEPS + 1
+            longer = (reach > first) & _open(top[going], woods[going], above[going])
+            _draw(area, g, viewer, base, todo, going[longer], dist, first, top, woods)
+    return _open(top, woods, above)
+
+
+def _open(top: np.ndarray, woods: np.ndarray, above: np.ndarray) -> np.ndarray:
+    """Lines whose highest packed top (``top``) is below ``above`` and whose woods
+    (the low bits of the packed sums ``woods``) stay below three (MAP-5)."""
+    return (top < above) & ((woods & (_PACK - 1)) < WOODS_COUNT_BLOCKS)
+
+
+def _table_sums(
+    g: _Grids, base: int, rows: np.ndarray, start: int, end: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Highest packed top and packed sum along chunks ``start``..``end - 1`` of the
+    table's ``rows`` from grid cell ``base`` (padding past a line's end)."""
+    lines = _LINES
+    steps = np.empty(((end - start) * CHUNK_STEPS, rows.size), dtype=np.intp)
+    for c in range(start, end):
+        np.take(
+            lines.runs_by_step(c),
+            lines.segment_of[c][rows],
+            axis=1,
+            out=steps[(c - start) * CHUNK_STEPS : (c - start + 1) * CHUNK_STEPS],
+            mode="clip",  # every run number is valid; "clip" writes out unbuffered
+        )
+    steps += base
+    # Step-major (one row per step): the reductions run along whole rows.
+    packed = g.code.take(steps)
+    return packed.max(axis=0), packed.sum(axis=0, dtype=_sum_type(len(steps)))
+
+
+def _sum_type(steps: int) -> type:
+    """The narrowest sum that holds ``steps`` packed cells (int32 for a table's
+    lines, whose padding adds ``_NEVER_BLOCKS`` a step)."""
+    return np.int32 if steps * -_NEVER_BLOCKS < 2**31 else np.int64
+
+
+def _draw(
+    area: PlayArea,
+    g: _Grids,
+    viewer: Hex,
+    base: int,
+    todo: np.ndarray,
+    which: np.ndarray,
+    dist: np.ndarray,
+    first: int,
+    top: np.ndarray,
+    woods: np.ndarray,
+) -> None:
+    """Steps ``first`` .. of the lines ``which`` (places in ``todo``, ``dist``)
+    drawn on the spot, taken into their ``top`` and ``woods`` (packed sums)."""
+    if which.size == 0:
+        return
+    steps = int(dist[which].max()) - first
+    per = max(1, _REST_AT_ONCE // steps)  # lines at once: the work arrays stay small
+    for b in range(0, which.size, per):
+        part = which[b : b + per]
+        t = todo[part]
+        ends = _line_ends(area.q[t] - viewer.q, area.r[t] - viewer.r)
+        packed = g.code.take(_deltas_along(ends, first, steps) + base)
+        top[part] = np.maximum(top[part], packed.max(axis=1))
+        # Only the woods (the sum's low bits) are read: the rest may not fit.
+        woods[part] += packed.sum(axis=1, dtype=np.int64) & (_PACK - 1)
+
+
+def _disk_seen(
+    area: PlayArea,
+    g: _Grids,
+    base: int,
+    viewer_eye: int,
+    target_height: int,
+    radius: int,
+    seen: np.ndarray,
+) -> bool:
+    """``visible_from`` within ``radius`` (one chunk of steps at most) into
+    ``seen``, reading the viewer's whole disk off the grid at once: each disk
+    hex's line from the table (``disk_steps``), the lines to hexes off the area
+    read too and their answers dropped (fewer numpy calls than picking the
+    hexes of the area first). False (``seen`` untouched) while the table does
+    not yet hold the disk."""
+    lines = _LINES
+    lines.grow(radius)
+    if radius > lines.radius:
+        return False
+    steps = lines.disk_steps.get(radius)
+    if steps is None:
+        rows = np.arange(_ring_start(radius + 1), dtype=np.int64)
+        steps = lines.disk_steps[radius] = np.ascontiguousarray(lines.steps(0, rows).T, np.intp)
+    index = _index_grid(area, g)
+    cells = index.take(_disk(radius).cells + base, mode="clip")  # off the grid: margin, -1
+    packed = g.code.take(steps + base, mode="clip")
+    above = np.maximum(g.lift.take(cells) + target_height * _PACK, (viewer_eye + 1) * _PACK)
+    open_ = _open(packed.max(axis=0), packed.sum(axis=0, dtype=np.int32), above)
+    seen[cells[open_ & (cells >= 0)]] = True
+    own = index[base]
+    if own >= 0:  # a viewer off the area stands in the grid's margin
+        seen[own] = True
+    return True
+
+
+def _spread(values: np.ndarray, at: np.ndarray, size: int, rest: int | None = None) -> np.ndarray:
+    """An array of ``size`` holding ``values`` at the places ``at`` (the rest
+    ``rest``, or unset)."""
+    out = np.empty(size, dtype=values.dtype) if rest is None else np.full(size, rest, values.dtype)
     out[at] = values
     return out
 
