@@ -7,31 +7,34 @@ next to new hexes (ART-4), enemy shells land (ART-6, ART-9) and sheets are laid
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 import numpy as np
 
 from game.ai import Policy
 from game.ai.candidates import Board
-from game.ai.hunt import beliefs, goal_position, search_indices, searched_shares
+from game.ai.hunt import Belief, beliefs, goal_position, search_indices, searched_shares
 from game.ai.manoeuvre import OWN_SHELL_WEIGHT, _common_penalties, _Ends, _fresh_next_to
-from game.ai.memory import EnemyShell, Memory
+from game.ai.memory import EnemyShell, SheetPosition
 from game.dice import Dice
 from game.hexmath import distance, distances
 from game.state import acting_side, apply, legal_commands, new_game, player_view
 from game.state.commands import Command
 from game.state.legal import LegalCommands
 
+T = TypeVar("T")
+
 LONG_TOM_HUNT = str(Path(__file__).resolve().parents[1] / "maps" / "long_tom_hunt.toml")
 
 
-def _decisions(turns: int) -> Iterator[tuple[Board, dict[str, list[Command]]]]:
+def _decisions(turns: int) -> Iterator[tuple[Board, Mapping[str, list[Command]]]]:
     """A normal-normal game of Long Tom Hunt up to ``turns``: each decision outside
     the set-up, read with the deciding policy's memory (what it kept so far), and the
-    moves of each unit to move."""
+    moves of each unit to move (worked out when read)."""
     state = new_game(LONG_TOM_HUNT, 11)
     policies = {"north": Policy("normal"), "south": Policy("normal")}
     dice = Dice(3)
@@ -43,17 +46,41 @@ def _decisions(turns: int) -> Iterator[tuple[Board, dict[str, list[Command]]]]:
         if view.phase != "setup" and view.pending_sheet is None:
             policy.memory.observe(view)
             board = Board.read(view, policy.memory, policy.level, policy.personality)
-            moves = LegalCommands.read(legal).by_unit() if view.phase == "movement" else {}
-            yield board, {uid: moves[uid] for uid in moves}
+            yield board, LegalCommands.read(legal).by_unit() if view.phase == "movement" else {}
         apply(state, policy.choose(view, legal, dice))
 
 
-def _anew(board: Board) -> tuple[Memory, dict[str, Any]]:
-    """The memory with nothing kept (and what it kept, to put back): what it answers
-    is worked out from its notes."""
+def _anew(board: Board, read: Callable[[], T]) -> T:
+    """``read()`` with the board's memory keeping nothing: worked out from its notes
+    alone (what it kept is put back after)."""
     memory = board.memory
     kept, memory.notes = memory.notes, {}
-    return memory, kept
+    try:
+        return read()
+    finally:
+        memory.notes = kept
+
+
+def _hunt_reads(
+    board: Board, origin: SheetPosition
+) -> tuple[
+    list[Belief],
+    list[SheetPosition | None],
+    dict[SheetPosition, float],
+    dict[SheetPosition, np.ndarray],
+]:
+    """What the hunters read of the memory: the beliefs, the sheets a hunter at
+    ``origin`` heads for (nearest likely and by the posterior), the searched shares of
+    the candidate sheets in play and the hexes still to search on each."""
+    view, memory = board.view, board.memory
+    known = beliefs(view, memory, True)
+    in_play = [p for p in known[0].weights if view.area.has_sheet(p)]
+    return (
+        known,
+        [known[0].best()] + [goal_position(known[0], origin, by) for by in (False, True)],
+        searched_shares(view, memory, in_play),
+        {pos: search_indices(view, memory, pos) for pos in in_play},
+    )
 
 
 def test_ART_4_ART_6_the_belief_and_hexes_to_search_kept_are_those_worked_out_anew() -> None:
@@ -63,27 +90,20 @@ def test_ART_4_ART_6_the_belief_and_hexes_to_search_kept_are_those_worked_out_an
     on them are what a memory that kept nothing works out from the same notes."""
     checked = searched = 0
     for board, _ in _decisions(8):
-        view, memory = board.view, board.memory
-        kept = beliefs(view, memory, True)
-        origin = view.area.position_of(next(iter(board.own.values())).hex)
-        in_play = [p for p in kept[0].weights if view.area.has_sheet(p)]
-        kept_shares = searched_shares(view, memory, in_play)
-        kept_search = {pos: search_indices(view, memory, pos) for pos in in_play}
-        kept_goals = [goal_position(kept[0], origin, by) for by in (False, True)]
-        memory, notes = _anew(board)
-        try:
-            fresh = beliefs(view, memory, True)
-            assert [(b.battery, b.weights, b.known_hex) for b in kept] == [
-                (b.battery, b.weights, b.known_hex) for b in fresh
-            ]
-            assert kept[0].best() == fresh[0].best()
-            assert kept_goals == [goal_position(fresh[0], origin, by) for by in (False, True)]
-            assert kept_shares == searched_shares(view, memory, in_play)
-            for pos, idx in kept_search.items():
-                assert np.array_equal(idx, search_indices(view, memory, pos))
-                searched += int(idx.size)
-        finally:
-            memory.notes = notes
+        origin = board.area.position_of(next(iter(board.own.values())).hex)
+        kept, goals, shares, search = _hunt_reads(board, origin)
+        fresh, fresh_goals, fresh_shares, fresh_search = _anew(
+            board, partial(_hunt_reads, board, origin)
+        )
+        assert [(b.battery, b.weights, b.known_hex) for b in kept] == [
+            (b.battery, b.weights, b.known_hex) for b in fresh
+        ]
+        assert goals == fresh_goals
+        assert shares == fresh_shares
+        assert sorted(search) == sorted(fresh_search)
+        for pos, idx in search.items():
+            assert np.array_equal(idx, fresh_search[pos])
+            searched += int(idx.size)
         checked += 1
     assert checked > 50 and searched > 0
 
@@ -140,11 +160,7 @@ def test_ART_19_ART_25_shell_danger_carried_over_sheets_laid_is_the_danger_anew(
         held = board.memory.notes.get("shell_danger")
         danger = board.shell_danger()
         carried += held is not None and held[0][1] != board.area.revision
-        memory, notes = _anew(board)
-        try:
-            fresh = board.shell_danger()
-        finally:
-            memory.notes = notes
+        fresh = _anew(board, board.shell_danger)
         assert danger.tobytes() == fresh.tobytes()
         shelled += bool(fresh.any())
     assert carried > 0 and shelled > 0
@@ -172,10 +188,6 @@ def test_ART_19_MAP_6_shell_danger_on_a_sheet_laid_by_the_shells_is_the_danger_a
     Board.read(view, memory, policy.level, policy.personality).shell_danger()
     board = Board.read(replace(view, area=grown), memory, policy.level, policy.personality)
     danger = board.shell_danger()
-    memory, notes = _anew(board)
-    try:
-        fresh = board.shell_danger()
-    finally:
-        memory.notes = notes
+    fresh = _anew(board, board.shell_danger)
     assert danger.tobytes() == fresh.tobytes()
     assert fresh[new].any()

@@ -5,38 +5,25 @@ gives there, however much of it the policy's memory kept from decisions before."
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import numpy as np
 
-from game.ai import Policy
 from game.ai.candidates import ENEMY_REACH, Board
 from game.ai.hunt import beliefs, candidate_positions, searched_mask, searched_shares
 from game.ai.manoeuvre import WATCH_RANGE, _seen_from
 from game.ai.memory import Memory
 from game.board.los import visible_from
-from game.dice import Dice
 from game.hexmath import distances
-from game.state import acting_side, apply, legal_commands, new_game, player_view
 from game.state.view import PlayerView
-
-LONG_TOM_HUNT = str(Path(__file__).resolve().parents[1] / "maps" / "long_tom_hunt.toml")
+from tests.test_ai_kept_hunt import _decisions
 
 
 def _movement_boards(turns: int) -> Iterator[Board]:
     """A normal-normal game of Long Tom Hunt up to ``turns``: each movement decision's
     board, read with the deciding policy's memory (what it kept so far)."""
-    state = new_game(LONG_TOM_HUNT, 11)
-    policies = {"north": Policy("normal"), "south": Policy("normal")}
-    dice = Dice(3)
-    while state.turn <= turns and state.result is None:
-        side = acting_side(state)
-        view = player_view(state, side)
-        policy = policies[side]
-        if view.phase == "movement" and view.pending_sheet is None:
-            policy.memory.observe(view)
-            yield Board.read(view, policy.memory, policy.level, policy.personality)
-        apply(state, policy.choose(view, legal_commands(state, side), dice))
+    for board, _ in _decisions(turns):
+        if board.view.phase == "movement":
+            yield board
 
 
 def _some_hexes(board: Board, rng: np.random.Generator) -> np.ndarray:
