@@ -1114,9 +1114,10 @@ class _Kept:
     searches: dict[tuple, _Searched] = field(default_factory=dict)
     states: int = 0  # the states the searches hold
     carried: list[tuple[_Tables, dict[tuple, _Searched], int]] = field(default_factory=list)
-    # Per carried group, once asked: the area hexes whose exits differ from the
-    # group's tables, or None when hexes in play changed (a building demolished).
-    _changes: dict[int, list[int] | None] = field(default_factory=dict)
+    # Per carried group, once asked (``_exit_changes``): how many of its hexes are
+    # still in play as they were, and those of them whose exits differ now; None
+    # when not even the first is.
+    _changes: dict[int, tuple[int, list[int]] | None] = field(default_factory=dict)
 
     def keep(self, key: tuple, searched: _Searched) -> None:
         if self.states + len(searched[0]) > _REACHED_STATES:
@@ -1217,7 +1218,7 @@ def _far_from_hexes_since(area: PlayArea, numbered: int, i0: int, limit: int) ->
 
 # The searches made last, on whichever area: a new area (the next game on the same
 # map, a copy of an area) may carry them over (``_Kept.carry`` checks its hexes).
-_LATEST: list = []  # [its tables, its searches, the groups it carried]
+_LATEST: list[Any] = []  # [its tables, its searches, the groups it carried]
 # Search states kept per play area: a search holds the states within its MP (about
 # 1,000 for a mech running 12 MP over open ground), so some hundred searches.
 _REACHED_STATES = 100_000
