@@ -162,6 +162,25 @@ def test_MAP_2_index_grid_finds_every_hex_and_nothing_else() -> None:
     assert area.indices_of(*np.array(outside).T).tolist() == [-1, -1, -1]
 
 
+def test_MAP_2_indices_of_any_hexes_are_their_single_indices() -> None:
+    """MAP-2: the index grid read at once, for hexes in the area, in its notches,
+    around its edges and far off it (any array shape and integer type), gives
+    each the index ``index_of`` gives, on a grown area too."""
+    area = PlayArea.from_layout({(0, 0): "open", (1, 0): "open", (1, 1): "open"}, sheets=CATALOGUE)
+    rng = np.random.default_rng(5)
+    for grown in (False, True):
+        if grown:
+            area.add_sheet((-1, 0), "open")
+        q = np.concatenate([rng.integers(-40, 60, 400), [10**6, -(10**6), 0]])
+        r = np.concatenate([rng.integers(-50, 70, 400), [0, 5, -(10**6)]])
+        expected = [area.index_of(Hex(a, b)) for a, b in zip(q.tolist(), r.tolist(), strict=True)]
+        assert 0 < sum(k >= 0 for k in expected) < len(expected)
+        assert area.indices_of(q, r).tolist() == expected
+        assert area.indices_of(q.astype(np.int32), r.astype(np.int32)).tolist() == expected
+        square = area.indices_of(q[:400].reshape(20, 20), r[:400].reshape(20, 20))
+        assert square.shape == (20, 20) and square.ravel().tolist() == expected[:400]
+
+
 def test_MAP_4_area_terrain_arrays_follow_the_sheets() -> None:
     """MAP-4/MAP-5: whole-area arrays line up with q, r and carry LOS heights."""
     sheet = make_sheet(
@@ -541,3 +560,48 @@ def test_MAP_5_a_demolished_building_is_rubble_that_no_longer_blocks_sight() -> 
     restored = PlayArea.from_dict(area.to_dict(), sheets={"town": town})
     assert restored.rubble == area.rubble
     assert line_of_sight(restored, viewer, target)
+
+
+def test_MAP_5_sight_terrain_lists_follow_the_area_as_it_changes() -> None:
+    """MAP-5: the plain lists of level, obstacle top and woods read hex by hex along
+    a line are the arrays' own after a building is demolished and a sheet laid,
+    and a snapshot taken before keeps the lists of its time."""
+    town = make_sheet("town", {"0805": "0#", "0806": "1W"}, buildings={"0805": (40, 3)})
+    area = PlayArea.from_layout({(0, 0): town}, sheets={"town": town, "open": CATALOGUE["open"]})
+
+    def arrays(a: PlayArea) -> tuple[list[int], list[int], list[int]]:
+        return a.level.tolist(), a.obstacle_top.tolist(), a.woods.tolist()
+
+    assert area.sight_terrain() == arrays(area)
+    before = area.snapshot()
+    assert area.demolish(area.hex_at((0, 0), "0805"))
+    area.add_sheet((1, 0), "open")
+    assert area.sight_terrain() == arrays(area) and len(area.sight_terrain()[0]) == len(area)
+    assert before.sight_terrain() == arrays(before) != arrays(area)
+
+
+def test_MAP_6_a_sheet_laid_appends_the_arrays_a_whole_build_would_make() -> None:
+    """MAP-6: laying a sheet appends its hexes to the area arrays instead of making
+    them all again; every array (values and types), the index grid and the hex
+    lookups equal those of the same sheets and rubble built at once (ART-29)."""
+    town = make_sheet(
+        "town", {"0805": "0#", "0806": "1W", "0307": "2w"}, buildings={"0805": (40, 3)}
+    )
+    catalogue = {"town": town, **CATALOGUE}
+    area = PlayArea.from_layout({(0, 0): town}, sheets=catalogue)
+    area.index_of(area.hexes()[0])
+    assert area.demolish(area.hex_at((0, 0), "0805"))
+    for pos, sheet in (((1, 0), "town"), ((1, -1), "open"), ((-1, 0), "town"), ((0, 1), "open")):
+        area.add_sheet(pos, sheet)
+        whole = PlayArea.from_dict(area.to_dict(), sheets=catalogue)
+        for name in (
+            *("q", "r", "col", "row", "sheet_index", "sheet_i", "sheet_j", "local_col"),
+            *("local_row", "level", "terrain", "water_depth", "road", "building_cf"),
+            *("terrain_height", "woods", "obstacle_top", "grid"),
+        ):
+            mine, built = getattr(area, name), getattr(whole, name)
+            assert mine.dtype == built.dtype and np.array_equal(mine, built), name
+            assert not mine.flags.writeable
+        assert area.grid_origin == whole.grid_origin and area.hexes() == whole.hexes()
+        assert all(area.index_of(h) == k for k, h in enumerate(whole.hexes()))
+        assert area.sheet_bounds() == whole.sheet_bounds()

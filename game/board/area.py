@@ -28,8 +28,8 @@ that side, and a sheet on the line splits into its two halves.
 Whole-area terrain lives in numpy arrays aligned with ``q`` and ``r`` (one
 entry per area hex, sheet by sheet in the order the sheets were placed, each
 sheet row by row like its own arrays), and a dense index grid over the
-bounding box of the area (global offset columns and rows, one cell of margin)
-maps a hex to its index in one lookup. Indices are not stable across
+axial bounding box of the area (q columns and r rows, one cell of margin) maps
+a hex to its index in one lookup. Indices are not stable across
 ``add_sheet`` (the arrays are rebuilt; hexes and names are stable).
 """
 
@@ -349,13 +349,14 @@ class PlayArea:
             raise AreaError(f"no sheet can be laid at {_fmt(pos)}: {too_large}")
         self._sheets[pos] = _resolve(sheet, pos, self._catalogue)
         self.revision += 1
-        self._rebuild()
+        self._rebuild(laid=True)
 
     def __getstate__(self) -> dict[str, object]:
         # Copies and pickles leave out the movement searches kept for this area
         # (``movement.reachable``): they belong to the area they were made on.
         state = dict(self.__dict__)
         state.pop("_reached", None)
+        state["_plain"] = None  # made again when asked
         return state
 
     def snapshot(self) -> PlayArea:
@@ -580,15 +581,27 @@ class PlayArea:
             table = self._lookup.build_index()
         return table.get(h, -1)
 
+    def sight_terrain(self) -> tuple[list[int], list[int], list[int]]:
+        """Ground level, obstacle top and woods count of every hex (MAP-5) as plain
+        lists in array order, for reading hex by hex along a line; made once per
+        change of the area."""
+        kept = self._plain
+        if kept is None:
+            kept = self._plain = (
+                self.level.tolist(),
+                self.obstacle_top.tolist(),
+                self.woods.tolist(),
+            )
+        return kept
+
     def indices_of(self, q: np.ndarray, r: np.ndarray) -> np.ndarray:
         """Vectorized ``index_of`` over arrays of axial q and r (-1 outside the area)."""
-        cols, rows = axial_to_offsets(np.asarray(q), np.asarray(r))
-        x = cols - self.grid_origin[0]
-        y = rows - self.grid_origin[1]
-        inside = (x >= 0) & (x < self.grid.shape[0]) & (y >= 0) & (y < self.grid.shape[1])
-        out = np.full(np.shape(x), -1, dtype=np.int32)
-        out[inside] = self.grid[x[inside], y[inside]]
-        return out
+        width, height = self.grid.shape
+        q0, r0 = self.grid_origin
+        # A hex off the grid is moved onto its margin, which holds -1 all round.
+        x = np.minimum(np.maximum(np.asarray(q, dtype=np.intp) - q0, 0), width - 1)
+        y = np.minimum(np.maximum(np.asarray(r, dtype=np.intp) - r0, 0), height - 1)
+        return np.asarray(self._grid_cells.take(x * height + y))
 
     def hexes(self) -> list[Hex]:
         """Every hex of the area, in array order."""
@@ -730,67 +743,30 @@ class PlayArea:
 
     # --- arrays ----------------------------------------------------------------------------
 
-    def _rebuild(self) -> None:
+    def _rebuild(self, laid: bool = False) -> None:
+        """Make the whole-area arrays again; ``laid``: only a sheet was laid (the
+        last placed), so the arrays of the others are kept and its own appended."""
         before: _HexLookup | None = self.__dict__.get("_lookup")
         self._bounds = sheet_bounds(self._sheets)
-        k = np.arange(SHEET_HEXES)
-        local_row, local_col = np.divmod(k, SHEET_COLS)
-        count = len(self._sheets)
-        pos_arr = np.array(list(self._sheets), dtype=np.int64).reshape(count, 2)
-        si = np.repeat(pos_arr[:, 0], SHEET_HEXES)
-        sj = np.repeat(pos_arr[:, 1], SHEET_HEXES)
-        lc = np.tile(local_col, count)
-        lr = np.tile(local_row, count)
-        cols = SHEET_COLS * si + lc
-        rows = SHEET_ROWS * sj + lr + (lc & 1) * (si & 1)
-        q = cols
-        r = rows - (cols - (cols & 1)) // 2
-        sheets = list(self._sheets.values())
-
-        def stack(name: str) -> np.ndarray:
-            return np.concatenate([getattr(s, name).ravel() for s in sheets])
-
-        self.q = q.astype(np.int32)
-        self.r = r.astype(np.int32)
-        self.col = cols.astype(np.int32)
-        self.row = rows.astype(np.int32)
-        self.sheet_index = np.repeat(np.arange(count, dtype=np.int32), SHEET_HEXES)
-        self.sheet_i = si.astype(np.int32)
-        self.sheet_j = sj.astype(np.int32)
-        self.local_col = lc.astype(np.int16)
-        self.local_row = lr.astype(np.int16)
-        self.level = stack("level").astype(np.int16)
-        self.terrain = stack("terrain").astype(np.int8)
-        self.water_depth = stack("water_depth").astype(np.int8)
-        self.road = stack("road").astype(bool)
-        self.building_cf = stack("building_cf").astype(np.int16)
-        building_height = stack("building_height").astype(np.int16)
-        if self._rubble:
-            order = {pos: n for n, pos in enumerate(self._sheets)}
-            for h in self._rubble:
-                pos, c, r = locate(h)
-                i = order[pos] * SHEET_HEXES + r * SHEET_COLS + c
-                self.terrain[i] = ROUGH
-                self.building_cf[i] = 0
-                building_height[i] = 0
-        woods = np.isin(self.terrain, (LIGHT_WOODS, HEAVY_WOODS))
-        # MAP-5: what stands on a hex for line of sight.
-        self.terrain_height = np.where(
-            woods, WOODS_HEIGHT, np.where(self.terrain == BUILDING, building_height, 0)
-        ).astype(np.int16)
-        self.woods = np.zeros(len(self.q), dtype=np.int8)
-        for code, count_value in WOODS_COUNT.items():
-            self.woods[self.terrain == code] = count_value
-        self.obstacle_top = (self.level + self.terrain_height).astype(np.int16)
-        # Dense index grid over the bounding box (one cell of margin all round).
-        c0 = int(cols.min()) - 1
-        r0 = int(rows.min()) - 1
-        width = int(cols.max()) - c0 + 2
-        height = int(rows.max()) - r0 + 2
-        self.grid_origin: tuple[int, int] = (c0, r0)
+        placed = list(self._sheets.items())
+        if laid:
+            added = _hex_arrays(placed[-1:], len(placed) - 1, set())
+            for name, values in added.items():
+                setattr(self, name, np.concatenate([getattr(self, name), values]))
+        else:
+            for name, values in _hex_arrays(placed, 0, self._rubble).items():
+                setattr(self, name, values)
+        # Dense index grid over the axial bounding box (one cell of margin all round).
+        q0 = int(self.q.min()) - 1
+        r0 = int(self.r.min()) - 1
+        width = int(self.q.max()) - q0 + 2
+        height = int(self.r.max()) - r0 + 2
+        self.grid_origin: tuple[int, int] = (q0, r0)
         self.grid = np.full((width, height), -1, dtype=np.int32)
-        self.grid[cols - c0, rows - r0] = np.arange(len(self.q), dtype=np.int32)
+        self.grid[self.q - q0, self.r - r0] = np.arange(len(self.q), dtype=np.int32)
+        self._grid_cells = self.grid.ravel()
         self._lookup = _HexLookup(self.q, self.r, before)
+        self._plain: tuple[list[int], list[int], list[int]] | None = None
         if int((self.grid >= 0).sum()) != len(self.q):  # pragma: no cover - MAP-2 invariant
             raise AssertionError("two area hexes share a lattice cell")
         for arr in (
@@ -820,6 +796,68 @@ class PlayArea:
             f"PlayArea({len(self._sheets)} sheets, {len(self)} hexes, "
             f"home edges {self.home_edges}, half-line at {self.half_line})"
         )
+
+
+def _hex_arrays(
+    placed: list[tuple[SheetPosition, Sheet]], first: int, rubble: set[Hex]
+) -> dict[str, np.ndarray]:
+    """The whole-area arrays of the sheets ``placed`` (in placing order, the first
+    the area's sheet number ``first``), hex by hex, with the buildings of
+    ``rubble`` demolished (ART-29)."""
+    k = np.arange(SHEET_HEXES)
+    local_row, local_col = np.divmod(k, SHEET_COLS)
+    count = len(placed)
+    pos_arr = np.array([pos for pos, _ in placed], dtype=np.int64).reshape(count, 2)
+    si = np.repeat(pos_arr[:, 0], SHEET_HEXES)
+    sj = np.repeat(pos_arr[:, 1], SHEET_HEXES)
+    lc = np.tile(local_col, count)
+    lr = np.tile(local_row, count)
+    cols = SHEET_COLS * si + lc
+    rows = SHEET_ROWS * sj + lr + (lc & 1) * (si & 1)
+    sheets = [sheet for _, sheet in placed]
+
+    def stack(name: str) -> np.ndarray:
+        return np.concatenate([getattr(s, name).ravel() for s in sheets])
+
+    terrain = stack("terrain").astype(np.int8)
+    building_cf = stack("building_cf").astype(np.int16)
+    building_height = stack("building_height").astype(np.int16)
+    if rubble:
+        order = {pos: n for n, (pos, _) in enumerate(placed)}
+        for h in rubble:
+            pos, c, r = locate(h)
+            i = order[pos] * SHEET_HEXES + r * SHEET_COLS + c
+            terrain[i] = ROUGH
+            building_cf[i] = 0
+            building_height[i] = 0
+    level = stack("level").astype(np.int16)
+    woods = (terrain == LIGHT_WOODS) | (terrain == HEAVY_WOODS)
+    # MAP-5: what stands on a hex for line of sight.
+    terrain_height = np.where(
+        woods, WOODS_HEIGHT, np.where(terrain == BUILDING, building_height, 0)
+    ).astype(np.int16)
+    woods_count = np.zeros(len(terrain), dtype=np.int8)
+    for code, count_value in WOODS_COUNT.items():
+        woods_count[terrain == code] = count_value
+    return {
+        "q": cols.astype(np.int32),
+        "r": (rows - (cols - (cols & 1)) // 2).astype(np.int32),
+        "col": cols.astype(np.int32),
+        "row": rows.astype(np.int32),
+        "sheet_index": np.repeat(np.arange(first, first + count, dtype=np.int32), SHEET_HEXES),
+        "sheet_i": si.astype(np.int32),
+        "sheet_j": sj.astype(np.int32),
+        "local_col": lc.astype(np.int16),
+        "local_row": lr.astype(np.int16),
+        "level": level,
+        "terrain": terrain,
+        "water_depth": stack("water_depth").astype(np.int8),
+        "road": stack("road").astype(bool),
+        "building_cf": building_cf,
+        "terrain_height": terrain_height,
+        "woods": woods_count,
+        "obstacle_top": (level + terrain_height).astype(np.int16),
+    }
 
 
 class _HexLookup:
