@@ -194,7 +194,22 @@ def line(a: Hex, b: Hex) -> list[Hex]:
     n = distance(a, b)
     if n == 0:
         return [a]
-    return [_line_point(a, b, n, i) for i in range(n + 1)]
+    # Lines are the same under translation (the rounding below shifts with ``a``
+    # by whole hexes), so each relative line is worked out once and kept.
+    key = (b.q - a.q, b.r - a.r)
+    steps = _RELATIVE_LINES.get(key)
+    if steps is None:
+        if len(_RELATIVE_LINES) >= _RELATIVE_LINES_KEPT:
+            _RELATIVE_LINES.clear()
+        origin, end = Hex(0, 0), Hex(*key)
+        steps = _RELATIVE_LINES[key] = tuple(_line_point(origin, end, n, i) for i in range(n + 1))
+    aq, ar = a.q, a.r
+    return [Hex(aq + q, ar + r) for q, r in steps]
+
+
+# ``line`` from (0, 0) to each relative hex asked, kept while they are few.
+_RELATIVE_LINES: dict[tuple[int, int], tuple[Hex, ...]] = {}
+_RELATIVE_LINES_KEPT = 4096
 
 
 def _line_point(a: Hex, b: Hex, n: int, i: int) -> Hex:
@@ -313,7 +328,14 @@ def distances(center: Hex, q: np.ndarray, r: np.ndarray) -> np.ndarray:
     """Distance from one hex to arrays of hexes (same shape as q and r)."""
     dq = q - center.q
     dr = r - center.r
-    return (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
+    if not isinstance(dq, np.ndarray) or not isinstance(dr, np.ndarray) or dq.shape != dr.shape:
+        return (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
+    # The largest of the three cube differences (half their sum): fewer passes,
+    # and no array made beyond the three differences.
+    ds = dq + dr
+    np.abs(dq, out=dq)
+    np.maximum(dq, np.abs(dr, out=dr), out=dq)
+    return np.maximum(dq, np.abs(ds, out=ds), out=dq)
 
 
 def ring_mask(center: Hex, q: np.ndarray, r: np.ndarray, radius: int) -> np.ndarray:

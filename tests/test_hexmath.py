@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from game.hexmath import (
     DIRECTIONS,
     Hex,
+    _line_point,
     as_arrays,
     axial_to_offsets,
     disk,
@@ -112,6 +113,9 @@ def test_MAP_5_line_has_distance_plus_one_adjacent_hexes_with_both_ends(a: Hex, 
 def test_MAP_5_line_is_translation_invariant(a: Hex, b: Hex, t: Hex) -> None:
     """MAP-5: ties break the same way everywhere: line(a+t, b+t) == line(a, b) + t."""
     assert line(a + t, b + t) == [h + t for h in line(a, b)]
+    # Worked out from a itself (not the kept line from (0, 0)): the same hexes.
+    n = distance(a, b)
+    assert line(a, b) == [_line_point(a, b, n, i) for i in range(n + 1)] if n else [a]
 
 
 def test_MAP_5_line_breaks_ties_consistently() -> None:
@@ -217,6 +221,10 @@ def test_MAP_2_numpy_distances_agree_with_scalar(center: Hex, others: list[Hex])
     assert d.tolist() == [distance(center, h) for h in others]
     assert ring_mask(center, q, r, 3).tolist() == [distance(center, h) == 3 for h in others]
     assert disk_mask(center, q, r, 5).tolist() == [distance(center, h) <= 5 for h in others]
+    for kind in (np.int16, np.int64):  # any whole-number type, any shape, in its own type
+        square = distances(center, q.astype(kind)[:, None], r.astype(kind)[:, None])
+        assert square.dtype == kind and square.ravel().tolist() == d.tolist()
+    assert q.tolist() == [h.q for h in others]  # the arrays asked about are left as they were
 
 
 @given(st.lists(st.tuples(coord, coord), min_size=1, max_size=60))

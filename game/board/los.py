@@ -67,14 +67,11 @@ class Sight:
 
 
 def _check_heights(viewer_height: int, target_height: int) -> None:
+    if type(viewer_height) is int and type(target_height) is int:
+        return
     for name, value in (("viewer_height", viewer_height), ("target_height", target_height)):
         if not isinstance(value, int | np.integer) or isinstance(value, bool):
             raise ValueError(f"{name} must be a whole number of levels, not {value!r}")
-
-
-def _level_at(area: PlayArea, h: Hex) -> int:
-    idx = area.index_of(h)
-    return int(area.level[idx]) if idx >= 0 else 0
 
 
 def line_of_sight(
@@ -89,18 +86,21 @@ def line_of_sight(
     a = Hex(int(a[0]), int(a[1]))
     b = Hex(int(b[0]), int(b[1]))
     path = tuple(line(a, b))
-    viewer_eye = _level_at(area, a) + int(viewer_height)
-    target_eye = _level_at(area, b) + int(target_height)
+    index_of = area.index_of
+    levels, tops, woods_of = area.sight_terrain()
+    at_a, at_b = index_of(a), index_of(b)
+    viewer_eye = (levels[at_a] if at_a >= 0 else 0) + int(viewer_height)
+    target_eye = (levels[at_b] if at_b >= 0 else 0) + int(target_height)
     above = max(viewer_eye, target_eye)
     woods_total = 0
     woods_hexes: list[Hex] = []
     blocking: Hex | None = None
     reason = ""
     for h in path[1:-1]:
-        idx = area.index_of(h)
+        idx = index_of(h)
         if idx >= 0:
-            top = int(area.obstacle_top[idx])
-            woods = int(area.woods[idx])
+            top = tops[idx]
+            woods = woods_of[idx]
         else:
             top, woods = 0, 0
         if top > above:
@@ -249,6 +249,9 @@ _BLOCK = 1024
 # the lines share costs more than it saves.
 _SHARED_RUNS = 512
 _NONE = np.empty(0, dtype=np.int64)
+# The reductions called straight (``ndarray.max`` and ``sum`` go through Python first).
+_most = np.maximum.reduce
+_total = np.add.reduce
 # Up to this many hexes asked (``among``), the lines are read in two goes, the
 # first chunk of steps and then the rest of the open lines (``_few_asked``); more
 # are read chunk by chunk, the blocked lines dropped after each.
@@ -626,7 +629,8 @@ def visible_from(
         raise ValueError(
             f"max_range must be a whole number of hexes (0 or more) or None, not {max_range!r}"
         )
-    viewer = Hex(int(viewer[0]), int(viewer[1]))
+    if type(viewer) is not Hex:
+        viewer = Hex(int(viewer[0]), int(viewer[1]))
     g = _grids(area)
     x, y = viewer.q - g.q0, viewer.r - g.r0
     # Every line from a viewer inside the grid's margin to an area hex stays in
@@ -806,7 +810,7 @@ def _few_asked(
         and g.r0 + g.height - 2 <= viewer.r + limit
     ):
         return False
-    asked = np.flatnonzero(among)
+    asked = among.nonzero()[0]
     if asked.size > _FEW_LINES:
         return False
     side = 2 * limit + 1
@@ -817,7 +821,7 @@ def _few_asked(
     dist = lines.dist_of[key]
     if asked.size == 0:
         return True
-    farthest = int(dist.max())
+    farthest = int(_most(dist))
     if 2 * farthest >= _PACK:  # a line's woods (2 a hex at most) stay below _PACK
         return False
     near = 1 if max_range is None else min(1, max_range)
@@ -825,13 +829,13 @@ def _few_asked(
         seen[asked] = True  # next to the viewer (or its own): nothing between
         return True
     lined = dist >= 2 if max_range is None else (dist >= 2) & (dist <= max_range)
-    picked = np.flatnonzero(lined)
+    picked = lined.nonzero()[0]
     if picked.size < asked.size:
         seen[asked[dist <= near]] = True
         if picked.size == 0:
             return True
         asked, key, dist = asked[picked], key[picked], dist[picked]
-        farthest = int(dist.max())
+        farthest = int(_most(dist))
     lines.grow(farthest)
     rows = lines.row_of[key]
     above = np.maximum(g.lift[asked] + target_height * _PACK, (viewer_eye + 1) * _PACK)
@@ -864,20 +868,20 @@ def _lines_open(
         tabled = rows >= 0
         top = np.full(todo.size, _NEVER_BLOCKS, dtype=np.int32)
         woods = np.zeros(todo.size, dtype=np.int32)
-        held = np.flatnonzero(tabled)
+        held = tabled.nonzero()[0]
         if held.size:
             top[held], woods[held] = _table_sums(g, base, rows[held], 0, 1)
         # Lines the table does not hold yet: every step drawn.
-        _draw(area, g, viewer, base, todo, np.flatnonzero(~tabled), dist, 1, top, woods)
+        _draw(area, g, viewer, base, todo, (~tabled).nonzero()[0], dist, 1, top, woods)
     first = CHUNK_STEPS + 1
     if farthest > first:
         going = (dist > first) & _open(top, woods, above)
         if tabled is not None:
             going &= tabled
-        going = np.flatnonzero(going)
+        going = going.nonzero()[0]
         if going.size:
             reach = dist[going]
-            held = min(-(-(int(reach.max()) - 1) // CHUNK_STEPS), len(lines.segment_of))
+            held = min(-(-(int(_most(reach)) - 1) // CHUNK_STEPS), len(lines.segment_of))
             if held > 1:
                 more_top, more_woods = _table_sums(g, base, rows[going], 1, held)
                 top[going] = np.maximum(top[going], more_top)
@@ -902,8 +906,7 @@ def _table_sums(
     lines = _LINES
     steps = np.empty(((end - start) * CHUNK_STEPS, rows.size), dtype=np.intp)
     for c in range(start, end):
-        np.take(
-            lines.runs_by_step(c),
+        lines.runs_by_step(c).take(
             lines.segment_of[c][rows],
             axis=1,
             out=steps[(c - start) * CHUNK_STEPS : (c - start + 1) * CHUNK_STEPS],
@@ -912,7 +915,7 @@ def _table_sums(
     steps += base
     # Step-major (one row per step): the reductions run along whole rows.
     packed = g.code.take(steps)
-    return packed.max(axis=0), packed.sum(axis=0, dtype=_sum_type(len(steps)))
+    return _most(packed, axis=0), _total(packed, axis=0, dtype=_sum_type(len(steps)))
 
 
 def _sum_type(steps: int) -> type:
@@ -937,16 +940,16 @@ def _draw(
     drawn on the spot, taken into their ``top`` and ``woods`` (packed sums)."""
     if which.size == 0:
         return
-    steps = int(dist[which].max()) - first
+    steps = int(_most(dist[which])) - first
     per = max(1, _REST_AT_ONCE // steps)  # lines at once: the work arrays stay small
     for b in range(0, which.size, per):
         part = which[b : b + per]
         t = todo[part]
         ends = _line_ends(area.q[t] - viewer.q, area.r[t] - viewer.r)
         packed = g.code.take(_deltas_along(ends, first, steps) + base)
-        top[part] = np.maximum(top[part], packed.max(axis=1))
+        top[part] = np.maximum(top[part], _most(packed, axis=1))
         # Only the woods (the sum's low bits) are read: the rest may not fit.
-        woods[part] += packed.sum(axis=1, dtype=np.int64) & (_PACK - 1)
+        woods[part] += _total(packed, axis=1, dtype=np.int64) & (_PACK - 1)
 
 
 def _disk_seen(
@@ -976,7 +979,7 @@ def _disk_seen(
     cells = index.take(_disk(radius).cells + base, mode="clip")  # off the grid: margin, -1
     packed = g.code.take(steps + base, mode="clip")
     above = np.maximum(g.lift.take(cells) + target_height * _PACK, (viewer_eye + 1) * _PACK)
-    open_ = _open(packed.max(axis=0), packed.sum(axis=0, dtype=np.int32), above)
+    open_ = _open(_most(packed, axis=0), _total(packed, axis=0, dtype=np.int32), above)
     seen[cells[open_ & (cells >= 0)]] = True
     own = index[base]
     if own >= 0:  # a viewer off the area stands in the grid's margin
@@ -1053,7 +1056,8 @@ def in_sight(
     target_height: int = DEFAULT_TARGET_HEIGHT,
 ) -> bool:
     """``bool(line_of_sight(...))``: the yes/no answer without the explanation,
-    read from the relative-line table and the sight grid like ``visible_from``."""
+    read off the sight grid like ``visible_from``, along the relative line drawn
+    once and kept (``_line_cells``)."""
     _check_heights(viewer_height, target_height)
     a = Hex(int(a[0]), int(a[1]))
     b = Hex(int(b[0]), int(b[1]))
@@ -1064,29 +1068,44 @@ def in_sight(
     if not (inside and 1 <= tx < g.width - 1 and 1 <= ty < g.height - 1):
         return line_of_sight(area, a, b, viewer_height, target_height).visible
     dq, dr = b.q - a.q, b.r - a.r
-    n = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
-    if n <= 1:
-        return True
-    side = 2 * _LINES.limit + 1
-    row = (
-        int(_LINES.row_of[(dq + _LINES.limit) * side + dr + _LINES.limit])
-        if n <= _LINES.limit
-        else -1
-    )
-    if row >= 0:
-        chunks = -(-(n - 1) // CHUNK_STEPS)
-        held = min(chunks, len(_LINES.segment_of))
-        parts = [_LINES.steps(c, np.array([row]))[0] for c in range(held)]
-        if held < chunks:  # steps past those the table holds (``TABLE_CHUNKS``)
-            first = held * CHUNK_STEPS + 1
-            parts.append(_deltas(np.array([dq]), np.array([dr]), first, n - first)[0])
-        deltas = np.concatenate(parts)
-    else:
-        deltas = _deltas(np.array([dq]), np.array([dr]), 1, n - 1)[0]
-    packed = g.code.take(deltas + np.int32(x * _STRIDE + y))
+    if abs(dq) + abs(dr) + abs(dq + dr) <= 2:
+        return True  # next to the viewer (or its own): nothing between
+    packed = g.code.take(_line_cells(dq, dr) + (x * _STRIDE + y))
     threshold = max(int(g.level[x, y]) + viewer_height, int(g.level[tx, ty]) + target_height)
-    woods = int(packed.sum(dtype=np.int64)) % _PACK
-    return int(packed.max()) // _PACK <= threshold and woods < WOODS_COUNT_BLOCKS
+    woods = int(_total(packed, dtype=np.int64)) % _PACK
+    return int(_most(packed)) // _PACK <= threshold and woods < WOODS_COUNT_BLOCKS
+
+
+# The sight-grid deltas of the intervening hexes of the line from (0, 0) to a
+# relative hex, by relative hex (``_line_cells``); cleared when it holds this many.
+_LINE_CELLS: dict[tuple[int, int], np.ndarray] = {}
+_LINE_CELLS_KEPT = 4096
+
+
+def _line_cells(dq: int, dr: int) -> np.ndarray:
+    """Sight-grid deltas of the intervening hexes of the line from (0, 0) to
+    ``(dq, dr)`` (two hexes apart or more; padding may follow): read from the
+    table or drawn once, kept while few (``in_sight`` asks the same relative
+    lines again and again)."""
+    held = _LINE_CELLS.get((dq, dr))
+    if held is None:
+        n = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+        if len(_LINE_CELLS) >= _LINE_CELLS_KEPT:
+            _LINE_CELLS.clear()
+        limit = _LINES.limit
+        row = -1
+        if n <= limit:
+            row = int(_LINES.row_of[(dq + limit) * (2 * limit + 1) + dr + limit])
+        first = 1
+        parts = []
+        if row >= 0:  # the steps the table holds (padding past the line's end never blocks)
+            held_chunks = min(-(-(n - 1) // CHUNK_STEPS), len(_LINES.segment_of))
+            parts = [_LINES.steps(c, row) for c in range(held_chunks)]
+            first = held_chunks * CHUNK_STEPS + 1
+        if first < n:  # the rest drawn
+            parts.append(_deltas(np.array([dq]), np.array([dr]), first, n - first)[0])
+        held = _LINE_CELLS[(dq, dr)] = np.concatenate(parts).astype(np.intp)
+    return held
 
 
 __all__ = [
