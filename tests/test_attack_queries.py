@@ -19,6 +19,7 @@ from game.ai.candidates import Board, best, unit_value
 from game.ai.memory import Memory
 from game.ai.personality import level, personality
 from game.ai.policy import make_policy
+from game.board.terrain import BUILDING
 from game.dice import Dice
 from game.hexmath import neighbor, step
 from game.rules import battletech as bt
@@ -99,6 +100,38 @@ def test_ART_32a_weapons_that_share_a_units_sight_read_as_each_asked_alone() -> 
     ]
     apply(state, Attack("north", "n-close", "s-mech", "medium_laser"))
     assert [target_number(state, shooter, e, w, {}) for e, w in asked] == alone()
+
+
+def test_ART_32a_MAP_5_sight_kept_for_the_attacks_follows_a_demolished_building() -> None:
+    """ART-32a, MAP-5: the line of sight and woods of a shot are kept while the map
+    stands; a building demolished on the line (rubble blocks nothing, ART-29) lets
+    the shot through at once, on the state and on a side's view alike."""
+    state = attack_duel()
+    area = state.area
+    shooter, aimed = state.units["n-close"], state.units["s-mech"]
+    for building in area.hexes():
+        ends = (neighbor(building, 4), neighbor(building, 1))
+        if int(area.terrain[area.index_of(building)]) == BUILDING and all(
+            area.index_of(h) >= 0 for h in ends
+        ):
+            break
+    # A shot across the building, both eyes on the ground.
+    shooter.hex, aimed.hex = ends
+    shooter.height = aimed.height = 0
+
+    def on_the_state() -> object:
+        return target_number(state, shooter, aimed, "medium_laser")
+
+    def on_the_view() -> object:
+        seen = player_view(state, "north")
+        return target_number(seen, seen.units["n-close"], seen.units["s-mech"], "medium_laser")
+
+    for _ in range(2):  # worked out, then kept
+        assert "is higher than both ends" in str(on_the_state())
+        assert "is higher than both ends" in str(on_the_view())
+    assert area.demolish(building)
+    shot = on_the_state()
+    assert not isinstance(shot, str) and shot == on_the_view()
 
 
 def test_WH_3_stand_and_shoot_odds_and_the_ai_stands_and_shoots() -> None:

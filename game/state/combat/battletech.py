@@ -7,11 +7,13 @@ Command: ``Attack(side, unit, target, weapon)`` with one of the unit's weapons.
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any
 
+from game.board.area import PlayArea
 from game.board.los import line_of_sight
 from game.board.terrain import HEAVY_WOODS, LIGHT_WOODS
-from game.hexmath import distance
+from game.hexmath import Hex, distance
 from game.rules import battletech as bt
 from game.rules.core import TargetNumber
 from game.state.board import log_event
@@ -96,18 +98,44 @@ def _sight_and_woods(
     """ART-32a: the light and heavy woods hexes the line to ``target`` passes (its own
     hex among them), or the reason there is no line of sight."""
     assert unit.hex is not None and target.hex is not None
-    sight = line_of_sight(board.area, unit.hex, target.hex, unit.height, target.height)
-    if not sight:
-        return f"no line of sight to {target.name}: {sight.reason}"
-    woods = [*sight.woods_hexes, target.hex]
-    terrain = board.area.terrain
-    light = sum(
-        1 for h in woods if (i := board.area.index_of(h)) >= 0 and terrain[i] == LIGHT_WOODS
-    )
-    heavy = sum(
-        1 for h in woods if (i := board.area.index_of(h)) >= 0 and terrain[i] == HEAVY_WOODS
-    )
+    area = board.area
+    kept = _SIGHTS.get(area)
+    if kept is None or kept[0] != area.revision:
+        kept = _SIGHTS[area] = (area.revision, {})
+    key = (unit.hex, target.hex, unit.height, target.height)
+    found = kept[1].get(key)
+    if found is None:
+        if len(kept[1]) >= _SIGHTS_KEPT:
+            kept[1].clear()
+        found = kept[1][key] = _woods_on_the_line(area, *key)
+    blocked, light, heavy = found
+    if blocked is not None:
+        return f"no line of sight to {target.name}: {blocked}"
     return light, heavy
+
+
+def _woods_on_the_line(area: PlayArea, a: Hex, b: Hex, a_height: int, b_height: int) -> _Line:
+    """Why there is no line of sight from ``a`` to ``b`` (None: there is one), and the
+    light and heavy woods hexes on the line, ``b`` among them."""
+    sight = line_of_sight(area, a, b, a_height, b_height)
+    if not sight:
+        return sight.reason, 0, 0
+    woods = [*sight.woods_hexes, b]
+    terrain = area.terrain
+    light = sum(1 for h in woods if (i := area.index_of(h)) >= 0 and terrain[i] == LIGHT_WOODS)
+    heavy = sum(1 for h in woods if (i := area.index_of(h)) >= 0 and terrain[i] == HEAVY_WOODS)
+    return None, light, heavy
+
+
+# The answers of ``_woods_on_the_line`` per play area, kept while its map stands
+# (``PlayArea.revision``: a sheet laid, a building demolished): the listed attacks
+# ask them of every unit and target at each command of the attack phase, where no
+# unit moves, and the AI asks them again of its view's copy of the area.
+_Line = tuple[str | None, int, int]
+_SIGHTS: weakref.WeakKeyDictionary[PlayArea, tuple[int, dict[tuple, _Line]]] = (
+    weakref.WeakKeyDictionary()
+)
+_SIGHTS_KEPT = 4096
 
 
 def _options(state: GameState, unit: Unit) -> list[tuple[str, str]]:
