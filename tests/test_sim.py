@@ -310,3 +310,43 @@ def test_a_game_is_played_with_the_collectors_game_threshold_and_puts_it_back(
         runner.play_game(None)  # type: ignore[arg-type]
     assert during == [(runner.GAME_COLLECTOR_THRESHOLD, *before[1:])]
     assert gc.get_threshold() == before
+
+
+def test_a_scenario_checked_once_sets_up_each_game_as_checked_anew(tmp_path: Path) -> None:
+    """The runner checks a scenario once for the games it plays of it, from its file
+    or from the tables a run hands each game: each game's opening is the one the
+    scenario checked anew sets up, a file or tables changed between games are
+    checked again, and a game that changes its units changes no later game."""
+    from game.scenario import scenario_from_dict
+    from game.sim.batch import scenario_tables
+    from game.state import new_game
+
+    path = tmp_path / "hunt.toml"
+    text = Path(DEFAULT_SCENARIO).read_text(encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
+    tables = scenario_tables(str(path))[0]
+    levels = (("north", "normal"), ("south", "normal"))
+    by_file = runner.GameSpec(str(path), 0, 5, levels)
+    by_tables = runner.GameSpec(str(path), 1, 5, levels, scenario_data=tables)
+
+    def anew(spec: runner.GameSpec) -> str:
+        if spec.scenario_data is None:
+            return state_hash(new_game(spec.scenario, spec.seed))
+        state = new_game(scenario_from_dict(spec.scenario_data, spec.scenario), spec.seed)
+        state.scenario_path = spec.scenario
+        return state_hash(state)
+
+    for spec in (by_file, by_tables, by_file):
+        first = runner.start_game(spec)
+        assert state_hash(first) == anew(spec)
+        for unit in first.units.values():
+            unit.profile.setdefault("weapons", []).append("medium_laser")
+        again = runner.start_game(spec)
+        assert state_hash(again) == anew(spec) and again.turn_limit == 40
+    path.write_text(text.replace("turns = 40", "turns = 4"), encoding="utf-8")
+    edited = runner.start_game(by_file)
+    assert edited.turn_limit == 4 and state_hash(edited) == anew(by_file)
+    assert runner.start_game(by_tables).turn_limit == 40
+    tables["scenario"]["turns"] = 6  # the same tables, changed in place
+    changed = runner.start_game(by_tables)
+    assert changed.turn_limit == 6 and state_hash(changed) == anew(by_tables)

@@ -9,6 +9,7 @@ thing that differs between runs).
 
 from __future__ import annotations
 
+import copy
 import functools
 import gc
 import hashlib
@@ -21,8 +22,10 @@ from typing import Any
 
 from game.ai import Policy, RandomPolicy, make_policy
 from game.ai.personality import level
+from game.board.sheet import sheets_dir
 from game.dice import Dice
-from game.scenario import scenario_from_dict
+from game.scenario import Scenario, scenario_from_dict
+from game.scenario.loader import parse_toml, read_text
 from game.state import (
     acting_side,
     apply,
@@ -107,11 +110,35 @@ class GameOutcome:
 
 def start_game(spec: GameSpec) -> GameState:
     """The game's opening state, from the spec's scenario tables or its file."""
-    if spec.scenario_data is None:
-        return new_game(spec.scenario, spec.seed)
-    state = new_game(scenario_from_dict(spec.scenario_data, spec.scenario), spec.seed)
+    state = new_game(_checked_scenario(spec), spec.seed)
     state.scenario_path = spec.scenario  # as ``new_game(path)`` names it
     return state
+
+
+# Each scenario checked once (``scenario_from_dict``, or ``load_scenario`` of its
+# file), not for every game a worker plays of it: checking its tables and its sheets
+# costs ten times setting a game up. Kept by the path the run names, with the tables
+# or file text it was checked from and the sheet folder it was checked against, and
+# each game set up from its own copy, so that no game shares anything with another.
+_SCENARIOS: dict[str, tuple[Any, str, Scenario]] = {}
+
+
+def _checked_scenario(spec: GameSpec) -> Scenario:
+    """The spec's scenario, checked again only when its tables, its file or the sheet
+    folder changed."""
+    tables = spec.scenario_data
+    source = read_text(spec.scenario) if tables is None else tables
+    folder = str(sheets_dir())
+    held = _SCENARIOS.get(spec.scenario)
+    if held is None or held[1] != folder or held[0] != source:
+        kept = copy.deepcopy(source)
+        if tables is None:
+            name = str(Path(spec.scenario))
+            scenario = scenario_from_dict(parse_toml(source, name), name)
+        else:
+            scenario = scenario_from_dict(tables, spec.scenario)
+        held = _SCENARIOS[spec.scenario] = (kept, folder, scenario)
+    return copy.deepcopy(held[2])
 
 
 def _policy(level_name: str, character: str | None, deploy: int | None) -> Policy | RandomPolicy:
