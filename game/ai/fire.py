@@ -36,7 +36,7 @@ from game.ai.manoeuvre import predicted_hexes
 from game.ai.shell_damage import KERNEL_RADIUS, damage_kernel, is_blast
 from game.artillery.forecast import expected_damage_at
 from game.artillery.weapons import airborne_damage, weapon
-from game.board.area import PlayArea
+from game.board.area import SHEET_HEXES, PlayArea
 from game.hexmath import Hex, distance
 from game.rules import battletech as bt
 from game.rules.core import probability_at_least
@@ -56,6 +56,7 @@ from game.state.queries import (
     shots_now,
 )
 from game.state.spotting import spotting_this_turn
+from game.state.view import PlayerView
 
 
 class _Weighed:
@@ -276,69 +277,105 @@ def _score_targets(
     aims_r = np.array([h.r for h in aims], dtype=np.int64)
     at = area.indices_of(aims_q, aims_r).astype(np.int64)
     indices = at.tolist()
-    # ART-11 .. ART-21: each shot's number and flight as the engine works them out;
-    # its spotters other than the best are only read for their spotting costs.
     sight = _sight(board, aims, indices)
-    shots = shots_now(view, battery, aims, sight, best_spotter_only=not spotting, indices=indices)
     # ART-23/ART-24: the enemy units that will see each aimed hex, at most 3 counted
     # (an aim off the area reads the last area hex, as it always has).
     detection = [0] * len(aims)
     if board.level.weighs_detection and _detection_matters(board):
         detection = np.minimum(3, board.enemy_sight_at(1, at)).tolist()
-    # Each shot's to-hit number and ART-18 spotting cost (what the own units that would
-    # spot it lose in their own attacks), read once for the aims sharing the shot.
-    numbers: dict[int, tuple[int | None, float]] = {}
-    spot_cost: list[float] = []
-    # The aims by flight, then by to-hit number (an automatic hit first), in order.
-    groups: dict[int, dict[int | None, list[int]]] = {}
-    for k, s in enumerate(shots):
-        number = numbers.get(id(s))
-        if number is None:
-            tn = None if s.to_hit is None else s.to_hit.total
-            cost = (
-                0.0 if s.automatic is not None else sum(spotting.get(u.id, 0.0) for u in s.spotters)
-            )
-            number = numbers[id(s)] = (tn, cost)
-        spot_cost.append(number[1])
-        groups.setdefault(s.flight, {}).setdefault(number[0], []).append(k)  # type: ignore[arg-type]
     tolerance = _tolerance(board)
     detection_cost = board.personality.detection_cost
-    # Each aim's value negated (the best least), its hex (no two aims share one), then
-    # its own units' risk, to-hit number, flight and place in ``aims``.
-    scored: list[tuple[float, Hex, float, int | None, int, int]] = []
-    weighed_by_flight: dict[int, _Weighed] = {}
-    for flight in sorted(groups):
-        points = _points(board, flight, weapon_id) + hidden
-        own_points = [(u.hex, 1.0) for u in _staying(board, weapon_id, flight)]
-        weighed = weighed_by_flight[flight] = _Weighed(points, own_points)
-        by_tn = groups[flight]
-        for tn in sorted(by_tn, key=lambda x: -1 if x is None else x):
-            if tn is not None and float(probability_at_least(2, 6, tn)) < (
-                board.level.lowest_hit_chance
-            ):
-                continue
-            group = by_tn[tn]
-            kernel = _rimmed_kernel(weapon_id, tn)
-            tq, tr = aims_q[group], aims_r[group]
-            gain, risk = (a.tolist() for a in weighed.expected(kernel, tq, tr))
-            for k, g, r in zip(group, gain, risk, strict=True):
-                h = aims[k]
-                if r > tolerance(h):
-                    continue
-                cost = detection_cost * detection[k]
-                cost += spot_cost[k]
-                scored.append((-(g - cost), h, r, tn, flight, k))
+    table = _Table(board, weapon_id, hidden, aims_q, aims_r)
+
+    def scored_at(k: int, flight: int, tn: int | None, spot_cost: float) -> _Scored | None:
+        """The aim's value negated (the best least), its hex (no two aims share one),
+        then its own units' risk, to-hit number, flight and place in ``aims``; None
+        when it is not worth a shot (too risky, too long odds)."""
+        found = table.gain_risk(flight, tn, k)
+        if found is None:
+            return None
+        g, r = found
+        h = aims[k]
+        if r > tolerance(h):
+            return None
+        cost = detection_cost * detection[k]
+        cost += spot_cost
+        return (-(g - cost), h, r, tn, flight, k)
+
+    # ART-11 .. ART-21: each shot's number and flight as the engine works them out.
+    n = board.level.forecast_checks
+    spot_costs: dict[int, float] = {}
+    scored: list[_Scored] = []
+    if spotting:
+        # ART-18: every spotter of a shot counts for its cost.
+        shots = shots_now(view, battery, aims, sight, indices=indices)
+        # Each shot's to-hit number and spotting cost (what the own units that would
+        # spot it lose in their own attacks), read once for the aims sharing the shot.
+        numbers: dict[int, tuple[int | None, float]] = {}
+        options: list[list[tuple[int, int | None]]] = []
+        for k, shot in enumerate(shots):
+            number = numbers.get(id(shot))
+            if number is None:
+                tn = None if shot.to_hit is None else shot.to_hit.total
+                cost = (
+                    0.0
+                    if shot.automatic is not None
+                    else sum(spotting.get(u.id, 0.0) for u in shot.spotters)
+                )
+                number = numbers[id(shot)] = (tn, cost)
+            spot_costs[k] = number[1]
+            options.append([(shot.flight, number[0])])  # type: ignore[list-item]
+        table.add(options)
+        scored = [
+            got
+            for k, opts in enumerate(options)
+            if (got := scored_at(k, *opts[0], spot_costs[k])) is not None
+        ]
+    else:
+        # Each shot takes its best spotter's number alone (ART-13, ART-16): each aim
+        # is valued first at every number a spotter could give it, and line of sight
+        # is worked out for the aims that could be among the best few, best first,
+        # until no aim left could beat the few found.
+        options = _possible_numbers(view, battery, aims, indices, auto)
+        table.add(options)
+        pending: list[tuple[float, Hex, int]] = []
+        for k, opts in enumerate(options):
+            found = [got for o in opts if (got := scored_at(k, *o, 0.0)) is not None]
+            if len(opts) == 1:
+                scored += found
+            elif found:
+                pending.append((min(f[0] for f in found), aims[k], k))
+        pending.sort()
+        start, size = 0, _FIRST_LOOK
+        while start < len(pending):
+            if len(scored) >= n and pending[start][:2] > heapq.nsmallest(n, scored)[-1][:2]:
+                break
+            batch = [k for _, _, k in pending[start : start + size]]
+            start, size = start + size, 2 * size
+            shots = shots_now(
+                view,
+                battery,
+                [aims[k] for k in batch],
+                sight,
+                best_spotter_only=True,
+                indices=[indices[k] for k in batch],
+            )
+            for k, shot in zip(batch, shots, strict=True):
+                tn = None if shot.to_hit is None else shot.to_hit.total
+                got = scored_at(k, shot.flight, tn, 0.0)  # type: ignore[arg-type]
+                if got is not None:
+                    scored.append(got)
     # The best few (``sorted(...)[:n]``, each aim's hex its own: no ties left).
     best = heapq.nsmallest(board.level.forecast_checks, scored)
     out: list[Candidate] = []
     for negated, h, _, tn, flight, k in best:
         value = -negated
         if board.level.exact_forecast:
-            value = _exact_value(board, weapon_id, h, tn, weighed_by_flight[flight], tolerance)
+            value = _exact_value(board, weapon_id, h, tn, table.weighed[flight], tolerance)
             if value is None:
                 continue
             value -= detection_cost * detection[k]
-            value -= spot_cost[k]
+            value -= spot_costs.get(k, 0.0)
         tn_text = "automatic hit" if tn is None else f"needs {tn}"
         out.append(
             Candidate(
@@ -348,6 +385,115 @@ def _score_targets(
             )
         )
     return out
+
+
+# A valued aim: its value negated (the best least), its hex, its own units' risk, its
+# to-hit number, its flight and its place among the aims.
+_Scored = tuple[float, Hex, float, int | None, int, int]
+
+# How many of the aims that could be among the best have their spotters' sight worked
+# out first (twice as many each time after, while one could still be).
+_FIRST_LOOK = 8
+
+
+class _Table:
+    """The expected damage to the enemies (gain) and to own units (risk) of a shell
+    aimed at each aim, by flight and to-hit number (ART-6, ART-11, ART-12, ART-25);
+    worked out a flight and a number at a time for the aims that may take them."""
+
+    def __init__(
+        self,
+        board: Board,
+        weapon_id: str,
+        hidden: list[tuple[Hex, float]],
+        aims_q: np.ndarray,
+        aims_r: np.ndarray,
+    ) -> None:
+        self.board, self.weapon_id, self.hidden = board, weapon_id, hidden
+        self.aims_q, self.aims_r = aims_q, aims_r
+        # Where the enemies may stand and the own units stay, by flight.
+        self.weighed: dict[int, _Weighed] = {}
+        # (gain, risk) by aim, by flight and number; None: odds too long to fire.
+        self._by: dict[tuple[int, int | None], dict[int, tuple[float, float]] | None] = {}
+
+    def add(self, options: list[list[tuple[int, int | None]]]) -> None:
+        """Work out each aim's gain and risk at each of its (flight, number)."""
+        groups: dict[int, dict[int | None, list[int]]] = {}
+        for k, opts in enumerate(options):
+            for flight, tn in opts:
+                groups.setdefault(flight, {}).setdefault(tn, []).append(k)
+        for flight in sorted(groups):
+            by_tn = groups[flight]
+            for tn in sorted(by_tn, key=lambda x: -1 if x is None else x):
+                self._work_out(flight, tn, by_tn[tn])
+
+    def gain_risk(self, flight: int, tn: int | None, k: int) -> tuple[float, float] | None:
+        """Aim ``k``'s gain and risk at ``flight`` and ``tn``; None when the odds are
+        too long to fire (the level's ``lowest_hit_chance``)."""
+        key = (flight, tn)
+        found = self._by.get(key, {})
+        if found is not None and k not in found:
+            self._work_out(flight, tn, [k])
+            found = self._by[key]
+        return None if found is None else found[k]
+
+    def _work_out(self, flight: int, tn: int | None, group: list[int]) -> None:
+        key = (flight, tn)
+        level = self.board.level
+        if tn is not None and float(probability_at_least(2, 6, tn)) < level.lowest_hit_chance:
+            self._by[key] = None
+            return
+        weighed = self.weighed.get(flight)
+        if weighed is None:
+            points = _points(self.board, flight, self.weapon_id) + self.hidden
+            staying = _staying(self.board, self.weapon_id, flight)
+            weighed = self.weighed[flight] = _Weighed(points, [(u.hex, 1.0) for u in staying])
+        kernel = _rimmed_kernel(self.weapon_id, tn)
+        tq, tr = self.aims_q[group], self.aims_r[group]
+        # Each aim's figures are its own column's: the same whichever aims go with it.
+        gain, risk = (a.tolist() for a in weighed.expected(kernel, tq, tr))
+        self._by.setdefault(key, {}).update(zip(group, zip(gain, risk, strict=True), strict=True))  # type: ignore[union-attr]
+
+
+def _possible_numbers(
+    view: PlayerView, battery: Unit, aims: list[Hex], indices: list[int], auto: set[Hex]
+) -> list[list[tuple[int, int | None]]]:
+    """Each aim's (flight, to-hit number) for every spotter it could have: none, or
+    the best of the side's units that see it, whichever that is (ART-13, ART-16 ..
+    ART-18). The shot query is asked as if no unit saw the aims, then as if each
+    kind of spotter (its gunnery and whether it made its own attacks: all that its
+    number reads) alone saw them all; the aims of one sheet with the same adjusted
+    fire (ART-17) take the same numbers, so one of them is asked. An automatic hit
+    (``auto``, ART-19, ART-21) and a counter-battery aim (ART-37) read no spotter."""
+    spotted = view.queue.adjustments_by_target(battery.id, view.turn)
+    kinds = {(u.gunnery, u.attacked): u for u in view.living(view.side) if u.hex is not None}
+    asked: dict[object, int] = {}
+    asked_for = []
+    for k, (h, i) in enumerate(zip(aims, indices, strict=True)):
+        key = (i // SHEET_HEXES, spotted.get(h, 0)) if i >= 0 and h not in auto else h
+        asked_for.append(asked.setdefault(key, k))
+    firsts = list(asked.values())
+    numbers: dict[int, list[tuple[int, int | None]]] = {k: [] for k in firsts}
+
+    def ask(ks: list[int], sight: KeptSight) -> None:
+        shots = shots_now(
+            view,
+            battery,
+            [aims[k] for k in ks],
+            sight,
+            best_spotter_only=True,
+            indices=[indices[k] for k in ks],
+        )
+        for k, shot in zip(ks, shots, strict=True):
+            number = (shot.flight, None if shot.to_hit is None else shot.to_hit.total)
+            if number not in numbers[k]:
+                numbers[k].append(number)  # type: ignore[arg-type]
+
+    ask(firsts, KeptSight(lambda u: (), lambda u, hexes: ()))
+    seeable = [k for k in firsts if indices[k] >= 0 and aims[k] not in auto]
+    for spotter in kinds.values():
+        ask(seeable, KeptSight(lambda u: (), lambda u, hexes, s=spotter: hexes if u is s else ()))
+    return [numbers[k] for k in asked_for]
 
 
 # ART-18: a spotter pays +1 on its own attacks in the turn the shell is fired and in
