@@ -129,6 +129,9 @@ def test_legal_groups_are_the_full_list(scenario: str, monkeypatch: pytest.Monke
                 near |= {Hex(h.q + 40, h.r - 20) for h in list(expected)[::301]}
                 for h in near:
                     assert (h in targets) == (h in expected)
+                asked = sorted(near | set(list(expected)[::53]))
+                among = [h for h in asked if h in expected]
+                assert aims.aimed_among(ammo, asked) == listed.aimed_among(ammo, asked) == among
                 strangers += [replace(listed.plots[0], target=h, ammunition=ammo) for h in near]
             strangers.append(replace(listed.plots[0], side=state.other(side)))
         assert all(c in options for c in full)

@@ -238,3 +238,42 @@ def test_ART_13_ART_18_shots_with_the_best_spotter_alone_have_every_shots_number
             if u is not s.spotter and u.id in asked:
                 assert aim not in asked[u.id]
     assert sum(len(h) for h in asked.values()) < len(asked) * len(aims)
+
+
+def test_ART_13_ART_17_ART_18_shot_numbers_are_those_of_every_possible_best_spotter() -> None:
+    """ART-13, ART-16 .. ART-18: the (flight, to-hit number) a shot at each hex could
+    take are those ``shots_now`` gives with no unit seeing it, then with each of the
+    side's units alone seeing it (a spotter that made its own attacks +1, a spotted
+    hex its adjustment, ART-17), each once; counter-battery aims read no spotter."""
+    state = long_tom_hunt()
+    to_targeting(state, "north")
+    seen = seen_by(state, "n-spotter", True)
+    apply(state, PlotFire("north", "n-long-tom", 1, seen, "standard"))
+    land(state)
+    watchers = [u for u in state.units.values() if u.side == "north" and u.hex is not None]
+    watchers[0].attacked = True
+    view = player_view(state, "north")
+    gun = view.units["n-long-tom"]
+    aims, _ = _aims_round(view, seen, 8)
+
+    def number(shot: queries.Shot) -> tuple[int | None, int | None]:
+        return shot.flight, None if shot.to_hit is None else shot.to_hit.total
+
+    def alone(unit: Unit) -> queries.KeptSight:
+        return queries.KeptSight(lambda u: (), lambda u, hexes: hexes if u is unit else ())
+
+    found = queries.shot_numbers(view, gun, aims)
+    nobody = queries.KeptSight(lambda u: (), lambda u, hexes: ())
+    spotters = [u for u in view.living("north") if u.hex is not None]
+    for aim, numbers in zip(aims, found, strict=True):
+        expected = [number(queries.shots_now(view, gun, [aim], nobody, True)[0])]
+        for u in spotters:
+            got = number(queries.shots_now(view, gun, [aim], alone(u), True)[0])
+            if got not in expected:
+                expected.append(got)
+        assert numbers == expected
+    # The spotted hex's -1 (ART-17) and the attacking spotter's +1 (ART-18) both show.
+    (flight, unseen), *spotted = found[aims.index(seen)]
+    assert unseen is not None and (flight, unseen - 1) in spotted
+    assert any((flight, unseen + 1) in n for n in found)
+    assert found[-1] == [number(queries.shot_now(view, gun, aims[-1]))]

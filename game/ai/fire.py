@@ -22,8 +22,8 @@ unsearched hexes share the guns' value.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache, partial
 from itertools import compress
 
 import numpy as np
@@ -53,6 +53,7 @@ from game.state.queries import (
     fastest_move,
     on_auto_hit_hex,
     on_predesignated_hex,
+    shot_numbers,
     shots_now,
 )
 from game.state.spotting import spotting_this_turn
@@ -142,7 +143,7 @@ def targeting_candidates(board: Board, legal: Sequence[Command]) -> list[Candida
         if board.enemy_sight_at(battery.height, at)[0] > 0:
             end = Candidate(end.command, 1e9, "an enemy sees the guns' hex: firing reveals them")
             return [end]
-    scored = _score_targets(board, aims.battery, targets)
+    scored = _score_targets(board, aims.battery, targets, partial(aims.aimed_among, ammo))
     # ART-37: a detected gun may be shot at where it is believed to stand.
     return [end, *scored, *counter_battery_candidates(board, aims.beyond(ammo, view.area))]
 
@@ -246,8 +247,12 @@ def _hidden_guns(board: Board) -> list[tuple[Hex, float]]:
 
 
 def _score_targets(
-    board: Board, battery_id: str, targets: Mapping[Hex, PlotFire]
+    board: Board,
+    battery_id: str,
+    targets: Mapping[Hex, PlotFire],
+    aimed_among: Callable[[Iterable[Hex]], list[Hex]],
 ) -> list[Candidate]:
+    """The best aims among ``targets`` (``aimed_among``: those of some hexes, at once)."""
     view = board.view
     area = board.area
     battery = view.units[battery_id]
@@ -268,7 +273,7 @@ def _score_targets(
     wanted.update(h for h, _ in hidden)
     enemy_hexes = [e.hex for e in board.enemies.values()]
     wanted.update(h for h in auto if any(distance(h, e) <= 3 for e in enemy_hexes))
-    aims = sorted(h for h in wanted if h in targets)
+    aims = aimed_among(sorted(wanted))
     if not aims:
         return []
     # ART-18 (hard, ``weighs_spotting``): what own units lose by spotting a shot.
@@ -458,42 +463,21 @@ class _Table:
 def _possible_numbers(
     view: PlayerView, battery: Unit, aims: list[Hex], indices: list[int], auto: set[Hex]
 ) -> list[list[tuple[int, int | None]]]:
-    """Each aim's (flight, to-hit number) for every spotter it could have: none, or
-    the best of the side's units that see it, whichever that is (ART-13, ART-16 ..
-    ART-18). The shot query is asked as if no unit saw the aims, then as if each
-    kind of spotter (its gunnery and whether it made its own attacks: all that its
-    number reads) alone saw them all; the aims of one sheet with the same adjusted
-    fire (ART-17) take the same numbers, so one of them is asked. An automatic hit
-    (``auto``, ART-19, ART-21) and a counter-battery aim (ART-37) read no spotter."""
+    """Each aim's (flight, to-hit number) for every spotter it could have (none, or
+    the best of the side's units that see it, whichever that is: ``shot_numbers``).
+    The aims of one sheet with the same adjusted fire (ART-17) take the same numbers,
+    so one of them is asked; an automatic hit (``auto``, ART-19, ART-21) and an aim
+    off the area (ART-37) are asked each."""
     spotted = view.queue.adjustments_by_target(battery.id, view.turn)
-    kinds = {(u.gunnery, u.attacked): u for u in view.living(view.side) if u.hex is not None}
     asked: dict[object, int] = {}
     asked_for = []
     for k, (h, i) in enumerate(zip(aims, indices, strict=True)):
         key = (i // SHEET_HEXES, spotted.get(h, 0)) if i >= 0 and h not in auto else h
         asked_for.append(asked.setdefault(key, k))
     firsts = list(asked.values())
-    numbers: dict[int, list[tuple[int, int | None]]] = {k: [] for k in firsts}
-
-    def ask(ks: list[int], sight: KeptSight) -> None:
-        shots = shots_now(
-            view,
-            battery,
-            [aims[k] for k in ks],
-            sight,
-            best_spotter_only=True,
-            indices=[indices[k] for k in ks],
-        )
-        for k, shot in zip(ks, shots, strict=True):
-            number = (shot.flight, None if shot.to_hit is None else shot.to_hit.total)
-            if number not in numbers[k]:
-                numbers[k].append(number)  # type: ignore[arg-type]
-
-    ask(firsts, KeptSight(lambda u: (), lambda u, hexes: ()))
-    seeable = [k for k in firsts if indices[k] >= 0 and aims[k] not in auto]
-    for spotter in kinds.values():
-        ask(seeable, KeptSight(lambda u: (), lambda u, hexes, s=spotter: hexes if u is s else ()))
-    return [numbers[k] for k in asked_for]
+    numbers = shot_numbers(view, battery, [aims[k] for k in firsts], [indices[k] for k in firsts])
+    by_first = dict(zip(firsts, numbers, strict=True))
+    return [by_first[k] for k in asked_for]  # type: ignore[misc]
 
 
 # ART-18: a spotter pays +1 on its own attacks in the turn the shell is fired and in

@@ -485,6 +485,11 @@ class PiecePlots(Protocol):
         """Its plots with ``ammunition``, by target hex, in list order."""
         ...
 
+    def aimed_among(self, ammunition: str, hexes: Iterable[Hex]) -> list[Hex]:
+        """The hexes of ``hexes`` it has a plot at with ``ammunition``, in their order
+        (``h in targets(ammunition)`` of each, asked at once)."""
+        ...
+
     def beyond(self, ammunition: str, area: PlayArea) -> Sequence[PlotFire]:
         """Its plots with ``ammunition`` at hexes outside ``area`` (counter-battery
         fire, ART-37), in list order."""
@@ -504,6 +509,10 @@ class ListedPlots:
 
     def targets(self, ammunition: str) -> Mapping[Hex, PlotFire]:
         return {c.target: c for c in self.plots if c.ammunition == ammunition}
+
+    def aimed_among(self, ammunition: str, hexes: Iterable[Hex]) -> list[Hex]:
+        targets = self.targets(ammunition)
+        return [h for h in hexes if h in targets]
 
     def beyond(self, ammunition: str, area: PlayArea) -> Sequence[PlotFire]:
         return [c for c in self.targets(ammunition).values() if not area.contains(c.target)]
@@ -545,6 +554,17 @@ class _PieceAims:
 
     def targets(self, ammunition: str) -> Mapping[Hex, PlotFire]:
         return _Targets(self, ammunition)
+
+    def aimed_among(self, ammunition: str, hexes: Iterable[Hex]) -> list[Hex]:
+        # ``aims_at`` of each hex, its sheet's answer read straight from the table.
+        if ammunition not in self.guns.ammunition:
+            return []
+        index_of, aimable, far = self.guns.state.area.index_of, self.guns.aimable, self.guns.far_set
+        return [
+            h
+            for h in hexes
+            if ((i := index_of(h)) >= 0 and aimable[i // SHEET_HEXES]) or (i < 0 and h in far)
+        ]
 
     def listed(self) -> list[Hex]:
         """Every target hex, in list order."""

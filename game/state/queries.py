@@ -513,6 +513,59 @@ def shots_now(
 # The spotters of a hex no unit sees, with their ids.
 _UNSEEN: tuple[tuple[Unit, ...], tuple[str, ...]] = ((), ())
 
+# Nothing seen by anyone.
+_NO_SIGHT = KeptSight(lambda unit: (), lambda unit, hexes: ())
+
+
+def shot_numbers(
+    board: GameState | PlayerView,
+    unit: Unit,
+    targets: Sequence[Hex],
+    indices: Sequence[int] | None = None,
+) -> list[list[tuple[int | None, int | None]]]:
+    """Every (flight, to-hit number) the shot ``unit`` would make now at each target
+    could take, whichever of the side's units see its hex (``shots_now`` told of no
+    sight): with no spotter first, then with each kind of spotter as its best (its
+    gunnery and its own attacks, all that the number reads of it: ART-13, ART-16 ..
+    ART-18), each once. A refused shot's is (None, None); an automatic hit (ART-19,
+    ART-21) and counter-battery fire (ART-37) read no spotter. ``indices``: as for
+    ``shots_now``."""
+    shots = shots_now(board, unit, targets, _NO_SIGHT, best_spotter_only=True, indices=indices)
+    if indices is None:
+        indices = [board.area.index_of(t) for t in targets]
+    kinds = {(u.gunnery, u.attacked): u for u in board.living(unit.side) if u.hex is not None}
+    spotted = board.queue.adjustments_by_target(unit.id, board.turn)
+    air = (
+        (aircraft.altitude_map(unit), int(unit.altitude or 0))
+        if aircraft.is_aircraft(unit)
+        else None
+    )
+    spotted_numbers: dict[tuple[int, bool], list[int]] = {}
+    out: list[list[tuple[int | None, int | None]]] = []
+    for target, index, shot in zip(targets, indices, shots, strict=True):
+        numbers = [(shot.flight, None if shot.to_hit is None else shot.to_hit.total)]
+        out.append(numbers)
+        if shot.refusal is not None or index < 0 or shot.automatic is not None:
+            continue
+        adjusted, direct = spotted.get(target, 0), shot.flight == 0
+        by_spotter = spotted_numbers.get((adjusted, direct))
+        if by_spotter is None:
+            by_spotter = spotted_numbers[(adjusted, direct)] = [
+                shot_to_hit(
+                    unit,
+                    (s,),
+                    adjusted,
+                    frozenset([s.id]) if s.attacked else frozenset(),
+                    direct=direct,
+                    air=air,
+                )[0].total
+                for s in kinds.values()
+            ]
+        for tn in by_spotter:
+            if (shot.flight, tn) not in numbers:
+                numbers.append((shot.flight, tn))
+    return out
+
 
 def _spotters_of(
     sight: KeptSight, watchers: list[Unit]
