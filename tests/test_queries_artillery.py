@@ -26,7 +26,7 @@ from game.state import (
     player_view,
     queries,
 )
-from game.state.model import Unit
+from game.state.model import GameState, Unit
 from game.state.setup import lattice_hex
 from game.state.view import PlayerView
 from tests.test_aircraft import AIR, started, to_north_targeting, until_north_flies
@@ -191,20 +191,28 @@ def test_ART_16_ART_17_shots_at_many_hexes_with_sight_worked_out_are_each_hexs_s
     assert alone[-1].to_hit is not None and alone[-1].spotters == ()
 
 
-def test_ART_13_ART_18_shots_with_the_best_spotter_alone_have_every_shots_number() -> None:
-    """ART-13, ART-16 .. ART-18: ``shots_now`` told to read each hex's best spotter
-    alone gives every hex the flight, automatic hit, adjustments, spotter and to-hit
-    number of the shot worked out with all its spotters (a spotter that made its own
-    attacks ranks as one a level worse), and asks no unit about a hex a better
-    spotter sees."""
+def _after_a_spotted_shell() -> tuple[GameState, Hex, list[Unit]]:
+    """Long Tom Hunt in north's targeting after its gun's shell landed spotted at a
+    hex its spotter sees (ART-17), the first of its units on the board having made
+    its own attacks (ART-18): that hex, and those units."""
     state = long_tom_hunt()
     to_targeting(state, "north")
     seen = seen_by(state, "n-spotter", True)
     apply(state, PlotFire("north", "n-long-tom", 1, seen, "standard"))
     land(state)
     watchers = [u for u in state.units.values() if u.side == "north" and u.hex is not None]
-    assert len(watchers) >= 3
     watchers[0].attacked = True
+    return state, seen, watchers
+
+
+def test_ART_13_ART_18_shots_with_the_best_spotter_alone_have_every_shots_number() -> None:
+    """ART-13, ART-16 .. ART-18: ``shots_now`` told to read each hex's best spotter
+    alone gives every hex the flight, automatic hit, adjustments, spotter and to-hit
+    number of the shot worked out with all its spotters (a spotter that made its own
+    attacks ranks as one a level worse), and asks no unit about a hex a better
+    spotter sees."""
+    state, seen, watchers = _after_a_spotted_shell()
+    assert len(watchers) >= 3
     view = player_view(state, "north")
     gun = view.units["n-long-tom"]
     aims, seen_by_unit = _aims_round(view, seen, 8)
@@ -245,13 +253,7 @@ def test_ART_13_ART_17_ART_18_shot_numbers_are_those_of_every_possible_best_spot
     take are those ``shots_now`` gives with no unit seeing it, then with each of the
     side's units alone seeing it (a spotter that made its own attacks +1, a spotted
     hex its adjustment, ART-17), each once; counter-battery aims read no spotter."""
-    state = long_tom_hunt()
-    to_targeting(state, "north")
-    seen = seen_by(state, "n-spotter", True)
-    apply(state, PlotFire("north", "n-long-tom", 1, seen, "standard"))
-    land(state)
-    watchers = [u for u in state.units.values() if u.side == "north" and u.hex is not None]
-    watchers[0].attacked = True
+    state, seen, _ = _after_a_spotted_shell()
     view = player_view(state, "north")
     gun = view.units["n-long-tom"]
     aims, _ = _aims_round(view, seen, 8)
