@@ -16,6 +16,8 @@ from game.dice import Dice
 from game.hexmath import Hex
 from game.state import DEFAULT_SCENARIO, acting_side, apply, legal_commands, new_game, player_view
 from game.state.commands import Command
+from game.state.legal import LegalCommands
+from game.state.queries import shot_numbers
 
 
 def _played(monkeypatch: pytest.MonkeyPatch, check) -> int:
@@ -76,3 +78,32 @@ def test_best_first_sight_gives_the_candidates_of_every_aim_valued_ART_13_ART_16
     assert _played(monkeypatch, check) > 10
     assert asked["whole"] > 1000
     assert asked["best first"] < asked["whole"] / 3
+
+
+def test_an_automatic_hit_at_hex_0_0_keeps_its_own_to_hit_numbers_ART_19_ART_13() -> None:
+    """Aims that share their numbers are those of one sheet with the same adjusted fire
+    (ART-17); an automatic hit (ART-19) is asked alone, even at the hex (0, 0), which
+    as a tuple equals sheet 0 with no adjusted fire. Every aim's numbers are those
+    ``shot_numbers`` gives it asked alone."""
+    state = new_game(DEFAULT_SCENARIO, 11)
+    policies = {"north": Policy("normal"), "south": Policy("normal")}
+    dice = {"north": Dice(1), "south": Dice(2)}
+    while not (state.phase == "targeting" and acting_side(state) == "south"):
+        side = acting_side(state)
+        view = player_view(state, side)
+        apply(state, policies[side].choose(view, legal_commands(state, side), dice[side]))
+    battery_id = LegalCommands.read(legal_commands(state, "south")).first_piece().battery
+    state.units[battery_id].battery.auto_hit.earned[Hex(0, 0)] = state.turn
+    view = player_view(state, "south")
+    policy = policies["south"]
+    policy.memory.observe(view)
+    board = Board.read(view, policy.memory, policy.level, policy.personality)
+    auto = fire._automatic_hexes(board, battery_id)
+    assert Hex(0, 0) in auto
+    aims = sorted(h for h in fire._near(Hex(1, 1), 2) if view.area.index_of(h) >= 0)
+    indices = [view.area.index_of(h) for h in aims]
+    battery = view.units[battery_id]
+    got = fire._possible_numbers(view, battery, aims, indices, auto)
+    alone = [shot_numbers(view, battery, [h], [i])[0] for h, i in zip(aims, indices, strict=True)]
+    assert got == alone
+    assert len(set(map(tuple, alone))) > 1  # the automatic hit's numbers differ

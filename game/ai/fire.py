@@ -469,10 +469,15 @@ def _possible_numbers(
     so one of them is asked; an automatic hit (``auto``, ART-19, ART-21) and an aim
     off the area (ART-37) are asked each."""
     spotted = view.queue.adjustments_by_target(battery.id, view.turn)
-    asked: dict[object, int] = {}
+    asked: dict[tuple, int] = {}
     asked_for = []
     for k, (h, i) in enumerate(zip(aims, indices, strict=True)):
-        key = (i // SHEET_HEXES, spotted.get(h, 0)) if i >= 0 and h not in auto else h
+        # Tagged: a hex is a tuple too, and Hex(0, 0) would be the key of sheet 0
+        # with no adjusted fire.
+        if i >= 0 and h not in auto:
+            key: tuple = ("sheet", i // SHEET_HEXES, spotted.get(h, 0))
+        else:
+            key = ("hex", h)
         asked_for.append(asked.setdefault(key, k))
     firsts = list(asked.values())
     numbers = shot_numbers(view, battery, [aims[k] for k in firsts], [indices[k] for k in firsts])

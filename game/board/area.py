@@ -29,8 +29,9 @@ Whole-area terrain lives in numpy arrays aligned with ``q`` and ``r`` (one
 entry per area hex, sheet by sheet in the order the sheets were placed, each
 sheet row by row like its own arrays), and a dense index grid over the
 axial bounding box of the area (q columns and r rows, one cell of margin) maps
-a hex to its index in one lookup. Indices are not stable across
-``add_sheet`` (the arrays are rebuilt; hexes and names are stable).
+a hex to its index in one lookup. ``add_sheet`` appends the new sheet's hexes,
+so the hexes in play keep their indices when a sheet is laid (MAP-6); a
+demolished building changes ground, not indices.
 """
 
 from __future__ import annotations

@@ -987,10 +987,9 @@ def _disk_seen(
     return True
 
 
-def _spread(values: np.ndarray, at: np.ndarray, size: int, rest: int | None = None) -> np.ndarray:
-    """An array of ``size`` holding ``values`` at the places ``at`` (the rest
-    ``rest``, or unset)."""
-    out = np.empty(size, dtype=values.dtype) if rest is None else np.full(size, rest, values.dtype)
+def _spread(values: np.ndarray, at: np.ndarray, size: int) -> np.ndarray:
+    """An array of ``size`` holding ``values`` at the places ``at`` (the rest unset)."""
+    out = np.empty(size, dtype=values.dtype)
     out[at] = values
     return out
 

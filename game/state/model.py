@@ -646,8 +646,8 @@ def digest(data: Any) -> str:
 
 def state_hash(state: GameState) -> str:
     """A fingerprint of everything in the state: ``digest(state.to_dict())``, with the
-    JSON of the sheets, of each logged event and of each shell made once
-    (``json_digest``)."""
+    JSON of the sheets, of each logged event and of each shell made once, and the
+    units' JSON made in parts (``units_json``; ``json_digest``)."""
     data = state.to_dict(history=False, sheets=False, made=True)
     data["commands"] = state.commands
     data["checks"] = state.checks.to_dict()
