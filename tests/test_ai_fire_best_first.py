@@ -12,6 +12,7 @@ import game.ai.fire as fire
 import game.ai.policy as policy_module
 from game.ai import Policy
 from game.ai.candidates import Board, Candidate
+from game.ai.manoeuvre import hexes_within
 from game.dice import Dice
 from game.hexmath import Hex
 from game.state import DEFAULT_SCENARIO, acting_side, apply, legal_commands, new_game, player_view
@@ -100,7 +101,7 @@ def test_an_automatic_hit_at_hex_0_0_keeps_its_own_to_hit_numbers_ART_19_ART_13(
     board = Board.read(view, policy.memory, policy.level, policy.personality)
     auto = fire._automatic_hexes(board, battery_id)
     assert Hex(0, 0) in auto
-    aims = sorted(h for h in fire._near(Hex(1, 1), 2) if view.area.index_of(h) >= 0)
+    aims = sorted(h for h in hexes_within(Hex(1, 1), 2) if view.area.index_of(h) >= 0)
     indices = [view.area.index_of(h) for h in aims]
     battery = view.units[battery_id]
     got = fire._possible_numbers(view, battery, aims, indices, auto)

@@ -32,7 +32,7 @@ import game.ai.objectives as objectives
 from game.ai.candidates import Board, Candidate, unit_value
 from game.ai.counter_battery import counter_battery_candidates
 from game.ai.hunt import beliefs, search_hexes
-from game.ai.manoeuvre import predicted_hexes
+from game.ai.manoeuvre import hexes_within, predicted_hexes
 from game.ai.shell_damage import KERNEL_RADIUS, damage_kernel, is_blast
 from game.artillery.forecast import expected_damage_at
 from game.artillery.weapons import airborne_damage, weapon
@@ -269,7 +269,7 @@ def _score_targets(
         top = max((p for _, p in ahead), default=0.0)
         for h, p in ahead:
             if p >= min(0.2, 0.5 * top):
-                wanted.update(_near(h, 2))
+                wanted.update(hexes_within(h, 2))
     wanted.update(h for h, _ in hidden)
     enemy_hexes = [e.hex for e in board.enemies.values()]
     wanted.update(h for h in auto if any(distance(h, e) <= 3 for e in enemy_hexes))
@@ -600,14 +600,3 @@ def _tolerance(board: Board) -> Callable[[Hex], float]:
         return lambda aimed: base
     near_guns = 5.0 * base
     return lambda aimed: near_guns if any(distance(g, aimed) <= 2 for g in guns) else base
-
-
-@lru_cache(maxsize=4096)
-def _near(h: Hex, radius: int) -> tuple[Hex, ...]:
-    """The hexes within ``radius`` of ``h``, kept: enemies stand near the same hexes
-    decision after decision."""
-    return tuple(
-        Hex(h.q + dq, h.r + dr)
-        for dq in range(-radius, radius + 1)
-        for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1)
-    )

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import chain, repeat
 
 import numpy as np
@@ -35,7 +35,7 @@ from game.artillery.flight import sheet_distance
 from game.board.area import PlayArea
 from game.board.los import in_sight
 from game.board.terrain import HEAVY_WOODS, LIGHT_WOODS
-from game.hexmath import Hex, distance, distances, line, opposite
+from game.hexmath import Hex, distance, distances, line, neighbors, opposite
 from game.rules import toysoldiers as ts
 from game.rules.battlesystem import in_front_arc
 from game.rules.battletech import direct_fire_weapon
@@ -753,7 +753,7 @@ def _common_penalties(board: Board, uid: str, ends: _Ends, danger: np.ndarray) -
     crowd: dict[Hex, int] = {}
     for other, u in board.own.items():
         if other != uid and u.battery is None and u.hex is not None:
-            for n in _disk1(u.hex):
+            for n in (u.hex, *neighbors(u.hex)):
                 crowd[n] = crowd.get(n, 0) + 1
     if crowd:
         near = np.fromiter(map(crowd.get, ends.hexes, repeat(0)), np.int64, len(ends.hexes))
@@ -777,20 +777,6 @@ def _shell_penalties(board: Board, danger: np.ndarray) -> np.ndarray:
     penalty.flags.writeable = False
     board.memory.notes["shell penalties"] = (danger, landing, weight, penalty)
     return penalty
-
-
-def _disk1(h: Hex) -> tuple[Hex, ...]:
-    """``h`` and its six neighbours."""
-    q, r = h
-    return (
-        h,
-        Hex(q, r - 1),
-        Hex(q + 1, r - 1),
-        Hex(q + 1, r),
-        Hex(q, r + 1),
-        Hex(q - 1, r + 1),
-        Hex(q - 1, r),
-    )
 
 
 # Flight time (turns, ART-6) and harmful radius assumed for the enemy's guns
@@ -1041,20 +1027,15 @@ _NEXT_Q = np.array([[0], [0], [1], [1], [0], [-1], [-1]], dtype=np.int64)
 _NEXT_R = np.array([[0], [-1], [-1], [0], [1], [1], [0]], dtype=np.int64)
 
 
-def _disk(h: Hex, radius: int) -> list[Hex]:
-    offsets = _DISK_OFFSETS.get(radius)
-    if offsets is None:
-        offsets = _DISK_OFFSETS[radius] = tuple(
-            (dq, dr)
-            for dq in range(-radius, radius + 1)
-            for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1)
-        )
-    q, r = h
-    return [Hex(q + dq, r + dr) for dq, dr in offsets]
-
-
-# The offsets of a disk of each radius asked, in ``_disk``'s order.
-_DISK_OFFSETS: dict[int, tuple[tuple[int, int], ...]] = {}
+@lru_cache(maxsize=4096)
+def hexes_within(h: Hex, radius: int) -> tuple[Hex, ...]:
+    """The hexes within ``radius`` of ``h``, column by column, kept: units stand near
+    the same hexes decision after decision."""
+    return tuple(
+        Hex(h.q + dq, h.r + dr)
+        for dq in range(-radius, radius + 1)
+        for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1)
+    )
 
 
 def predicted_hexes(board: Board, uid: str, turns: int = 1) -> list[tuple[Hex, float]]:
@@ -1066,12 +1047,12 @@ def predicted_hexes(board: Board, uid: str, turns: int = 1) -> list[tuple[Hex, f
         return _reach_ahead(board, uid, turns)
     dq, dr = board.memory.velocity(uid)
     if (dq, dr) == (0, 0):
-        return [(h, 0.6), *((n, 0.4 / 6) for n in _disk(h, 1) if n != h)]
+        return [(h, 0.6), *((n, 0.4 / 6) for n in hexes_within(h, 1) if n != h)]
     centre = Hex(h.q + dq * turns, h.r + dr * turns)
     if not board.area.contains(centre):
         centre = h
     out = [(h, 0.3), (centre, 0.4)]
-    out += [(n, 0.3 / 6) for n in _disk(centre, 1) if n != centre]
+    out += [(n, 0.3 / 6) for n in hexes_within(centre, 1) if n != centre]
     return out
 
 
@@ -1119,7 +1100,7 @@ def _spread_ahead(
         centre = h
     out: dict[Hex, float] = {}
     for k, point in enumerate(line(h, centre)):
-        for n in _disk(point, _AHEAD_SPREAD):
+        for n in hexes_within(point, _AHEAD_SPREAD):
             if n in costs:
                 weight = (1.0 + k) / (1.0 + distance(n, point))
                 out[n] = max(out.get(n, 0.0), weight)

@@ -17,7 +17,7 @@ import numpy as np
 
 from game.board.area import PlayArea
 from game.board.los import visible_from
-from game.hexmath import Hex, distances
+from game.hexmath import Hex, distances, neighbors
 from game.state.model import hex_from
 from game.state.view import PlayerView
 
@@ -91,7 +91,7 @@ class Memory:
             self.own_after_movement[view.turn] = own
             self.area_after_movement[view.turn] = tuple(view.area.positions)
             for h, _ in own.values():
-                for n in _disk1(h):
+                for n in (h, *neighbors(h)):
                     if view.area.contains(n):
                         self.searched[n] = view.turn
         self._read_log(view)
@@ -278,18 +278,6 @@ class _SightNotes:
             return mask
         mask[ask] = False
         return mask | visible_from(area, viewer, max_range, viewer_height, target_height, ask)
-
-
-def _disk1(h: Hex) -> list[Hex]:
-    return [
-        h,
-        Hex(h.q, h.r - 1),
-        Hex(h.q + 1, h.r - 1),
-        Hex(h.q + 1, h.r),
-        Hex(h.q, h.r + 1),
-        Hex(h.q - 1, h.r + 1),
-        Hex(h.q - 1, h.r),
-    ]
 
 
 def _starting_positions(view: PlayerView) -> tuple[SheetPosition, ...]:
