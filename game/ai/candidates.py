@@ -16,10 +16,11 @@ from typing import overload
 
 import numpy as np
 
-from game.ai.memory import Memory
+from game.ai.memory import EnemyShell, Memory
 from game.ai.personality import Level, Personality
 from game.ai.shell_damage import is_blast
 from game.artillery.forecast import forecast
+from game.artillery.plots import Plot
 from game.artillery.weapons import weapon
 from game.board.area import PlayArea
 from game.hexmath import Hex, distance, distances
@@ -128,6 +129,10 @@ def best(candidates: Sequence[Candidate]) -> Candidate:
         if c.score > top.score:
             top = c
     return top
+
+
+def _plot_number(plot: Plot) -> int:
+    return plot.id
 
 
 def unit_value(unit: Unit) -> float:
@@ -261,8 +266,9 @@ class Board:
         laid (MAP-6), worked out on the new sheets alone (each hex's danger is its
         own, and the hexes in play keep their places)."""
         area = self.area
-        shells = self.memory.enemy_shells
-        key = (self.view.turn, area.revision, len(shells), self.level.reads_blasts)
+        # Kept by the shells it is made of (not by the turn): after a turn with no
+        # shell landing near its end, the danger of the turn before holds.
+        key = (self._recent_shells(), area.revision, self.level.reads_blasts)
         cached = self.memory.notes.get("shell_danger")
         if cached is not None and cached[0] == key:
             return cached[1]
@@ -282,17 +288,29 @@ class Board:
         self.memory.notes["shell_danger"] = (key, danger, area)
         return danger
 
+    def _recent_shells(self) -> tuple[tuple[Hex, ...], tuple[EnemyShell, ...]]:
+        """What ``shell_danger`` is made of: the hexes enemy shells were aimed at lately
+        (``shelled_recently``) and, with the level's ``reads_blasts``, the enemy blast
+        shells landed within ``BLAST_MEMORY`` turns."""
+        blasts: tuple[EnemyShell, ...] = ()
+        if self.level.reads_blasts:
+            recent = self.view.turn - BLAST_MEMORY
+            blasts = tuple(
+                s
+                for s in self.memory.enemy_shells
+                if s.arrival_turn >= recent and is_blast(s.weapon)
+            )
+        return tuple(self.shelled_recently()), blasts
+
     def _shell_danger_at(self, q: np.ndarray, r: np.ndarray) -> np.ndarray:
         """``shell_danger`` of the hexes of axial ``q`` and ``r``."""
         danger = np.zeros(q.size, dtype=np.float64)
-        for h in self.shelled_recently():
+        recent, blasts = self._recent_shells()
+        for h in recent:
             d = distances(h, q, r)
             danger = np.maximum(danger, np.where(d == 0, 1.0, np.where(d <= 2, 0.5, 0.0)))
         if self.level.reads_blasts:
-            recent = self.view.turn - BLAST_MEMORY
-            for s in self.memory.enemy_shells:
-                if s.arrival_turn < recent or not is_blast(s.weapon):
-                    continue
+            for s in blasts:
                 rings = np.array([*weapon(s.weapon).rings(), 0], dtype=np.float64)
                 d = np.minimum(distances(s.aimed, q, r), len(rings) - 1)
                 danger = np.maximum(danger, rings[d] / BLAST_DANGER_POINTS)
@@ -308,7 +326,10 @@ class Board:
         adjustments it left the gun with); otherwise the rings of a hit on the aimed
         hex alone (ART-25)."""
         view = self.view
-        landing = [p for p in view.plots if p.arrival_turn == view.turn and p.air is None]
+        # ``view.plots`` arriving this turn, by number as ``view.plots`` lists them.
+        landing = sorted(
+            (p for p in view.queue.arriving(view.turn) if p.air is None), key=_plot_number
+        )
         key = (view.turn, self.area.revision, tuple(p.id for p in landing))
         cached = self.memory.notes.get("own_shells_landing")
         if cached is not None and cached[0] == key:

@@ -18,8 +18,7 @@ the spotters, moving later, see where the enemy has gone.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from itertools import chain, repeat
 
 import numpy as np
@@ -54,7 +53,12 @@ def movement_candidates(board: Board, legal: Sequence[Command]) -> Sequence[Cand
     if not by_unit:
         return [Candidate(c, 0.0, "the only choice") for c in legal]
     goals = objectives.read(board.view, board.level.reads_turn_limit)
-    hunters = [u for u in board.hunters if u in by_unit] if _hunting(board, goals) else []
+    hunters: list[str] = []
+    if goals.destroy_artillery:
+        # Whether to hunt is asked only while a hunter is still to move.
+        hunters = [u for u in board.hunters if u in by_unit]
+        if hunters and not _hunting(board, goals):
+            hunters = []
     free = [u for u in by_unit if u not in hunters and board.view.units[u].battery is None]
     archers = [u for u in free if _stands_off(board, goals, u)]
     free = [u for u in free if u not in archers]
@@ -693,32 +697,34 @@ def _destination(c: Command, here: Hex) -> Hex:
     return c.to if isinstance(c, Move) else here
 
 
-@dataclass(frozen=True)
 class _Ends:
     """Where each of a unit's options leaves it, in option order: the hexes as axial
     arrays and their area indices (-1 off the area: an exit, MAP-6), so that every
-    option is scored at once."""
+    option is scored at once. Made at every movement decision: a plain class with
+    slots, its fields set once."""
 
-    hexes: Sequence[Hex]
-    q: np.ndarray
-    r: np.ndarray
-    index: np.ndarray
+    __slots__ = ("hexes", "index", "inside", "q", "r")
+
+    def __init__(
+        self, hexes: Sequence[Hex], q: np.ndarray, r: np.ndarray, index: np.ndarray
+    ) -> None:
+        self.hexes = hexes
+        self.q = q
+        self.r = r
+        self.index = index
+        self.inside = index >= 0
 
     @classmethod
     def of(cls, area: PlayArea, hexes: Sequence[Hex]) -> _Ends:
         # Read as one flat run of q, r pairs: far quicker than an array of tuples.
         flat = np.fromiter(chain.from_iterable(hexes), dtype=np.int64, count=2 * len(hexes))
         q, r = flat.reshape(-1, 2).T
-        return cls(hexes, q, r, area.indices_of(q, r).astype(np.int64))
+        return cls(hexes, q, r, area.indices_of(q, r).astype(np.int64, copy=False))
 
     @classmethod
     def of_options(cls, area: PlayArea, options: Sequence[Command], here: Hex) -> _Ends:
         # ``_destination`` of every option, written out: it is asked of every option.
         return cls.of(area, [c.to if isinstance(c, Move) else here for c in options])
-
-    @cached_property
-    def inside(self) -> np.ndarray:
-        return self.index >= 0
 
 
 def _scored(options: Sequence[Command], scores: np.ndarray, why: str) -> Scored:
@@ -1176,9 +1182,11 @@ def _spotter_moves(board: Board, uid: str, options: list[Command]) -> Sequence[C
                     ahead = max(1, plot.arrival_turn - view.turn)
                     watch += _watch_arrival(board, t, ahead, seen_from)
     near = np.zeros(i.size, dtype=np.float64)
-    for e in board.enemies.values():
-        d = distances(e.hex, area.q[i], area.r[i])
-        near = np.maximum(near, np.clip(10 - d, 0, 10) / 10.0)
+    if board.enemies:
+        # The nearest enemy's nearness is the most of any (it falls with the distance).
+        q, r = area.q[i], area.r[i]
+        d = np.min([distances(e.hex, q, r) for e in board.enemies.values()], axis=0)
+        near = np.clip(10 - d, 0, 10) / 10.0
     dodge = flight_danger(board) if board.level.dodges_shells else None
     score = 2.0 * watch + 0.4 * area.level[i]
     score -= weight * (1.0 * board.enemy_sight_at(height, i) + 3.0 * near)
