@@ -16,7 +16,9 @@ from game.artillery.counter_battery import (
     ring_chance,
 )
 from game.artillery.detection import announced_side
+from game.board.area import sheet_hex
 from game.hexmath import Hex
+from game.limits import position_refusal
 from game.state import (
     EndPhase,
     GameState,
@@ -182,6 +184,26 @@ def test_ART_24_the_square_laid_out_once_points_to_the_same_positions() -> None:
         assert _positions_toward.__wrapped__(aimed, side, origin, reach) == answer
     square, centres = _square(origin, reach)
     assert len(square) == centres.shape[0] == 61 * 61 and not centres.flags.writeable
+
+
+@pytest.mark.parametrize(
+    ("origin", "reach"), [((0, -3), 30), ((5, 4), 7), ((-995, 998), 9), ((1000, -1000), 2)]
+)
+def test_ART_24_the_square_is_every_position_within_the_limits_with_its_hex_0909(
+    origin: tuple[int, int], reach: int
+) -> None:
+    """MAP-2, ART-24: ``_square`` lays out at once what each position of the square
+    gives on its own: the positions within the limits (game/limits.py), in order, and
+    each one's hex 0909 (``sheet_hex``), at the limits' corners too."""
+    square, centres = _square.__wrapped__(origin, reach)
+    expected = [
+        (i, j)
+        for i in range(origin[0] - reach, origin[0] + reach + 1)
+        for j in range(origin[1] - reach, origin[1] + reach + 1)
+        if position_refusal((i, j)) is None
+    ]
+    assert list(square) == expected
+    assert [Hex(q, r) for q, r in centres.tolist()] == [sheet_hex(p, 8, 8) for p in expected]
 
 
 def test_ART_37_announced_positions_are_empty_without_an_announcement() -> None:

@@ -29,11 +29,10 @@ import numpy as np
 from game.artillery.flight import flight_time, sheet_distance
 from game.artillery.tohit import artillery_target_number
 from game.artillery.weapons import Weapon, weapon
-from game.board.area import sheet_hex
 from game.board.los import line_steps
-from game.board.sheet import parse_xxyy
+from game.board.sheet import SHEET_COLS, SHEET_ROWS, parse_xxyy
 from game.hexmath import DIRECTIONS, Hex
-from game.limits import position_refusal
+from game.limits import SHEET_POSITION_LIMIT as LIMIT
 from game.rules.core import TargetNumber, probability_at_least
 
 SheetPosition = tuple[int, int]
@@ -147,14 +146,19 @@ def _square(origin: SheetPosition, reach: int) -> tuple[tuple[SheetPosition, ...
     """The sheet positions within ``reach`` of ``origin`` (a square, inside the limits
     of game/limits.py) and their hexes 0909 (ART-24), as axial rows (q, r). Every new
     announcement is compared with the same square (a battery's origin and reach do
-    not change), so it is laid out once rather than position by position each time."""
-    square = tuple(
-        (i, j)
-        for i in range(origin[0] - reach, origin[0] + reach + 1)
-        for j in range(origin[1] - reach, origin[1] + reach + 1)
-        if position_refusal((i, j)) is None
-    )
-    centres = np.array([sheet_hex(pos, *_HEX_0909) for pos in square], dtype=np.int64)
+    not change), so it is laid out once rather than position by position each time;
+    a Long Tom's square holds some 3,700 positions, their hexes worked out at once
+    (``sheet_hex`` of each, MAP-2)."""
+    i_values = range(max(origin[0] - reach, -LIMIT), min(origin[0] + reach, LIMIT) + 1)
+    j_values = range(max(origin[1] - reach, -LIMIT), min(origin[1] + reach, LIMIT) + 1)
+    square = tuple((i, j) for i in i_values for j in j_values)
+    i = np.repeat(np.arange(i_values.start, i_values.stop, dtype=np.int64), len(j_values))
+    j = np.tile(np.arange(j_values.start, j_values.stop, dtype=np.int64), len(i_values))
+    col, row = _HEX_0909
+    # ``global_offset`` then ``from_offset`` (odd-q offset to axial), for every position.
+    gc = SHEET_COLS * i + col
+    gr = SHEET_ROWS * j + row + (col & 1) * (i & 1)
+    centres = np.stack([gc, gr - (gc - (gc & 1)) // 2], axis=1)
     centres.flags.writeable = False  # shared by every call
     return square, centres.reshape(len(square), 2)
 
