@@ -1064,6 +1064,9 @@ def test_MAP_6_movement_tables_carried_over_a_change_equal_tables_built_anew(see
             assert kept.q == fresh.q and kept.r == fresh.r
             assert np.array_equal(kept.neighbours, fresh.neighbours)
             assert np.array_equal(kept.exit_ok, fresh.exit_ok)
+            assert set(zip(*map(np.ndarray.tolist, kept.edge_steps), strict=True)) == set(
+                zip(*map(np.ndarray.tolist, fresh.edge_steps), strict=True)
+            )
             anew = movement._enter_costs(area, fresh.neighbours, movement_class)
             assert np.array_equal(kept.enter[movement_class], anew), movement_class
             # The flat lists the search reads, made from the tables carried over.

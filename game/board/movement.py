@@ -434,6 +434,10 @@ class _Tables:
     r: list[int]
     neighbours: np.ndarray  # (N, 6): area index of the neighbour in direction d + 1, or -1
     exit_ok: np.ndarray  # (N, 6): that neighbour is off the area, in an exit position
+    # Every step off the area across an edge of the sheet it leaves (_edge_steps): what
+    # ``exit_ok`` is worked out from, and all a sheet laid changes of it besides the
+    # steps into the new sheet.
+    edge_steps: _EdgeSteps
     # The area arrays (_TABLE_ARRAYS) the tables were built from.
     arrays: tuple[np.ndarray, ...]
     # movement class -> (N, 6) MP to step into each neighbour (0: no step, _enter_costs)
@@ -529,7 +533,10 @@ def _largest_tables(size: int) -> _Tables | None:
 def _build_tables(area: PlayArea) -> _Tables:
     q = area.q.astype(np.int64)
     r = area.r.astype(np.int64)
-    neighbours, exit_ok = _edges(area, q, r, np.arange(len(q)))
+    rows = np.arange(len(q))
+    neighbours = _neighbours(area, q, r, rows)
+    edge_steps = _edge_steps(area, q, r, rows, neighbours)
+    exit_ok = _exit_table(area, len(q), edge_steps)
     neighbours.flags.writeable = False
     exit_ok.flags.writeable = False
     return _Tables(
@@ -539,6 +546,7 @@ def _build_tables(area: PlayArea) -> _Tables:
         r=area.r.tolist(),
         neighbours=neighbours,
         exit_ok=exit_ok,
+        edge_steps=edge_steps,
         arrays=tuple(getattr(area, name) for name in _TABLE_ARRAYS),
     )
 
@@ -547,8 +555,10 @@ def _grown_tables(area: PlayArea, before: _Tables | None) -> _Tables | None:
     """The tables of an area that only grew or changed ground since ``before`` was
     built (sheets laid, MAP-6: the hexes in play keep their place at the front of
     the arrays; buildings demolished), worked out again only for the new hexes, the
-    hexes that had a side off the area and the hexes next to changed ground; None
-    when the hexes in play moved in the arrays."""
+    hexes next to them and the hexes next to changed ground; None when the hexes in
+    play moved in the arrays. The exits are read again from the steps across sheet
+    edges: a sheet laid may close any of them (a position taken, the area's limits
+    reached)."""
     if before is None:
         return None
     n0, n = before.size, len(area)
@@ -560,19 +570,29 @@ def _grown_tables(area: PlayArea, before: _Tables | None) -> _Tables | None:
         if name in ("q", "r", "sheet_i", "sheet_j") and differs.any():
             return None
         changed |= differs
-    # Every other hex has the six neighbours it had, their ground unchanged: its steps are.
-    ground = changed.nonzero()[0]
-    near = before.neighbours[ground].ravel()
-    edge = (before.neighbours < 0).any(axis=1).nonzero()[0] if n > n0 else ground[:0]
-    rows = np.unique(np.concatenate([ground, near[near >= 0], edge, np.arange(n0, n)]))
     q = area.q.astype(np.int64)
     r = area.r.astype(np.int64)
+    new = np.arange(n0, n)
     neighbours = np.empty((n, 6), dtype=before.neighbours.dtype)
-    exit_ok = np.zeros((n, 6), dtype=bool)
     neighbours[:n0] = before.neighbours
-    exit_ok[:n0] = before.exit_ok
-    if rows.size:
-        neighbours[rows], exit_ok[rows] = _edges(area, q, r, rows)
+    edge_steps = before.edge_steps
+    beside = new
+    if n > n0:
+        neighbours[new] = _neighbours(area, q, r, new)
+        # Only the hexes in play next to a new one have a neighbour more (hexes in
+        # play keep their place, so a neighbour in play stays one).
+        around = neighbours[new]
+        beside = np.unique(around[(around >= 0) & (around < n0)])
+        neighbours[beside] = _neighbours(area, q, r, beside)
+        off = neighbours[edge_steps.rows, edge_steps.dirs] < 0
+        more = _edge_steps(area, q, r, new, neighbours[new])
+        edge_steps = _EdgeSteps(
+            *(
+                np.concatenate([kept[off], added])
+                for kept, added in zip(edge_steps, more, strict=True)
+            )
+        )
+    exit_ok = _exit_table(area, n, edge_steps)
     neighbours.flags.writeable = False
     exit_ok.flags.writeable = False
     t = _Tables(
@@ -582,37 +602,66 @@ def _grown_tables(area: PlayArea, before: _Tables | None) -> _Tables | None:
         r=before.r + area.r[n0:].tolist(),
         neighbours=neighbours,
         exit_ok=exit_ok,
+        edge_steps=edge_steps,
         arrays=tuple(getattr(area, name) for name in _TABLE_ARRAYS),
     )
+    # Every other hex has the neighbours it had, their ground unchanged: its steps are.
+    ground = changed.nonzero()[0]
+    near = before.neighbours[ground].ravel()
+    rows = np.unique(np.concatenate([ground, near[near >= 0], beside, new]))
+    codes = _step_codes(area, neighbours[rows], rows)
     for movement_class, costs in before.enter.items():
-        enter = np.zeros((n, 6), dtype=costs.dtype)
+        enter = np.empty((n, 6), dtype=costs.dtype)
         enter[:n0] = costs
-        enter[rows] = _enter_costs(area, neighbours[rows], movement_class, rows)
+        enter[rows] = _FLAT_TABLES[movement_class][codes]
         enter.flags.writeable = False
         t.enter[movement_class] = enter
     return t
 
 
-def _edges(
-    area: PlayArea, q: np.ndarray, r: np.ndarray, rows: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """For the area hexes ``rows``: (K, 6) the area index of each neighbour (-1 off the
-    area) and whether that step off the area is an exit (MAP-6)."""
+def _neighbours(area: PlayArea, q: np.ndarray, r: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """(K, 6): the area index of each neighbour of the area hexes ``rows`` (-1 off the area)."""
     nq = q[rows, None] + _DQ[None, :]
     nr = r[rows, None] + _DR[None, :]
-    neighbours = area.indices_of(nq.ravel(), nr.ravel()).reshape(len(rows), 6)
-    # MAP-6: a unit leaves across an edge of its sheet into the free position
-    # beyond it; a step across a sheet corner into a diagonal position is no exit.
-    exit_ok = np.zeros((len(rows), 6), dtype=bool)
+    return area.indices_of(nq.ravel(), nr.ravel()).reshape(len(rows), 6)
+
+
+class _EdgeSteps(NamedTuple):
+    """Steps off the area (MAP-6) across an edge of the sheet they leave, by the
+    area hex left and the direction - 1, with the sheet position entered."""
+
+    rows: np.ndarray
+    dirs: np.ndarray
+    i: np.ndarray
+    j: np.ndarray
+
+
+def _edge_steps(
+    area: PlayArea, q: np.ndarray, r: np.ndarray, rows: np.ndarray, neighbours: np.ndarray
+) -> _EdgeSteps:
+    """The steps off the area of the area hexes ``rows`` (``neighbours``: theirs) that
+    cross an edge of their sheet: MAP-6 attaches the new sheet next to the sheet the
+    unit leaves, so a step across a sheet corner into a diagonal position is no exit."""
     off = np.nonzero(neighbours < 0)
-    pi, pj = locate_positions(nq[off], nr[off])
     src = rows[off[0]]
+    pi, pj = locate_positions(q[src] + _DQ[off[1]], r[src] + _DR[off[1]])
     beside = np.flatnonzero(np.abs(pi - area.sheet_i[src]) + np.abs(pj - area.sheet_j[src]) == 1)
-    positions = list(zip(pi[beside].tolist(), pj[beside].tolist(), strict=True))
-    # Whether the area may grow there is asked once per sheet position.
-    grows = {pos: area.may_grow_to(pos) for pos in set(positions)}
-    exit_ok[off[0][beside], off[1][beside]] = [grows[pos] for pos in positions]
-    return neighbours, exit_ok
+    return _EdgeSteps(src[beside], off[1][beside], pi[beside], pj[beside])
+
+
+def _exit_table(area: PlayArea, n: int, steps: _EdgeSteps) -> np.ndarray:
+    """(N, 6): whether each step off the area is an exit (MAP-6): it crosses a sheet
+    edge into a position where the area may grow."""
+    exit_ok = np.zeros((n, 6), dtype=bool)
+    # Whether the area may grow there is asked once per sheet position (positions lie
+    # well within +-2**15, game/limits.py).
+    _, first, which = np.unique(
+        (steps.i.astype(np.int64) << 16) + steps.j, return_index=True, return_inverse=True
+    )
+    positions = zip(steps.i[first].tolist(), steps.j[first].tolist(), strict=True)
+    grows = [area.may_grow_to(pos) for pos in positions]
+    exit_ok[steps.rows, steps.dirs] = np.array(grows, dtype=bool)[which]
+    return exit_ok
 
 
 def _enter_costs(
@@ -620,18 +669,34 @@ def _enter_costs(
 ) -> np.ndarray:
     """(N, 6) MP to step from each hex into its neighbour in each direction; 0: no step.
     ``rows``: the area hexes ``nb`` gives the neighbours of (default every hex)."""
-    n = nb.shape[0]
+    return _FLAT_TABLES[movement_class][_step_codes(area, nb, rows)]
+
+
+def _step_codes(area: PlayArea, nb: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
+    """(N, 6) what decides the cost of each step of ``_enter_costs``, as an index into
+    every class's flattened table (``_FLAT_TABLES``): the terrain, water depth and level
+    change of the hex entered, whether the step follows a road; a step off the area
+    reads the table's closing 0. One reading serves every class."""
+    src = np.arange(nb.shape[0]) if rows is None else rows
     inside = nb >= 0
     dst = np.where(inside, nb, 0)
-    src = np.repeat((np.arange(n) if rows is None else rows)[:, None], 6, axis=1)
-    levels = np.abs(area.level[dst].astype(np.int64) - area.level[src].astype(np.int64))
-    costs = _CLASS_TABLES[movement_class][
-        area.terrain[dst].astype(np.int64),
-        np.minimum(area.water_depth[dst].astype(np.int64), _DEPTH_CATEGORIES - 1),
-        (area.road[src] & area.road[dst]).astype(np.int64),
-        np.minimum(levels, _LEVEL_CATEGORIES - 1),
-    ]
-    return np.where(inside, costs, 0).astype(np.int32)
+    levels = np.abs(area.level[dst].astype(np.int32) - area.level[src].astype(np.int32)[:, None])
+    codes = area.terrain[dst].astype(np.int32) * _DEPTH_CATEGORIES
+    codes += np.minimum(area.water_depth[dst], _DEPTH_CATEGORIES - 1)
+    codes *= 2
+    codes += area.road[dst] & area.road[src][:, None]
+    codes *= _LEVEL_CATEGORIES
+    codes += np.minimum(levels, _LEVEL_CATEGORIES - 1)
+    codes[~inside] = _OFF_AREA
+    return codes
+
+
+# Each class's entry costs flattened in the order of ``_step_codes`` (terrain, depth,
+# road, level change), with a 0 at the end for the steps off the area.
+_FLAT_TABLES: dict[str, np.ndarray] = {
+    c: np.append(table.ravel(), 0).astype(np.int32) for c, table in _CLASS_TABLES.items()
+}
+_OFF_AREA = _CLASS_TABLES[MECH].size
 
 
 # --- routes ------------------------------------------------------------------------------
