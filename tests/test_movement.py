@@ -40,7 +40,7 @@ from game.board.movement import (
     validate_move,
 )
 from game.board.sheet import SHEET_COLS, SHEET_ROWS, Sheet, format_xxyy
-from game.board.terrain import WATER
+from game.board.terrain import BUILDING, WATER
 from game.hexmath import DIRECTIONS, Hex, distance, neighbor
 from tests.sheet_factory import make_sheet
 
@@ -1091,3 +1091,59 @@ def test_MAP_6_movement_tables_carried_over_a_change_equal_tables_built_anew(see
             assert_fresh(area)
     assert demolished == 3, "the random sheets hold buildings"
     assert_fresh(area.snapshot())
+
+
+def test_MAP_6_ART_29_a_search_is_carried_over_ground_changed_far_from_the_unit() -> None:
+    """MAP-6/ART-29/MOV-1: a building demolished, or another sheet in the next game
+    on the map, farther than a unit's MP + 1 from it changes none of the states its
+    search reaches: the search is carried over; nearer, it is made anew. Either way
+    every answer is the one a search made anew gives."""
+    from game.board import movement
+
+    budget = MECH5.run_mp
+
+    def anew(where: PlayArea, h: Hex) -> Reach:
+        return movement._search(where, h, SE, MECH5, budget, set(), set(), True)
+
+    def spread(where: PlayArea, hexes: list[Hex]) -> list[Hex]:
+        """A hex at each distance from ``hexes``, from 2 within the MP to 3 beyond MP + 1."""
+        picked: dict[int, Hex] = {}
+        for h in where.hexes():
+            gap = min(distance(h, n) for n in hexes)
+            if budget - 2 <= gap <= budget + 4:
+                picked.setdefault(gap, h)
+        return list(picked.values())
+
+    layout = {(0, 0): random_sheet(21), (1, 0): random_sheet(22)}
+    area = PlayArea.from_layout(layout, sheets={})
+    building = next(h for h in area.hexes() if area.terrain[area.index_of(h)] == BUILDING)
+    starts = spread(area, [building])
+    before = {h: reachable(area, h, SE, MECH5, exits=True) for h in starts}
+    assert area.demolish(building)
+    carried = 0
+    for h in starts:
+        after = reachable(area, h, SE, MECH5, exits=True)
+        is_carried = after._dist is before[h]._dist
+        assert is_carried == (distance(h, building) > budget + 1), h
+        carried += is_carried
+        assert_same_reach(after, anew(area, h))
+    assert 0 < carried < len(starts)
+
+    # The next game on the map lays another sheet at (1, 0).
+    first = PlayArea.from_layout(layout, sheets={})
+    other = [
+        first.hex_at((1, 0), format_xxyy(c, r))
+        for c in range(SHEET_COLS)
+        for r in range(SHEET_ROWS)
+    ]
+    starts = spread(first, other)
+    before = {h: reachable(first, h, SE, MECH5, exits=True) for h in starts}
+    second = PlayArea.from_layout({**layout, (1, 0): random_sheet(23)}, sheets={})
+    carried = 0
+    for h in starts:
+        after = reachable(second, h, SE, MECH5, exits=True)
+        is_carried = after._dist is before[h]._dist
+        assert is_carried == (min(distance(h, n) for n in other) > budget + 1), h
+        carried += is_carried
+        assert_same_reach(after, anew(second, h))
+    assert 0 < carried < len(starts)

@@ -1179,10 +1179,9 @@ class _Kept:
     searches: dict[tuple, _Searched] = field(default_factory=dict)
     states: int = 0  # the states the searches hold
     carried: list[tuple[_Tables, dict[tuple, _Searched], int]] = field(default_factory=list)
-    # Per carried group, once asked (``_exit_changes``): how many of its hexes are
-    # still in play as they were, and those of them whose exits differ now; None
-    # when not even the first is.
-    _changes: dict[int, tuple[int, list[int]] | None] = field(default_factory=dict)
+    # Per carried group, once asked (``_changes_since``): where the hexes differ now
+    # from its area's, and the hexes of both whose exits differ.
+    _changes: dict[int, _Changes] = field(default_factory=dict)
 
     def keep(self, key: tuple, searched: _Searched) -> None:
         if self.states + len(searched[0]) > _REACHED_STATES:
@@ -1210,28 +1209,26 @@ class _Kept:
     ) -> _Searched | None:
         """The search of ``key`` made on an earlier revision of the area, when it
         reaches what a search made now would: None when there is none, or when a hex
-        laid since lies within its MP + 1 of the start, or a hex in play changed.
+        that is not the same hex with the same ground at the same place in the area
+        arrays (a hex laid since, or changed, or gone in the next game) lies within
+        its MP + 1 of the start.
 
-        Every step costs 1 MP or more and enters an area hex, so a hex laid farther
-        than the MP from the start is entered by no move within it, and one more hex
-        apart no hex reached is next to a new one (the states keep their numbers over
-        the hexes there were). The exits (MAP-6) are worked out again from the states
-        when a hex reached has another exit now (a sheet position no longer free)."""
+        Every step costs 1 MP or more and enters an area hex, so a hex farther than
+        the MP from the start is entered by no move within it, and one more hex apart
+        no hex reached is next to it (the states keep their numbers over the hexes
+        there were). The exits (MAP-6) are worked out again from the states when a
+        hex reached has another exit now (a sheet position no longer free)."""
         for g, (tables, searches, _) in enumerate(self.carried):
             searched = searches.get(key)
             if searched is None:
                 continue
             if g not in self._changes:
-                self._changes[g] = _exit_changes(area, tables, t)
+                self._changes[g] = _changes_since(area, tables, t)
             changed = self._changes[g]
-            dist, best, order, found, numbered = searched
-            if (
-                changed is None
-                or numbered > changed[0]
-                or not _far_from_hexes_since(area, numbered, i0, cap + 1)
-            ):
+            if not _far_from(changed.q, changed.r, t.q[i0], t.r[i0], cap + 1):
                 continue  # an earlier search, over fewer hexes, may still serve
-            if exits and any(i in best for i in changed[1]):
+            dist, best, order, found, numbered = searched
+            if exits and any(i in best for i in changed.exits):
                 found = _search_exits(t, best, dist, cap, walk, layered, numbered)
             return dist, best, order, found, numbered
         return None
@@ -1253,30 +1250,41 @@ def _carried_groups(
     return held
 
 
-def _exit_changes(area: PlayArea, before: _Tables, t: _Tables) -> tuple[int, list[int]] | None:
-    """How many hexes ``area`` (``t``: its tables now) has as ``before``'s area had
-    them: the same hexes with the same ground, at the front of the arrays (MAP-6:
-    ``PlayArea.add_sheet`` appends; the next game on the same map starts with the
-    same sheets), and those of them whose exits ``t`` works out otherwise (a sheet
-    position no longer free); None when the first hex already differs."""
+class _Changes(NamedTuple):
+    """What differs between two areas' hexes (``_changes_since``)."""
+
+    q: np.ndarray  # the hexes that are not the same hex with the same ground at the
+    r: np.ndarray  # same place in the arrays of both areas, where they lie in either
+    exits: list[int]  # the hexes the same in both whose exits differ
+
+
+def _changes_since(area: PlayArea, before: _Tables, t: _Tables) -> _Changes:
+    """Where ``area`` (``t``: its tables now) differs from the area ``before`` was
+    built on: every hex that is not the same hex with the same ground at the same
+    place in the arrays (MAP-6: ``PlayArea.add_sheet`` appends; a building
+    demolished changes its hex; the next game on the same map starts with the same
+    sheets and may lay others), at its place in either area; and the hexes the same
+    in both whose exits ``t`` works out otherwise (a sheet position no longer free)."""
     same = min(before.size, t.size)
+    differs = np.zeros(same, dtype=bool)
     for name, old in zip(_TABLE_ARRAYS, before.arrays, strict=True):
         now = getattr(area, name)
         if now is not old and now[:same].tobytes() != old[:same].tobytes():
-            same = int(np.flatnonzero(now[:same] != old[:same])[0])
-    if same == 0:
-        return None
-    changed = (before.exit_ok[:same] != t.exit_ok[:same]).any(axis=1)
-    return same, np.flatnonzero(changed).tolist()
+            differs |= now[:same] != old[:same]
+    k = np.flatnonzero(differs)
+    then_q, then_r = before.arrays[0], before.arrays[1]
+    q = np.concatenate([area.q[k], then_q[k], area.q[same:], then_q[same:]])
+    r = np.concatenate([area.r[k], then_r[k], area.r[same:], then_r[same:]])
+    exits = (before.exit_ok[:same] != t.exit_ok[:same]).any(axis=1) & ~differs
+    return _Changes(q.astype(np.int64), r.astype(np.int64), np.flatnonzero(exits).tolist())
 
 
-def _far_from_hexes_since(area: PlayArea, numbered: int, i0: int, limit: int) -> bool:
-    """Every area hex from index ``numbered`` on lies farther than ``limit`` from hex
-    ``i0``."""
-    if numbered >= len(area):
+def _far_from(q: np.ndarray, r: np.ndarray, q0: int, r0: int, limit: int) -> bool:
+    """Every hex ``(q, r)`` lies farther than ``limit`` from ``(q0, r0)``."""
+    if not q.size:
         return True
-    dq = area.q[numbered:] - area.q[i0]
-    dr = area.r[numbered:] - area.r[i0]
+    dq = q - q0
+    dr = r - r0
     far = np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr))
     return int(far.min()) > limit
 
