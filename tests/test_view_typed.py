@@ -5,7 +5,7 @@ changes afterwards reaches it."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import FrozenInstanceError, replace
+from dataclasses import FrozenInstanceError, fields, replace
 from functools import partial
 
 import pytest
@@ -79,6 +79,38 @@ def test_views_of_the_same_map_share_one_copy_of_it() -> None:
     state = started()
     assert player_view(state, "north").area is player_view(state, "south").area
     assert table_view(state).area is player_view(state, "north").area
+
+
+def test_a_views_copy_of_the_map_follows_the_map_and_the_game() -> None:
+    """The last copy of the map handed out serves the next view while that map stands;
+    a sheet laid (MAP-6), or a view of another game in between, gives a copy of the
+    map as it is then."""
+    state, other = started(), started()
+    first = player_view(state, "north").area
+    assert player_view(other, "north").area is not first
+    assert player_view(state, "south").area is first
+    state.area.add_sheet(state.area.free_positions()[0], "farmland")
+    later = player_view(state, "north").area
+    assert later is not first and later.sheet_count == first.sheet_count + 1
+    assert later.to_dict() == state.area.to_dict() != first.to_dict()
+    assert table_view(state).area is later
+
+
+def test_a_view_made_field_by_field_is_the_view_its_fields_make() -> None:
+    """A view's fields are filled in directly, not through ``__init__``: every field
+    is there, the view equals the one ``PlayerView(...)`` makes of the same values,
+    and it is as frozen."""
+    names = {f.name for f in fields(PlayerView)}
+    made = 0
+    for _, _, view_of in views_after_each_command(seed=3, turns=2):
+        view = view_of()
+        assert view.__dict__.keys() == names
+        assert PlayerView(**view.__dict__) == view
+        made += 1
+    assert made > 0
+    with pytest.raises(FrozenInstanceError):
+        view.side = "south"  # type: ignore[misc]
+    assert replace(view, turn=99).turn == 99 != view.turn
 
 
 def test_units_are_seen_as_their_owner_the_table_or_the_enemy_sees_them() -> None:

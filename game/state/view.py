@@ -22,7 +22,7 @@ import operator
 import os
 import weakref
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import FrozenInstanceError, dataclass, field, fields, replace
+from dataclasses import MISSING, FrozenInstanceError, dataclass, field, fields, replace
 from functools import partial
 from typing import Any
 
@@ -330,14 +330,25 @@ _AREA_COPIES: weakref.WeakKeyDictionary[PlayArea, tuple[int, PlayArea]] = (
 )
 
 
+# The last copy handed out, read first: a weak dictionary's look-up makes a weak
+# reference every time, and a run asks for one game's area at every decision. Both
+# areas are held weakly: a finished game's areas go with it.
+_LAST_AREA_COPY: list[tuple[weakref.ref[PlayArea], int, weakref.ref[PlayArea]]] = []
+
+
 def area_copy(area: PlayArea) -> PlayArea:
     """A copy of ``area`` as it is now, shared by every view until the map changes."""
+    if _LAST_AREA_COPY:
+        last, revision, copied = _LAST_AREA_COPY[0]
+        if last() is area and revision == area.revision:
+            snapshot = copied()
+            if snapshot is not None:
+                return snapshot
     held = _AREA_COPIES.get(area)
-    if held is not None and held[0] == area.revision:
-        return held[1]
-    snapshot = area.snapshot()
-    _AREA_COPIES[area] = (area.revision, snapshot)
-    return snapshot
+    if held is None or held[0] != area.revision:
+        held = _AREA_COPIES[area] = (area.revision, area.snapshot())
+    _LAST_AREA_COPY[:] = [(weakref.ref(area), held[0], weakref.ref(held[1]))]
+    return held[1]
 
 
 # Each side's copy of a plot or an arrival of the engine's queue, made once while
@@ -387,10 +398,14 @@ def _arrivals(
 ) -> tuple[SeenArrival, ...]:
     """The arrivals ``side`` knows of, as it knows them (of ``arrivals``: by default
     all the engine's)."""
+    if arrivals is None:
+        arrivals = state.queue.arrivals
+    if not arrivals:
+        return ()  # most views follow a command that landed no shell
     plots_by_id = {p.id: p for p in state.queue.plots}
     umpire = side == UMPIRE
     seen = []
-    for a in state.queue.arrivals if arrivals is None else arrivals:
+    for a in arrivals:
         plot = plots_by_id[a.plot_id]
         own = umpire or plot.side == side
         if a.off_board and not own:
@@ -671,7 +686,8 @@ def _gate(state: GameState, side: str) -> PlayerView:
     queue, arrivals = _queue_sight(state, side)
     # ART-24: an announced side is said aloud; the table hears every announcement.
     heard = state.sides if public else (side,)
-    return PlayerView(
+    return _made_view(
+        _common(state),
         side=side,
         enemy=enemy,
         units=units,
@@ -688,8 +704,24 @@ def _gate(state: GameState, side: str) -> PlayerView:
         pending_sheet=_pending(state, side),
         pile=tuple(state.piles.get(side, ())),
         table=public,
-        **_common(state),
     )
+
+
+# The fields a view takes when not given (``umpire``, ``question``...).
+_VIEW_DEFAULTS = {f.name: f.default for f in fields(PlayerView) if f.default is not MISSING}
+_VIEW_FIELDS = frozenset(f.name for f in fields(PlayerView))
+
+
+def _made_view(common: dict[str, Any], **values: Any) -> PlayerView:
+    """``PlayerView(**common, **values)``, its fields filled in directly: a frozen
+    dataclass's ``__init__`` sets each of its 27 fields through ``object.__setattr__``,
+    and a view is made for every decision. The view is as frozen as one made by
+    ``__init__``: its class refuses every assignment."""
+    view = object.__new__(PlayerView)
+    view.__dict__.update(_VIEW_DEFAULTS, **common, **values)
+    if _CHECK_COPIES and view.__dict__.keys() != _VIEW_FIELDS:
+        raise AssertionError("a view made without some of its fields")
+    return view
 
 
 def umpire_view(state: GameState) -> PlayerView:
