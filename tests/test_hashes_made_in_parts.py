@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from game.dice import RollRecord
+from game.secrecy import PUBLIC, UMPIRE, owners
 from game.state import new_game, state_hash
 from game.state.checks import COMMAND_CHECK_DIGITS, position_hash
-from game.state.model import canonical_json, digest, event_json, queue_json, units_json
+from game.state.model import Event, canonical_json, digest, event_json, queue_json, units_json
 from tests.engine_fixtures import RandomPlayer, random_step
 
 HUNT = Path(__file__).resolve().parents[1] / "maps" / "long_tom_hunt.toml"
@@ -45,6 +46,28 @@ def test_every_hash_is_the_digest_of_the_whole_plain_data() -> None:
         (False, False),
     }
     assert all(event_json(e) == canonical_json(e.to_dict()) for e in state.log)
+
+
+def test_an_event_written_with_no_secret_reads_as_one_read_anew() -> None:
+    """An event's JSON written straight from its fields notes that it holds no
+    secret (ART-4, ART-9): after every command of a random game, each event's owners
+    of secrets are those worked out anew, and each reader's copy is the copy of the
+    same event never written."""
+    state = new_game(HUNT, 9)
+    player = RandomPlayer(9)
+    while state.result is None and state.turn <= 4:
+        random_step(state, player)
+    plain = 0
+    for event in state.log:
+        event_json(event)
+        assert event._known()[1] == owners([event.parts, event.data, event.rolls])
+        plain += not event._known()[1]
+        fresh = Event.from_dict(event.to_dict())
+        for reader in (*state.sides, PUBLIC, UMPIRE):
+            seen, anew = event.visible_to(reader), fresh.visible_to(reader)
+            assert (seen is None) == (anew is None)
+            assert seen is None or anew is None or seen.to_dict() == anew.to_dict()
+    assert 0 < plain < len(state.log)
 
 
 def test_an_events_json_follows_rolls_added_after_it_was_made() -> None:

@@ -797,9 +797,46 @@ def event_json(event: Event) -> str:
     of the command that wrote it), so their count keys it (as ``Event._known``)."""
     held = event.__dict__.get("_json")
     if held is None or held[0] != len(event.rolls):
-        held = (len(event.rolls), canonical_json(_event_data(event)))
-        event.__dict__["_json"] = held
+        made = _plain_event_json(event)
+        if made is None:
+            made = canonical_json(_event_data(event))
+        held = event.__dict__["_json"] = (len(event.rolls), made)
     return held[1]
+
+
+def _plain_event_json(event: Event) -> str | None:
+    """The JSON of an event that holds no secret, written straight from its fields, and
+    the event's owners of secrets (``Event._known``) noted as none; None for an event
+    with a secret. Most events hold none, and the encoder reads the whole event
+    anyway: a ``Secret`` it meets is no JSON and stops it (so does anything else that
+    is no JSON, which ``_event_data`` then meets again), so the event's parts need not
+    be walked first in Python to find that out."""
+    rolls = event.rolls
+    known = event.__dict__.get("_held")
+    if (
+        _CANONICAL_C is None
+        or (known is not None and known[0] == len(rolls))
+        or not all(type(part) is str for part in event.parts)
+        or not all(type(r) is RollRecord for r in rolls)
+    ):
+        return None
+    data = {
+        "turn": event.turn,
+        "phase": event.phase,
+        "kind": event.kind,
+        "text": event.text,
+        "side": event.side,
+        "parts": None,
+        "data": event.data,
+        "rolls": [r.to_dict() for r in rolls],
+    }
+    try:
+        made = "".join(_CANONICAL_C(data, 0))
+    except TypeError:
+        return None
+    # What ``Event._known`` would find: no secret in the parts, the data or the rolls.
+    event.__dict__["_held"] = (len(rolls), set(), {})
+    return made
 
 
 def _event_data(event: Event) -> dict[str, Any]:
