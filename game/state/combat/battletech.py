@@ -50,6 +50,39 @@ def target_number(
     (``game.state.queries``). ``shared``: what the unit's weapons share, kept there
     for its other weapons (the line of sight to each target, its woods, whether the
     unit spots this turn), for a caller that asks of every weapon."""
+    shot = _shot(board, unit, target, weapon, shared)
+    if isinstance(shot, str):
+        return shot
+    spec, rng, light, heavy = shot
+    spotting = None if shared is None else shared.get(_SPOTTING)
+    if spotting is None:
+        spotting = spotting_this_turn(board, unit)
+        if shared is not None:
+            shared[_SPOTTING] = spotting
+    return bt.direct_fire_target_number(
+        unit.gunnery,
+        rng,
+        spec.ranges,
+        attacker_moved=unit.movement_mode if unit.movement_mode in ("walked", "ran") else "stood",
+        target_hexes_moved=target.hexes_moved,
+        light_woods=light,
+        heavy_woods=heavy,
+        spotting=spotting,
+        minimum_range=spec.minimum_range,
+    )
+
+
+def _shot(
+    board: GameState | PlayerView,
+    unit: Unit,
+    target: Unit,
+    weapon: str,
+    shared: dict[str, Any] | None,
+) -> tuple[bt.DirectFireWeapon, int, int, int] | str:
+    """The reason the shot is impossible (ART-32a), or what its to-hit number is made
+    of besides the attacker and the target: the weapon, the range, and the light and
+    heavy woods on the line. Whether the unit spots (ART-18) changes the number, never
+    whether it may fire, so the listed attacks (``_options``) do not ask it."""
     assert unit.hex is not None and target.hex is not None
     if weapon not in _weapons(unit):
         return f"{unit.name} carries no {weapon!r} (it has: {', '.join(_weapons(unit)) or 'none'})"
@@ -70,22 +103,7 @@ def target_number(
     if isinstance(seen, str):
         return seen
     light, heavy = seen
-    spotting = None if shared is None else shared.get(_SPOTTING)
-    if spotting is None:
-        spotting = spotting_this_turn(board, unit)
-        if shared is not None:
-            shared[_SPOTTING] = spotting
-    return bt.direct_fire_target_number(
-        unit.gunnery,
-        rng,
-        spec.ranges,
-        attacker_moved=unit.movement_mode if unit.movement_mode in ("walked", "ran") else "stood",
-        target_hexes_moved=target.hexes_moved,
-        light_woods=light,
-        heavy_woods=heavy,
-        spotting=spotting,
-        minimum_range=spec.minimum_range,
-    )
+    return spec, rng, light, heavy
 
 
 # ``shared``'s key of whether the unit spots this turn (a unit id never reads so).
@@ -150,7 +168,9 @@ def _options(state: GameState, unit: Unit) -> list[tuple[str, str]]:
         for weapon in dict.fromkeys(_weapons(unit)):
             if rng is not None and rng > bt.direct_fire_weapon(weapon).long:
                 continue  # ART-32a: beyond long range (most enemies, most of the time)
-            if not isinstance(target_number(state, unit, target, weapon, shared), str):
+            # A shot that may be taken has a to-hit number (``target_number``): within
+            # long range, its movement and woods counts are the rules' own.
+            if not isinstance(_shot(state, unit, target, weapon, shared), str):
                 out.append((target.id, weapon))
     return out
 
