@@ -31,10 +31,13 @@ def spotting_this_turn(board: GameState | PlayerView, unit: Unit) -> bool:
         gun = board.units[p.battery].battery
         return gun is not None and gun.auto_hit.covers(p.target, p.fired_turn)
 
+    # Only the shells it spotted when they were fired may have it spot now (ART-16): the
+    # rest of the queue, most of it, is passed over in one look each.
+    side, unit_id = unit.side, unit.id
     return spots_this_turn(
-        unit.id,
+        unit_id,
         board.turn,
-        (p for p in board.queue.plots if p.side == unit.side),
+        [p for p in board.queue.plots if unit_id in p.spotters_at_firing and p.side == side],
         lambda h: bool(line_of_sight(board.area, here, h, unit.height)),
         auto_hit,
     )

@@ -117,9 +117,14 @@ def _sight_and_woods(
     hex among them), or the reason there is no line of sight."""
     assert unit.hex is not None and target.hex is not None
     area = board.area
-    kept = _SIGHTS.get(area)
-    if kept is None or kept[0] != area.revision:
-        kept = _SIGHTS[area] = (area.revision, {})
+    last = _LAST_SIGHTS[0] if _LAST_SIGHTS else None
+    if last is not None and last[0]() is area and last[1][0] == area.revision:
+        kept = last[1]
+    else:
+        kept = _SIGHTS.get(area)
+        if kept is None or kept[0] != area.revision:
+            kept = _SIGHTS[area] = (area.revision, {})
+        _LAST_SIGHTS[:] = [(weakref.ref(area), kept)]
     key = (unit.hex, target.hex, unit.height, target.height)
     found = kept[1].get(key)
     if found is None:
@@ -154,6 +159,10 @@ _SIGHTS: weakref.WeakKeyDictionary[PlayArea, tuple[int, dict[tuple, _Line]]] = (
     weakref.WeakKeyDictionary()
 )
 _SIGHTS_KEPT = 4096
+# The area asked last (held weakly: a finished game's area goes with it) and its
+# answers, read before the weak dictionary, whose look-up makes a weak reference each
+# time: the listed attacks ask of one area many times.
+_LAST_SIGHTS: list[tuple[weakref.ref[PlayArea], tuple[int, dict[tuple, _Line]]]] = []
 
 
 def _options(state: GameState, unit: Unit) -> list[tuple[str, str]]:
