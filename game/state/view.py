@@ -93,7 +93,12 @@ class SeenUnit(Unit):
     @classmethod
     def seen(cls, unit: Unit, seen_as: str) -> SeenUnit:
         fields_of = unit.__dict__  # read directly: a view is made for every decision
-        values = {name: fields_of[name] for name in _UNIT_FIELDS}
+        # An engine's unit holds its fields and nothing else: copied whole.
+        values = (
+            dict(fields_of)
+            if len(fields_of) == len(_UNIT_FIELDS)
+            else {name: fields_of[name] for name in _UNIT_FIELDS}
+        )
         values["profile"], values["damage"] = _copy_of(unit.profile), _copy_of(unit.damage)
         for name in ("weapons_fired", "charged", "in_combat_with"):
             values[name] = list(values[name])
