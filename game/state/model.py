@@ -290,7 +290,10 @@ class Event:
         if not isinstance(self.text, str):
             self.parts = tuple(self.text)
         elif not self.parts:
+            # One plain part: the whole text is that part, as ``read_text`` reads it.
             self.parts = (self.text,)
+            self.text = str(self.text).strip("\n")
+            return
         self.text = read_text(self.parts, UMPIRE)
 
     @property
