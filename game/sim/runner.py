@@ -231,7 +231,10 @@ def game_record(
     sheets_added = 0
     for p in state.queue.plots:
         shells[p.side]["fired"] += 1
-    for event in (e.whole() for e in state.log):
+    # Only the kinds counted here are read whole (an umpire's copy of an event with
+    # secrets is made anew).
+    counted = ("arrival", "attack", "sheet")
+    for event in (e.whole() for e in state.log if e.kind in counted):
         if event.kind == "arrival":
             side = str(event.data["plot"]["side"])
             if event.data["lost"]:
