@@ -430,8 +430,9 @@ def _arrivals(
 # What each side's last view showed of the engine's queue: its own shells and the
 # arrivals as it knows them, with the engine's plots and arrivals they came from.
 # Plots and arrivals are frozen and the engine only appends them or replaces a plot
-# whole (ART-17, ART-18), so while every one of them is the very object it was,
-# the side's part is the same and is not worked out again for the next decision.
+# whole (ART-17, ART-18), so while every one of them is the very object it was (or
+# one equal to it), the side's part is the same and is not worked out again for the
+# next decision.
 @dataclass(frozen=True)
 class _QueueSight:
     queue: FireQueue  # the engine's queue (held so that its id is not reused)
@@ -446,8 +447,11 @@ _QUEUE_SIGHTS: dict[tuple[int, str], _QueueSight] = {}
 _QUEUE_SIGHTS_KEPT = 8  # a side or two of a game or two (a run plays one at a time)
 
 
-def _same_objects(kept: tuple[Any, ...], now: list[Any]) -> bool:
-    return len(kept) == len(now) and all(map(operator.is_, kept, now))
+def _same_shells(kept: tuple[Any, ...], now: list[Any]) -> bool:
+    """Every plot (or arrival) is the one kept, or one equal to it: they are frozen, so
+    an equal one gives equal copies. Compared as tuples, each item is first taken for
+    itself (the usual case), in one pass of the interpreter's own loop."""
+    return len(kept) == len(now) and kept == tuple(now)
 
 
 def _begins_with(now: list[Any], kept: tuple[Any, ...]) -> bool:
@@ -519,7 +523,7 @@ def _queue_sight(state: GameState, side: str) -> tuple[FireQueue, tuple[SeenArri
     held = _QUEUE_SIGHTS.get(key)
     if held is None or held.queue is not engine:
         held = None
-    elif _same_objects(held.plots, engine.plots) and _same_objects(held.arrivals, engine.arrivals):
+    elif _same_shells(held.plots, engine.plots) and _same_shells(held.arrivals, engine.arrivals):
         pass
     elif _begins_with(engine.plots, held.plots) and _begins_with(engine.arrivals, held.arrivals):
         # Shells fired or landed since, nothing else changed: the new ones are added.
