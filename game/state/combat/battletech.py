@@ -50,7 +50,7 @@ def target_number(
     (``game.state.queries``). ``shared``: what the unit's weapons share, kept there
     for its other weapons (the line of sight to each target, its woods, whether the
     unit spots this turn), for a caller that asks of every weapon."""
-    shot = _shot(board, unit, target, weapon, shared)
+    shot = _shot(board, unit, target, weapon, shared, _weapons(unit))
     if isinstance(shot, str):
         return shot
     spec, rng, light, heavy = shot
@@ -78,16 +78,19 @@ def _shot(
     target: Unit,
     weapon: str,
     shared: dict[str, Any] | None,
+    weapons: list[str],
 ) -> tuple[bt.DirectFireWeapon, int, int, int] | str:
     """The reason the shot is impossible (ART-32a), or what its to-hit number is made
     of besides the attacker and the target: the weapon, the range, and the light and
     heavy woods on the line. Whether the unit spots (ART-18) changes the number, never
-    whether it may fire, so the listed attacks (``_options``) do not ask it."""
+    whether it may fire, so the listed attacks (``_options``) do not ask it.
+    ``weapons``: the unit's weapons (``_weapons``), read once by a caller that asks of
+    each of them."""
     assert unit.hex is not None and target.hex is not None
-    if weapon not in _weapons(unit):
-        return f"{unit.name} carries no {weapon!r} (it has: {', '.join(_weapons(unit)) or 'none'})"
+    if weapon not in weapons:
+        return f"{unit.name} carries no {weapon!r} (it has: {', '.join(weapons) or 'none'})"
     spec = bt.direct_fire_weapon(weapon)
-    carried = mounts(unit, weapon)
+    carried = weapons.count(weapon)  # ``mounts``
     if unit.weapons_fired.count(weapon) >= carried:
         fired = f"all {carried} of its {spec.name}s" if carried > 1 else f"its {spec.name}"
         return f"{unit.name} has already fired {fired} this turn"
@@ -168,18 +171,22 @@ _LAST_SIGHTS: list[tuple[weakref.ref[PlayArea], tuple[int, dict[tuple, _Line]]]]
 def _options(state: GameState, unit: Unit) -> list[tuple[str, str]]:
     out = []
     shared: dict[str, Any] = {}  # what the unit's weapons share (``target_number``)
+    weapons = _weapons(unit)
+    kinds: list[tuple[str, int]] | None = None  # each weapon once, with its long range
     for target in state.living(state.other(unit.side)):
         if target.hex is None or target.hidden or target.system != BATTLETECH:
             continue
         if target.altitude is not None:
             continue  # ART-36: no direct fire reaches an aircraft
         rng = distance(unit.hex, target.hex) if unit.hex is not None else None
-        for weapon in dict.fromkeys(_weapons(unit)):
-            if rng is not None and rng > bt.direct_fire_weapon(weapon).long:
+        if kinds is None:
+            kinds = [(w, bt.direct_fire_weapon(w).long) for w in dict.fromkeys(weapons)]
+        for weapon, long_range in kinds:
+            if rng is not None and rng > long_range:
                 continue  # ART-32a: beyond long range (most enemies, most of the time)
             # A shot that may be taken has a to-hit number (``target_number``): within
             # long range, its movement and woods counts are the rules' own.
-            if not isinstance(_shot(state, unit, target, weapon, shared), str):
+            if not isinstance(_shot(state, unit, target, weapon, shared, weapons), str):
                 out.append((target.id, weapon))
     return out
 
