@@ -4,6 +4,7 @@ a log or a replay check written before reads the same."""
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -14,7 +15,15 @@ from game.dice import RollRecord
 from game.secrecy import PUBLIC, UMPIRE, owners
 from game.state import new_game, state_hash
 from game.state.checks import COMMAND_CHECK_DIGITS, position_hash
-from game.state.model import Event, canonical_json, digest, event_json, queue_json, units_json
+from game.state.model import (
+    Event,
+    canonical_json,
+    digest,
+    event_json,
+    plain_copy,
+    queue_json,
+    units_json,
+)
 from tests.engine_fixtures import RandomPlayer, random_step
 
 HUNT = Path(__file__).resolve().parents[1] / "maps" / "long_tom_hunt.toml"
@@ -190,3 +199,38 @@ def test_a_string_that_reads_like_a_made_parts_mark_changes_nothing() -> None:
         ).encode("utf-8")
         assert position_hash(state) == digest(state.to_dict(history=False))
         assert state_hash(state) == digest(state.to_dict())
+
+
+def test_a_plain_copy_is_a_deep_copy_that_shares_nothing() -> None:
+    """``plain_copy`` (the kept JSON's and the views' copies of profiles and damage)
+    equals ``copy.deepcopy`` for every unit's profile and damage and the scenario of a
+    game played some turns, and for awkward values, with values of the same types
+    and no list or dict shared with the original."""
+
+    def shared(a: object, b: object) -> bool:
+        if isinstance(a, dict) and isinstance(b, dict):
+            return a is b or any(shared(a[k], b[k]) for k in a)
+        if isinstance(a, list) and isinstance(b, list):
+            return a is b or any(shared(x, y) for x, y in zip(a, b, strict=True))
+        return False
+
+    def same_types(a: object, b: object) -> bool:
+        if type(a) is not type(b):
+            return False
+        if isinstance(a, dict) and isinstance(b, dict):
+            return all(same_types(a[k], b[k]) for k in a)
+        if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+            return all(same_types(x, y) for x, y in zip(a, b, strict=True))
+        return True
+
+    state = new_game(HUNT, 4)
+    player = RandomPlayer(4)
+    while state.result is None and state.turn <= 3:
+        random_step(state, player)
+    samples: list[object] = [state.scenario, state.options, state.initiative]
+    samples += [u.profile for u in state.units.values()] + [u.damage for u in state.units.values()]
+    samples += [{"a": (1, [2, {"b": (3,)}]), 4: [None, True, 1.5, "é"]}, [[], {}], (1, 2), "x"]
+    for data in samples:
+        made = plain_copy(data)
+        assert made == copy.deepcopy(data) and same_types(made, data)
+        assert not shared(made, data)

@@ -762,8 +762,29 @@ def _kept_json(data: dict[str, Any]) -> str:
     if held is None or held[0] is not data or held[1] != data:
         if len(_KEPT_JSON) >= _KEPT_JSON_MOST:
             _KEPT_JSON.clear()
-        held = _KEPT_JSON[id(data)] = (data, copy.deepcopy(data), canonical_json(data))
+        held = _KEPT_JSON[id(data)] = (data, plain_copy(data), canonical_json(data))
     return held[2]
+
+
+# Values that are their own copy.
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
+def plain_copy(data: Any) -> Any:
+    """``copy.deepcopy(data)`` for plain data: dicts and lists made anew, level by level,
+    and numbers and strings as they are (anything else, tuples among them, goes to
+    ``copy.deepcopy``). A unit's profile and damage are copied so whenever they are
+    new, and ``deepcopy`` asks of every value what it is and notes it in its memo.
+    The copy shares no list or dict with ``data``; one list held twice in ``data``
+    becomes two equal lists (game data holds none twice)."""
+    kind = type(data)
+    if kind is dict:
+        return {k: v if type(v) in _ATOMS else plain_copy(v) for k, v in data.items()}
+    if kind is list:
+        return [v if type(v) in _ATOMS else plain_copy(v) for v in data]
+    if kind in _ATOMS:
+        return data
+    return copy.deepcopy(data)
 
 
 def catalogue_json(catalogue: Mapping[str, Sheet]) -> bytes:

@@ -33,7 +33,16 @@ from game.secrecy import PUBLIC, UMPIRE
 from game.state.board import knows_unit
 from game.state.engine import acting_side
 from game.state.mobile import allowed_sheets
-from game.state.model import Announcement, Battery, Event, GameState, Result, Unit, hex_list
+from game.state.model import (
+    Announcement,
+    Battery,
+    Event,
+    GameState,
+    Result,
+    Unit,
+    hex_list,
+    plain_copy,
+)
 
 # How much of a unit a view shows (``SeenUnit.seen_as``).
 OWN = "own"
@@ -60,7 +69,7 @@ def _copy_of(data: Any, written_into: bool = False) -> Any:
         return held[1]
     if len(_COPIES) >= _COPIES_KEPT:
         _COPIES.clear()
-    copied = copy.deepcopy(data)
+    copied = plain_copy(data)
     _COPIES[id(data)] = (data, copied)
     return copied
 
