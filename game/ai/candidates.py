@@ -262,9 +262,9 @@ class Board:
         its rings (ART-25), a point per ``BLAST_DANGER_POINTS`` of ring damage: its
         aimed hex may be an auto-hit hex now (ART-19), and a shell there tears
         apart every unit three hexes round. Read-only: the same for every decision
-        of a turn on the same map until another enemy shell lands; when sheets are
-        laid (MAP-6), worked out on the new sheets alone (each hex's danger is its
-        own, and the hexes in play keep their places)."""
+        on the same map while the shells it is made of are (``_recent_shells``);
+        when sheets are laid (MAP-6), worked out on the new sheets alone (each hex's
+        danger is its own, and the hexes in play keep their places)."""
         area = self.area
         # Kept by the shells it is made of (not by the turn): after a turn with no
         # shell landing near its end, the danger of the turn before holds.
