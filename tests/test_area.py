@@ -287,6 +287,24 @@ def test_MAP_3_half_line_extends_past_the_area_and_stays_put_when_sheets_are_add
     assert area.side_of_position((0, 0)) == "north"
 
 
+@pytest.mark.parametrize("home_edges", ["north-south", "west-east"])
+def test_MAP_3_free_positions_on_a_side_are_those_asked_one_by_one(home_edges: str) -> None:
+    """MAP-3/MAP-6: ``free_on_side`` keeps, in order, the positions that hold no sheet
+    and lie on the side's half, as ``has_sheet`` and ``side_of_position`` answer each
+    (the middle row or column on the line: no side), after a sheet is laid too."""
+    area = PlayArea.from_layout(grid_layout(range(3), range(3)), home_edges, sheets=CATALOGUE)
+    square = [(i, j) for i in range(-4, 7) for j in range(6, -5, -1)]
+    for laid in (None, (1, 3) if home_edges == "north-south" else (3, 1)):
+        if laid is not None:
+            area.add_sheet(laid, "open")
+        for side in (*area.sides, None):
+            expected = [
+                p for p in square if not area.has_sheet(p) and area.side_of_position(p) == side
+            ]
+            assert area.free_on_side(square, side) == expected
+            assert expected
+
+
 # --- MAP-6: growth ------------------------------------------------------------------------
 
 

@@ -47,6 +47,10 @@ class Grid(Protocol):
 
     def side_of_position(self, position: SheetPosition) -> str | None: ...
 
+    def free_on_side(
+        self, positions: Iterable[SheetPosition], side: str | None
+    ) -> list[SheetPosition]: ...
+
 
 def counter_battery_target_number(gunnery: int) -> TargetNumber:
     """ART-37: counter-battery fire has no spotter and is never adjusted (ART-16,
@@ -79,11 +83,7 @@ def announced_positions(
     if not heard:
         return []
     agree = _agreeing(heard, (origin[0], origin[1]), reach)
-    return [
-        pos
-        for pos in sorted(agree)
-        if not grid.has_sheet(pos) and grid.side_of_position(pos) == enemy
-    ]
+    return grid.free_on_side(sorted(agree), enemy)
 
 
 def _agreeing(

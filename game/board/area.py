@@ -711,6 +711,26 @@ class PlayArea:
             held = self._position_sides[pos] = half_line_side(self._line2, self.home_edges, pos)
         return held
 
+    def free_on_side(
+        self, positions: Iterable[SheetPosition], side: str | None
+    ) -> list[SheetPosition]:
+        """Those of ``positions`` (sheet positions within the limits) that hold no
+        sheet and lie on ``side``'s half (``side_of_position``, MAP-3), in order:
+        ``not has_sheet(pos) and side_of_position(pos) == side`` of each, asked of
+        the thousand or so positions an announcement points to (ART-24)."""
+        sheets, line2 = self._sheets, self._line2
+        first, second = self.sides
+        axis = 1 if self.home_edges == "north-south" else 0
+        out = []
+        for pos in positions:
+            if pos in sheets:
+                continue
+            # As ``half_line_side``: a sheet at x spans [x, x + 1), its centre doubled 2x + 1.
+            centre2 = 2 * pos[axis] + 1
+            if (first if centre2 < line2 else second if centre2 > line2 else None) == side:
+                out.append(pos)
+        return out
+
     def side_of(self, h: Hex) -> str | None:
         """MAP-3: the side of the half-line a hex lies on (any hex); None for a hex on it."""
         (i, j), col, row = locate(h)

@@ -652,11 +652,14 @@ def _counter_battery_aims(state: GameState, side: str, unit: Unit) -> _FarAims:
         if before is not None and all(pos in before.positions for pos in positions):
             found = before.only(set(positions), area.revision)
         else:
-            # The rule's own refusal asked of each hex (ART-37: not the battery's own
-            # position).
+            # The rule's own refusal (ART-37: not the battery's own position), asked
+            # only at the battery's own position: hex 0909 of any other lies on
+            # another sheet position (MAP-2), which the rule never refuses.
             aims = ((pos, area.hex_0909(pos)) for pos in positions)
             pairs = tuple(
-                (p, h) for p, h in aims if counter_battery.refusal(state, unit, h) is None
+                (p, h)
+                for p, h in aims
+                if p != origin or counter_battery.refusal(state, unit, h) is None
             )
             found = _FarAims(area.revision, pairs)
     elif found.revision != area.revision:
