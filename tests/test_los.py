@@ -609,6 +609,8 @@ def test_MAP_5_every_allowed_area_is_answered_from_the_sight_grid(monkeypatch) -
         {"CHUNK_STEPS": 4, "TABLE_CHUNKS": 1, "_REST_AT_ONCE": 40},
         {"GROW_ENTRIES": 400},
         {"TABLE_RADIUS": 7},
+        {"_AT_ONCE_LINES": 0},
+        {"_AT_ONCE_LINES": 1 << 20, "CHUNK_STEPS": 4},
     ],
 )
 def test_MAP_5_hexes_asked_a_few_at_a_time_agree_with_line_of_sight(monkeypatch, settings) -> None:
@@ -617,7 +619,7 @@ def test_MAP_5_hexes_asked_a_few_at_a_time_agree_with_line_of_sight(monkeypatch,
     (``_few_asked``, ``_disk_seen``): the same answer as line_of_sight for every
     hex, for random viewers (one in the notch off the area), heights and masks,
     whatever the table holds (short chunks, few of them, half built, a small
-    radius with far lines drawn)."""
+    radius with far lines drawn), the lines read in two goes or all at once."""
     _fresh_lines(monkeypatch, **settings)
     rng = np.random.default_rng(sum(settings.values()) + 5)
     area = PlayArea.from_layout(

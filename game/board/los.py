@@ -256,6 +256,9 @@ _total = np.add.reduce
 # first chunk of steps and then the rest of the open lines (``_few_asked``); more
 # are read chunk by chunk, the blocked lines dropped after each.
 _FEW_LINES = 1024
+# Up to this many lines times chunks of steps, a few hexes' lines are read whole at once
+# (``_few_asked``): fewer numpy calls than two goes, for little more reading.
+_AT_ONCE_LINES = 512
 # Line steps at most (lines times steps) drawn at once for the lines still open
 # past the chunks the table holds, instead of chunk by chunk.
 _REST_AT_ONCE = 65_536
@@ -828,6 +831,24 @@ def _few_asked(
     if farthest <= near:
         seen[asked] = True  # next to the viewer (or its own): nothing between
         return True
+    # The farthest line read: none beyond the range.
+    reach = farthest if max_range is None else min(farthest, max_range)
+    chunks = -(-(reach - 1) // CHUNK_STEPS)  # those holding an intervening hex
+    if reach >= 2 and asked.size * chunks <= _AT_ONCE_LINES:
+        lines.grow(reach)
+        if reach <= lines.radius and chunks <= len(lines.segment_of):
+            # Few short lines: every step of each read at once, with none of the work
+            # of dropping the lines blocked early. A line next to the viewer is all
+            # padding (nothing between, always seen), and so is the viewer's own hex,
+            # read as ring 1's first line; a hex out of range is never below the
+            # packed top of the padding (its line, whatever is read of it, is unseen).
+            rows = np.maximum(lines.row_of[key], 0)
+            above = np.maximum(g.lift[asked] + target_height * _PACK, (viewer_eye + 1) * _PACK)
+            if reach < farthest:
+                above[dist > reach] = _NEVER_BLOCKS
+            top, woods = _table_sums(g, base, rows, 0, chunks)
+            seen[asked] = _open(top, woods, above)
+            return True
     lined = dist >= 2 if max_range is None else (dist >= 2) & (dist <= max_range)
     picked = lined.nonzero()[0]
     if picked.size < asked.size:
