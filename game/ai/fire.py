@@ -25,6 +25,7 @@ import heapq
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache, partial
 from itertools import compress
+from types import MappingProxyType
 
 import numpy as np
 
@@ -289,6 +290,8 @@ def _score_targets(
     if board.level.weighs_detection and _detection_matters(board):
         detection = np.minimum(3, board.enemy_sight_at(1, at)).tolist()
     tolerance = _tolerance(board)
+    # Each aim's tolerance, read once for the numbers it is valued at.
+    tolerances = [tolerance(h) for h in aims]
     detection_cost = board.personality.detection_cost
     table = _Table(board, weapon_id, hidden, aims_q, aims_r)
 
@@ -300,12 +303,11 @@ def _score_targets(
         if found is None:
             return None
         g, r = found
-        h = aims[k]
-        if r > tolerance(h):
+        if r > tolerances[k]:
             return None
         cost = detection_cost * detection[k]
         cost += spot_cost
-        return (-(g - cost), h, r, tn, flight, k)
+        return (-(g - cost), aims[k], r, tn, flight, k)
 
     # ART-11 .. ART-21: each shot's number and flight as the engine works them out.
     n = board.level.forecast_checks
@@ -436,7 +438,7 @@ class _Table:
         """Aim ``k``'s gain and risk at ``flight`` and ``tn``; None when the odds are
         too long to fire (the level's ``lowest_hit_chance``)."""
         key = (flight, tn)
-        found = self._by.get(key, {})
+        found = self._by.get(key, _NONE_YET)
         if found is not None and k not in found:
             self._work_out(flight, tn, [k])
             found = self._by[key]
@@ -445,7 +447,7 @@ class _Table:
     def _work_out(self, flight: int, tn: int | None, group: list[int]) -> None:
         key = (flight, tn)
         level = self.board.level
-        if tn is not None and float(probability_at_least(2, 6, tn)) < level.lowest_hit_chance:
+        if tn is not None and _hit_chance(tn) < level.lowest_hit_chance:
             self._by[key] = None
             return
         weighed = self.weighed.get(flight)
@@ -458,6 +460,16 @@ class _Table:
         # Each aim's figures are its own column's: the same whichever aims go with it.
         gain, risk = (a.tolist() for a in weighed.expected(kernel, tq, tr))
         self._by.setdefault(key, {}).update(zip(group, zip(gain, risk, strict=True), strict=True))  # type: ignore[union-attr]
+
+
+# No aim's gain and risk worked out yet at a flight and number (never written to).
+_NONE_YET: Mapping[int, tuple[float, float]] = MappingProxyType({})
+
+
+@lru_cache(maxsize=16)
+def _hit_chance(tn: int) -> float:
+    """P(2d6 >= tn) (ART-11), kept: a table asks it of each number it works out."""
+    return float(probability_at_least(2, 6, tn))
 
 
 def _possible_numbers(
