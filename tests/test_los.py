@@ -18,7 +18,7 @@ from game.board.los import (
     visible_hexes,
 )
 from game.board.sheet import SHEET_COLS, SHEET_ROWS, Sheet, format_xxyy
-from game.hexmath import Hex, distance, distances, line
+from game.hexmath import Hex, distance, distances, line, neighbors
 from game.limits import AREA_SPAN_LIMIT
 from tests.sheet_factory import make_sheet
 
@@ -646,3 +646,29 @@ def test_MAP_5_hexes_asked_a_few_at_a_time_agree_with_line_of_sight(monkeypatch,
             )
             expected = asked and line_of_sight(area, viewer, h, vh, th).visible
             assert bool(mask[i]) == expected, (viewer, h, vh, th, max_range)
+
+
+def test_MAP_5_a_viewer_asked_about_its_own_hex_among_a_few_sees_it(monkeypatch) -> None:
+    """MAP-5: a few hexes asked at once (``_few_asked`` reading every line whole) with
+    the viewer's own hex and its neighbours among them: each answered as
+    line_of_sight answers it (the own hex and the next ones always seen, nothing
+    between), whatever lies on the far lines of a table built to its edge (the
+    own hex has no row of its own), for many viewers on rough random ground."""
+    _fresh_lines(monkeypatch, TABLE_RADIUS=40)
+    los._LINES.grow(40, budget=1 << 30)
+    rng = np.random.default_rng(41)
+    area = PlayArea.from_layout({(0, 0): random_sheet(94, "d"), (1, 0): random_sheet(95, "e")})
+    hexes = area.hexes()
+    index = {h: i for i, h in enumerate(hexes)}
+    for _ in range(60):
+        viewer = hexes[int(rng.integers(len(hexes)))]
+        near = [viewer, *(h for h in neighbors(viewer) if h in index)]
+        far = [hexes[int(k)] for k in rng.integers(len(hexes), size=3)]
+        among = np.zeros(len(area), dtype=bool)
+        among[[index[h] for h in (*near, *far)]] = True
+        mask = visible_from(area, viewer, 12, 1, 0, among)
+        for h in near:
+            assert mask[index[h]], (viewer, h)
+        for h in far:
+            expected = distance(viewer, h) <= 12 and line_of_sight(area, viewer, h, 1, 0).visible
+            assert bool(mask[index[h]]) == expected, (viewer, h)
