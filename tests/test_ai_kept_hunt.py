@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TypeVar
 
 import numpy as np
@@ -191,3 +192,33 @@ def test_ART_19_MAP_6_shell_danger_on_a_sheet_laid_by_the_shells_is_the_danger_a
     fresh = _anew(board, board.shell_danger)
     assert danger.tobytes() == fresh.tobytes()
     assert fresh[new].any()
+
+
+def test_ART_24_a_revealed_gun_destroyed_or_moved_within_the_turn_is_read_anew() -> None:
+    """ART-24, MAP-10: the beliefs kept for a turn follow a revealed enemy gun that is
+    destroyed (no longer hunted) or moves (hunted where it now stands) before the turn
+    is out, as a memory that kept nothing reads them."""
+    state = new_game(LONG_TOM_HUNT, 11)
+    policies, dice = {"north": Policy("normal"), "south": Policy("normal")}, Dice(3)
+    while state.phase == "setup" or acting_side(state) != "north":
+        side = acting_side(state)
+        legal = legal_commands(state, side)
+        apply(state, policies[side].choose(player_view(state, side), legal, dice))
+    policy = policies["north"]
+    view = player_view(state, "north")
+    policy.memory.observe(view)
+    gun = next(u for u in state.units.values() if u.side == "south" and u.battery is not None)
+    there, elsewhere = view.area.hexes()[40], view.area.hexes()[200]
+    seen = replace(player_view(state, "south").units[gun.id], hex=there, destroyed=False)
+    for changed, expected in (
+        (seen, [there]),
+        (replace(seen, destroyed=True), []),
+        (replace(seen, hex=elsewhere), [elsewhere]),
+    ):
+        now = replace(view, units={**view.units, gun.id: changed})
+        known = [b.known_hex for b in beliefs(now, policy.memory, True) if b.battery == gun.id]
+        assert known == expected
+        fresh = _anew(
+            SimpleNamespace(memory=policy.memory), partial(beliefs, now, policy.memory, True)
+        )
+        assert [b.known_hex for b in fresh if b.battery == gun.id] == expected

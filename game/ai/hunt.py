@@ -123,6 +123,12 @@ def beliefs(view: PlayerView, memory: Memory, reads_intelligence: bool) -> list[
         len(memory.enemy_shells),
         len(memory.searched),
         tuple(sorted(u for u, d in view.units.items() if d.side != view.side)),
+        # A revealed gun that moves or is destroyed within the turn changes the answer.
+        tuple(
+            (uid, u.hex, u.destroyed)
+            for uid, u in view.units.items()
+            if u.side != view.side and u.battery is not None
+        ),
     )
     cached = memory.notes.get("beliefs")
     if cached is not None and cached[0] == key and cached[1] == reads_intelligence:
