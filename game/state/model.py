@@ -844,16 +844,7 @@ def _plain_event_json(event: Event) -> str | None:
         or not all(type(r) is RollRecord for r in rolls)
     ):
         return None
-    data = {
-        "turn": event.turn,
-        "phase": event.phase,
-        "kind": event.kind,
-        "text": event.text,
-        "side": event.side,
-        "parts": None,
-        "data": event.data,
-        "rolls": [r.to_dict() for r in rolls],
-    }
+    data = _plain_event_dict(event, rolls)
     try:
         made = "".join(_CANONICAL_C(data, 0))
     except TypeError:
@@ -870,6 +861,12 @@ def _event_data(event: Event) -> dict[str, Any]:
     rolls = event.rolls
     if event._known()[1] or any(type(r) is not RollRecord for r in rolls):
         return event.to_dict()
+    return _plain_event_dict(event, rolls)
+
+
+def _plain_event_dict(event: Event, rolls: Sequence[RollRecord]) -> dict[str, Any]:
+    """``event.to_dict()`` of an event with plain text parts and no secret: its data
+    and rolls as they stand."""
     return {
         "turn": event.turn,
         "phase": event.phase,
