@@ -2,32 +2,25 @@
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from tests.script_module import script_module
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _script():
-    spec = importlib.util.spec_from_file_location("speedup", ROOT / "scripts" / "speedup.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_rates_are_games_per_cpu_second_and_cpu_ms_per_turn_and_command() -> None:
-    r = _script().rates({"cpu": 8.0, "games": 4, "turns": 100, "commands": 1600})
+    r = script_module("speedup").rates({"cpu": 8.0, "games": 4, "turns": 100, "commands": 1600})
     assert r == {"games_per_s": 0.5, "ms_per_turn": 80.0, "ms_per_command": 5.0}
 
 
 def test_no_rounds_is_refused_before_anything_is_played(capsys: pytest.CaptureFixture) -> None:
     with pytest.raises(SystemExit) as stop:
-        _script().main(["--rounds", "0"])
+        script_module("speedup").main(["--rounds", "0"])
     assert stop.value.code == 2
     assert "--rounds and --games must be 1 or more" in capsys.readouterr().err
 
@@ -43,7 +36,7 @@ def _in_git_history() -> bool:
 
 @pytest.mark.skipif(not _in_git_history(), reason="needs the project's git history")
 def test_an_earlier_commit_is_read_out_of_the_history_whole(tmp_path: Path) -> None:
-    tree = _script().unpack("HEAD", tmp_path)
+    tree = script_module("speedup").unpack("HEAD", tmp_path)
     assert (tree / "game" / "sim" / "batch.py").is_file()
     assert (tree / "maps" / "long_tom_hunt.toml").is_file()
 
@@ -52,5 +45,5 @@ def test_an_earlier_commit_is_read_out_of_the_history_whole(tmp_path: Path) -> N
 def test_an_unknown_commit_gets_a_message_not_a_traceback(
     capsys: pytest.CaptureFixture,
 ) -> None:
-    assert _script().main(["--against", "no-such-commit-here", "--rounds", "1"]) == 2
+    assert script_module("speedup").main(["--against", "no-such-commit-here", "--rounds", "1"]) == 2
     assert "cannot read commit 'no-such-commit-here'" in capsys.readouterr().out
