@@ -25,6 +25,7 @@ from game.ai.personality import Level, level, personality
 from game.artillery.forecast import forecast
 from game.artillery.plots import Plot
 from game.artillery.weapons import ring_damage
+from game.board.los import in_sight
 from game.hexmath import Hex, distance
 from game.state import Attack, Move, PlotFire, legal_commands, new_game, player_view
 from game.state.model import GameState
@@ -305,3 +306,25 @@ def test_hard_goes_after_the_unit_that_would_hold_out_first_ART_11_ART_19_ART_21
     state.units["s-hunchback"].destroyed = True
     view = player_view(state, "north")
     assert objectives.first_to_destroy(view, objectives.read(view)) is None
+
+
+def test_the_own_missiles_forecast_is_read_again_when_a_spotter_moves_ART_16_ART_13() -> None:
+    """ART-13, ART-16: the missile's to-hit number is rolled with the spotters that
+    see the aimed hex when it lands. A skilled spotter (-1) that steps out of sight
+    of the aimed hex within the movement phase spots it no more: the danger the
+    side reads from its own missile is then the forecast without it, as a side
+    that remembered nothing would read it, not the one kept from before it moved."""
+    aimed = Hex(7, 18)
+    state = _with_missile(aimed, None)
+    state.units["n-eye-west"].gunnery = 2  # two points below 4: -1 (ART-13)
+    memory = Memory()
+    normal = level("normal")
+    before = Board.read(player_view(state, "north"), memory, normal, personality("steady"))
+    spotted = before.own_shells_landing()
+    state.units["n-eye-west"].hex = Hex(2, 21)  # behind ground that hides the aimed hex
+    assert not in_sight(state.area, Hex(2, 21), aimed, 2)
+    view = player_view(state, "north")
+    kept = Board.read(view, memory, normal, personality("steady")).own_shells_landing()
+    anew = Board.read(view, Memory(), normal, personality("steady")).own_shells_landing()
+    assert abs(kept - anew).max() == 0.0
+    assert abs(anew - spotted).max() > 1.0  # the spotter changed the forecast

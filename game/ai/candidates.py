@@ -330,7 +330,16 @@ class Board:
         landing = sorted(
             (p for p in view.queue.arriving(view.turn) if p.air is None), key=_plot_number
         )
-        key = (view.turn, self.area.revision, tuple(p.id for p in landing))
+        spotting: tuple = ()
+        if self.level.reads_scatter and any(p.automatic is None for p in landing):
+            # ART-16: its spotters are the units that see the aimed hex: read again
+            # when an own unit has moved (or fallen) since.
+            spotting = tuple(
+                (u.id, u.hex, u.height, u.altitude)
+                for u in view.living(view.side)
+                if u.hex is not None
+            )
+        key = (view.turn, self.area.revision, tuple(p.id for p in landing), spotting)
         cached = self.memory.notes.get("own_shells_landing")
         if cached is not None and cached[0] == key:
             return cached[1]
