@@ -150,10 +150,13 @@ def _policy(level_name: str, character: str | None, deploy: int | None) -> Polic
 
 # Python's cycle collector looks at its youngest objects every 700 new ones by
 # default. A game makes many short-lived objects (views, candidate moves, events),
-# and every tenth look goes through the older ones too, every hundredth through all
-# the process holds (the AI's kept answers, the sight table): about a tenth of a Long
-# Tom Hunt game's CPU time. Every 10,000 new objects it took about 2.5% (docs/simulate.md).
-GAME_COLLECTOR_THRESHOLD = 10_000
+# nearly all freed as soon as they are dropped, and every tenth look goes through
+# the older ones too, every hundredth through all the process holds (the AI's kept
+# answers, the sight table). Every 100,000 new objects a Long Tom Hunt game makes
+# none during play: the collector looks once, after the game, when the setting is
+# put back (sixteen games: 1.10 CPU-s in the collector at 10,000, 0.58 s at
+# 100,000; docs/simulate.md). A longer game still gets a look every 100,000.
+GAME_COLLECTOR_THRESHOLD = 100_000
 
 
 @contextmanager
