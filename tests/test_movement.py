@@ -805,6 +805,47 @@ def test_MOV_1_a_kept_search_is_asked_again_only_for_the_same_facing_and_mp() ->
     )
 
 
+def test_MOV_1_a_search_after_others_answers_as_the_first_one_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """MOV-1: the facings a search has settled per hex are noted in a list handed on
+    from search to search and cleared by each: a search made after others, over
+    larger and smaller areas, with enemies in the way and without, reaches the same
+    states at the same MP as the same search made first, and every list handed on is
+    clear."""
+    from game.board import movement
+
+    big = PlayArea.from_layout(
+        {(0, 0): random_sheet(41), (0, 1): random_sheet(42), (1, 0): random_sheet(43)},
+        sheets={},
+    )
+    small = PlayArea.from_layout({(0, 0): random_sheet(44)}, sheets={})
+    asked = [
+        (big, at(big, "0812"), SE, MECH5, [at(big, "0810"), at(big, "0710")]),
+        (small, at(small, "0808"), N, TANK4, []),
+        (big, at(big, "0105", (1, 0)), SW, Mover(MECH, 8, name="the Locust"), []),
+        (small, at(small, "0101"), S, MECH5, [at(small, "0102")]),
+        (big, at(big, "0812"), SE, HOVER6, []),
+    ]
+
+    def search(where: PlayArea, start: Hex, facing: int, mover: Mover, enemy: list[Hex]):
+        blocking = movement._indices(where, enemy, "an enemy hex")
+        return movement._search(where, start, facing, mover, mover.run_mp, blocking, set(), True)
+
+    first = []
+    for question in asked:
+        monkeypatch.setattr(movement, "_DONE_LISTS", [])  # a new list for each
+        first.append(search(*question))
+    monkeypatch.setattr(movement, "_DONE_LISTS", [])
+    for _ in range(2):
+        for question, made in zip(asked, first, strict=True):
+            after = search(*question)
+            assert after._dist == made._dist and after._best == made._best
+            assert_same_reach(after, made)
+            assert all(not any(done) for done in movement._DONE_LISTS)
+    assert movement._DONE_LISTS, "the list is handed on"
+
+
 # --- validate_move ------------------------------------------------------------------------
 
 

@@ -802,7 +802,7 @@ class Reach(Mapping[Hex, Route]):
         tables: _Tables,
         dist: dict[int, int],
         best: dict[int, int],
-        order: list[int],
+        costs: dict[int, int],
         exits: dict[tuple[Hex, int], tuple[int, int, int]],
         numbered: int,
         friendly: set[int],
@@ -825,11 +825,11 @@ class Reach(Mapping[Hex, Route]):
         self._exits = exits
         self._revision = area.revision
         # The hexes where the unit may end, cheapest first (ties in area order), with
-        # their MP: not those of friends it reaches (but its own).
-        taken = friendly.intersection(best)
+        # their MP: not those of friends it reaches (but its own). Without a friend
+        # in reach, the search's own (no answer changes it).
+        taken = {i for i in friendly if i in best}
         taken.discard(area.index_of(start))
-        self._order = [i for i in order if i not in taken] if taken else order
-        self._costs = {i: dist[best[i]] for i in self._order}
+        self._costs = {i: c for i, c in costs.items() if i not in taken} if taken else costs
         self._exit_best: dict[Hex, tuple[int, int]] = {}
         for (h, f), (cost, _, _) in sorted(exits.items(), key=lambda kv: kv[1][0]):
             if h not in self._exit_best or cost < self._exit_best[h][0]:
@@ -866,12 +866,12 @@ class Reach(Mapping[Hex, Route]):
 
     def __iter__(self) -> Iterator[Hex]:
         hexes = self._hexes
-        for i in self._order:
+        for i in self._costs:
             yield hexes[i]
         yield from self._exit_best
 
     def __len__(self) -> int:
-        return len(self._order) + len(self._exit_best)
+        return len(self._costs) + len(self._exit_best)
 
     def __contains__(self, h: object) -> bool:
         try:
@@ -903,11 +903,11 @@ class Reach(Mapping[Hex, Route]):
         hexes, best = self._hexes, self._best
         if self._layered:
             n = self._n
-            out = {hexes[i]: best[i] // n % 6 + 1 for i in self._order}
+            out = {hexes[i]: best[i] // n % 6 + 1 for i in self._costs}
         else:
             # Figures face where they last stepped.
             out = {}
-            for i in self._order:
+            for i in self._costs:
                 before = self._before(i)
                 out[hexes[i]] = self.facing if before is None else before[1] + 1
         out.update({h: v[1] for h, v in self._exit_best.items()})
@@ -1227,10 +1227,10 @@ class _Kept:
             changed = self._changes[g]
             if not _far_from(changed.q, changed.r, t.q[i0], t.r[i0], cap + 1):
                 continue  # an earlier search, over fewer hexes, may still serve
-            dist, best, order, found, numbered = searched
+            dist, best, costs, found, numbered = searched
             if exits and any(i in best for i in changed.exits):
                 found = _search_exits(t, best, dist, cap, walk, layered, numbered)
-            return dist, best, order, found, numbered
+            return dist, best, costs, found, numbered
         return None
 
 
@@ -1299,10 +1299,14 @@ _REACHED_STATES = 100_000
 # made whenever a friend or a near enemy has moved, so they are bounded apart.
 _KEPT_ANSWERS = 4_096
 # What a search finds: the MP of every state reached, each hex's cheapest state,
-# the hexes reached cheapest first, the exits (``_search_exits``) and the hexes in
-# play the states are numbered over.
+# the hexes reached with their MP, cheapest first, the exits (``_search_exits``) and
+# the hexes in play the states are numbered over.
 _Searched = tuple[
-    dict[int, int], dict[int, int], list[int], dict[tuple[Hex, int], tuple[int, int, int]], int
+    dict[int, int],
+    dict[int, int],
+    dict[int, int],
+    dict[tuple[Hex, int], tuple[int, int, int]],
+    int,
 ]
 
 
@@ -1362,12 +1366,12 @@ def _search(
             closed[around[around >= 0], towards[around >= 0]] = 0
             enter = memoryview(closed.ravel())
         if layered:
-            dist, best, order = _facing_search(neighbours, enter, t.size, i0, facing, cap, walk)
+            dist, best, costs = _facing_search(neighbours, enter, t.size, i0, facing, cap, walk)
         else:
-            dist, order = _free_search(neighbours, enter, i0, cap)
-            best = {i: i for i in order}
+            dist, costs = _free_search(neighbours, enter, i0, cap)
+            best = {i: i for i in costs}
         found = _search_exits(t, best, dist, cap, walk, layered, t.size) if exits else {}
-        searched = (dist, best, order, found, t.size)
+        searched = (dist, best, costs, found, t.size)
         if kept is not None:
             kept.keep(key, searched)
     return Reach(area, start, facing, mover, cap, t, *searched, friendly)
@@ -1381,14 +1385,14 @@ def _facing_search(
     facing: int,
     cap: int,
     walk: int,
-) -> tuple[dict[int, int], dict[int, int], list[int]]:
+) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
     """Dijkstra by cost levels over the states of a unit that pays for facing (MOV-1).
 
     The states waiting at a cost are kept by hex and layer (key ``i``, or ``n + i``
     after a backward step), their facings as bits, so that turning in a hex is one
     step for all its facings. Answers the MP of every state reached within the
     limits, each hex's cheapest state (ties: no backward step first, then facing
-    1..6) and the hexes reached, cheapest first (ties in area order).
+    1..6) and the hexes reached with their MP, cheapest first (ties in area order).
 
     A state after a backward step that costs no less than the same hex and facing
     without one is left out: a move with a backward step is held to walking MP, so
@@ -1396,13 +1400,19 @@ def _facing_search(
     (the lower state number), so no answer changes."""
     dist: dict[int, int] = {}
     best: dict[int, int] = {}
-    order: list[int] = []
-    done = [0] * (2 * n)  # key -> the facings whose MP is known
+    costs: dict[int, int] = {}
+    # key -> the facings whose MP is known: a list of the area's size, kept between
+    # searches and cleared where this one wrote (making and freeing it anew would
+    # cost a sizeable part of a short search).
+    done = _DONE_LISTS.pop() if _DONE_LISTS else []
+    if len(done) < 2 * n:
+        done += [0] * (2 * n - len(done))
     ring: list[dict[int, int]] = [{} for _ in range(_RING)]
     ring_mask = _RING - 1
     ring[0][i0] = 1 << (facing - 1)
-    # The loop below runs for every state: the tables it reads are locals, and what
-    # does not change within a cost is worked out once per cost.
+    # The loops below run for every state: the tables they read are locals, what
+    # does not change within a cost is worked out once per cost, and each layer has
+    # its own loop (after a backward step every move keeps within walking MP).
     steps_in = _FACING_STEPS
     one_turn = _ONE_TURN
     back_rows = 6 * n  # the first state after a backward step
@@ -1417,59 +1427,93 @@ def _facing_search(
         ring[c & ring_mask] = {}
         # The bucket of each step cost from here (a step costs less than the ring).
         later_by = ring[c & ring_mask :] + ring[: c & ring_mask]
+        turns = later_by[1]  # a hexside's turn costs 1
         fresh: list[int] = []
         ahead = cap - c  # MP left for a move without a backward step
         behind = walk - c  # MP left for a move with one
         for key, facings in waiting.items():
             was = done[key]
-            if key >= n:
+            if key >= n:  # after a backward step
                 i = key - n
                 other = done[i]
                 new = facings & ~(was | other)
                 if not new:
                     continue
+                done[key] = was | new
                 first = back_rows + i  # the state of facing 1 (f = 0)
-                room = behind
+                listed = steps_in[new]
                 if not (was or other):  # the hex reached first
-                    best[i] = first + steps_in[new][0][0] * n
+                    best[i] = first + listed[0][0] * n
                     fresh.append(i)
-            else:
-                i = key
-                new = facings & ~was
-                if not new:
+                if behind <= 0:  # no MP left for a turn or a step
+                    for f, _, _ in listed:
+                        dist[first + f * n] = c
                     continue
-                first = i
-                room = ahead
-                if not was:
-                    other = done[n + i]
-                    if not other:  # the hex reached first
-                        best[i] = first + steps_in[new][0][0] * n
-                        fresh.append(i)
-                    elif dist[best[i]] == c:
-                        # Reached after a backward step for the same MP: this is the
-                        # same MP without one.
-                        best[i] = first + steps_in[new][0][0] * n
+                turned = one_turn[new] & ~(was | new)
+                if turned:
+                    if key in turns:
+                        turns[key] |= turned
+                    else:
+                        turns[key] = turned
+                k = 6 * i
+                for f, bit, o in listed:
+                    dist[first + f * n] = c
+                    # Forward: the step the way the unit faces, in this layer.
+                    kf = k + f
+                    w = enter[kf]
+                    if w and w <= behind:
+                        to = n + neighbours[kf]
+                        if not done[to] & bit:
+                            later = later_by[w]
+                            if to in later:
+                                later[to] |= bit
+                            else:
+                                later[to] = bit
+                    # Backward: the step the other way, in this layer too.
+                    kf = k + o
+                    w = enter[kf]
+                    if w and w <= behind:
+                        j = neighbours[kf]
+                        to = n + j
+                        if not (done[to] | done[j]) & bit:
+                            later = later_by[w]
+                            if to in later:
+                                later[to] |= bit
+                            else:
+                                later[to] = bit
+                continue
+            new = facings & ~was  # key is the hex: no backward step yet
+            if not new:
+                continue
             done[key] = was | new
             listed = steps_in[new]
-            if room <= 0:  # no MP left for a turn or a step
+            if not was:
+                other = done[n + key]
+                if not other:  # the hex reached first
+                    best[key] = key + listed[0][0] * n
+                    fresh.append(key)
+                elif dist[best[key]] == c:
+                    # Reached after a backward step for the same MP: this is the
+                    # same MP without one.
+                    best[key] = key + listed[0][0] * n
+            if ahead <= 0:  # no MP left for a turn or a step
                 for f, _, _ in listed:
-                    dist[first + f * n] = c
+                    dist[key + f * n] = c
                 continue
-            turned = one_turn[new] & ~(was | new)  # a hexside's turn costs 1
+            turned = one_turn[new] & ~(was | new)
             if turned:
-                later = later_by[1]
-                if key in later:
-                    later[key] |= turned
+                if key in turns:
+                    turns[key] |= turned
                 else:
-                    later[key] = turned
-            k = 6 * i
-            layer = key - i  # 0, or n after a backward step
+                    turns[key] = turned
+            k = 6 * key
             for f, bit, o in listed:
-                dist[first + f * n] = c
-                # Forward: the step the way the unit faces, in its layer.
-                w = enter[k + f]
-                if w and w <= room:
-                    to = layer + neighbours[k + f]
+                dist[key + f * n] = c
+                # Forward: the step the way the unit faces, in this layer.
+                kf = k + f
+                w = enter[kf]
+                if w and w <= ahead:
+                    to = neighbours[kf]
                     if not done[to] & bit:
                         later = later_by[w]
                         if to in later:
@@ -1478,9 +1522,10 @@ def _facing_search(
                             later[to] = bit
                 # Backward: the step the other way, into the backward layer.
                 if behind > 0:
-                    w = enter[k + o]
+                    kf = k + o
+                    w = enter[kf]
                     if w and w <= behind:
-                        j = neighbours[k + o]
+                        j = neighbours[kf]
                         to = n + j
                         if not (done[to] | done[j]) & bit:
                             later = later_by[w]
@@ -1489,18 +1534,26 @@ def _facing_search(
                             else:
                                 later[to] = bit
         fresh.sort()
-        order += fresh
-    return dist, best, order
+        costs.update(dict.fromkeys(fresh, c))
+    for i in best:  # every key written is a hex reached, in either layer
+        done[i] = done[n + i] = 0
+    _DONE_LISTS.append(done)
+    return dist, best, costs
+
+
+# The facings known per search key (``_facing_search``), all 0, ready for the next
+# search: a list is taken out while a search runs and put back cleared.
+_DONE_LISTS: list[list[int]] = []
 
 
 def _free_search(
     neighbours: memoryview, enter: memoryview, i0: int, cap: int
-) -> tuple[dict[int, int], list[int]]:
+) -> tuple[dict[int, int], dict[int, int]]:
     """Dijkstra by cost levels over the hexes, for a unit that turns freely (MOV-1,
-    MOV-2): the MP of every hex reached within ``cap``, and those hexes cheapest first
+    MOV-2): the MP of every hex reached within ``cap``, and the same cheapest first
     (ties in area order)."""
     dist: dict[int, int] = {}
-    order: list[int] = []
+    costs: dict[int, int] = {}
     ring: list[list[int]] = [[] for _ in range(_RING)]
     ring[0].append(i0)
     c = -1
@@ -1527,8 +1580,8 @@ def _free_search(
                         if c + w > top:
                             top = c + w
         fresh.sort()
-        order += fresh
-    return dist, order
+        costs.update(dict.fromkeys(fresh, c))
+    return dist, costs
 
 
 def _search_exits(
