@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from game.sim.runner import GameSpec, start_game
 from game.state import (
     DEFAULT_SCENARIO,
     GameState,
@@ -112,6 +113,45 @@ def test_a_finished_game_replays_to_its_result() -> None:
     again = replay(game_log(state))
     assert again.result == state.result
     assert state_hash(again) == state_hash(state)
+
+
+def test_the_hash_does_not_depend_on_how_the_scenario_file_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Principle 5: the same scenario, seed and commands give the same hash however
+    the path to the scenario file is written. A shipped scenario is named
+    ``maps/<file>`` from any folder and checkout, relative or absolute; any other
+    file by its path tidied, so that ``./x.toml`` and ``x.toml`` are one game. A
+    log keeps the name it was played under: it replays to its own hash."""
+    shipped = ROOT / "maps" / "long_tom_hunt.toml"
+
+    def played(path: str) -> GameState:
+        state = new_game(path, 41)
+        play_random(state, 41, max_turns=1, invariants=False)
+        return state
+
+    monkeypatch.chdir(ROOT)
+    first = played("maps/long_tom_hunt.toml")
+    assert first.scenario_path == "maps/long_tom_hunt.toml"
+    # A headless run's games (``simulate``, ``sweep``) are named the same way.
+    levels = (("north", "normal"), ("south", "normal"))
+    hashes = {
+        state_hash(start_game(GameSpec(named, 0, 41, levels)))
+        for named in ("maps/long_tom_hunt.toml", str(shipped), DEFAULT_SCENARIO)
+    }
+    assert len(hashes) == 1
+    monkeypatch.chdir(tmp_path)
+    relative = os.path.relpath(shipped, tmp_path)
+    for named in (str(shipped), DEFAULT_SCENARIO, relative, f"./{relative}"):
+        assert state_hash(played(named)) == state_hash(first), named
+    own = tmp_path / "mine" / "hunt.toml"
+    own.parent.mkdir()
+    own.write_text(shipped.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.chdir(own.parent)
+    mine = played("hunt.toml")
+    assert mine.scenario_path == "hunt.toml"
+    assert state_hash(played("./hunt.toml")) == state_hash(mine)
+    assert state_hash(replay(game_log(mine))) == state_hash(mine)
 
 
 def test_the_hash_does_not_depend_on_the_python_process() -> None:

@@ -36,6 +36,7 @@ from game.state import (
 )
 from game.state.model import GameState
 from game.state.saves import game_log
+from game.state.setup import scenario_name
 
 
 def derived_seed(*parts: object) -> int:
@@ -111,7 +112,7 @@ class GameOutcome:
 def start_game(spec: GameSpec) -> GameState:
     """The game's opening state, from the spec's scenario tables or its file."""
     state = new_game(_checked_scenario(spec), spec.seed)
-    state.scenario_path = spec.scenario  # as ``new_game(path)`` names it
+    state.scenario_path = scenario_name(spec.scenario)  # as ``new_game(path)`` names it
     return state
 
 

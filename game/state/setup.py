@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,26 @@ from game.state.model import SETUP, Battery, GameState, Intel, OffBoard, Unit
 from game.state.systems import initial_damage
 
 DEFAULT_SCENARIO = str(Path(__file__).resolve().parents[2] / "maps" / "long_tom_hunt.toml")
+# The folder of the scenarios shipped with the game.
+MAPS_FOLDER = Path(DEFAULT_SCENARIO).parent
+
+
+def scenario_name(path: str | Path) -> str:
+    """How a game names its scenario file (``GameState.scenario_path``, part of its
+    hash): a scenario shipped with the game as ``maps/<file>`` however the path to it
+    was written (relative, absolute, from another folder or checkout), so that the
+    same scenario, seed and commands give the same hash on every machine; any other
+    file by its path as written, tidied (``./a/../b.toml`` is ``b.toml``). A name it
+    gives is given again unchanged."""
+    text = str(path)
+    if not text:
+        return text
+    try:
+        within = Path(text).resolve().relative_to(MAPS_FOLDER)
+    except (ValueError, OSError):
+        return Path(os.path.normpath(text)).as_posix()
+    return f"maps/{within.as_posix()}"
+
 
 # MAP-5: levels a unit stands above its hex, unless its profile says otherwise.
 
@@ -58,7 +79,7 @@ def new_game(
     and logs carry it, so later changes to the files change no game under way."""
     path = ""
     if not isinstance(scenario, Scenario):
-        path = str(scenario)
+        path = scenario_name(scenario)
         scenario = load_scenario(scenario, sheets=sheets)
     catalogue = dict(sheets) if sheets is not None else available_sheets()
     area = PlayArea.from_layout(
