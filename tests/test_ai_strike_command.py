@@ -309,22 +309,30 @@ def test_hard_goes_after_the_unit_that_would_hold_out_first_ART_11_ART_19_ART_21
 
 
 def test_the_own_missiles_forecast_is_read_again_when_a_spotter_moves_ART_16_ART_13() -> None:
-    """ART-13, ART-16: the missile's to-hit number is rolled with the spotters that
-    see the aimed hex when it lands. A skilled spotter (-1) that steps out of sight
-    of the aimed hex within the movement phase spots it no more: the danger the
-    side reads from its own missile is then the forecast without it, as a side
-    that remembered nothing would read it, not the one kept from before it moved."""
+    """ART-13, ART-16: the missile is rolled with the units that spotted it when it
+    was fired and still see the aimed hex when it lands, as the engine rolls it
+    (``arriving_shot``). A skilled spotter (-1) that steps out of sight of the
+    aimed hex within the movement phase spots it no more: the danger the side
+    reads from its own missile is then the forecast without it, as a side that
+    remembered nothing would read it, not the one kept from before it moved. A
+    unit that sees the hex but did not spot the shot when it was fired (the
+    other Locust) never counts."""
     aimed = Hex(7, 18)
     state = _with_missile(aimed, None)
     state.units["n-eye-west"].gunnery = 2  # two points below 4: -1 (ART-13)
+    state.units["n-eye-east"].gunnery = 2
+    state.queue.plots[0] = replace(state.queue.plots[0], spotters_at_firing=("n-eye-west",))
     memory = Memory()
     normal = level("normal")
     before = Board.read(player_view(state, "north"), memory, normal, personality("steady"))
     spotted = before.own_shells_landing()
+    assert abs(spotted - forecast(state.area, aimed, 10, "cruise_90").damage_array).max() < 1e-9
     state.units["n-eye-west"].hex = Hex(2, 21)  # behind ground that hides the aimed hex
     assert not in_sight(state.area, Hex(2, 21), aimed, 2)
+    assert in_sight(state.area, state.units["n-eye-east"].hex, aimed, 2)
     view = player_view(state, "north")
     kept = Board.read(view, memory, normal, personality("steady")).own_shells_landing()
     anew = Board.read(view, Memory(), normal, personality("steady")).own_shells_landing()
     assert abs(kept - anew).max() == 0.0
-    assert abs(anew - spotted).max() > 1.0  # the spotter changed the forecast
+    # Unspotted now: the other Locust sees the hex, but did not spot the shot (ART-16).
+    assert abs(anew - forecast(state.area, aimed, 11, "cruise_90").damage_array).max() < 1e-9

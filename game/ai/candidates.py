@@ -27,7 +27,7 @@ from game.hexmath import Hex, distance, distances
 from game.state.commands import Command
 from game.state.legal import LegalCommands
 from game.state.model import Unit
-from game.state.queries import fastest_move, shot_to_hit, spotters_at
+from game.state.queries import arriving_shot, fastest_move
 from game.state.view import PlayerView
 
 # Longest direct-fire reach assumed for an enemy unit whose weapons are unknown.
@@ -321,10 +321,9 @@ class Board:
         a cruise missile's) that land this turn, after its movement phase (ART-7:
         fired turns ago, they arrive in this turn's artillery phase). With the level's
         ``reads_scatter``: the shell's exact landing pattern (ART-11, ART-12: a miss
-        scatters by its margin) with the to-hit number it will be rolled against
-        (ART-13, ART-16, ART-17: its spotters seeing the aimed hex now, the
-        adjustments it left the gun with); otherwise the rings of a hit on the aimed
-        hex alone (ART-25)."""
+        scatters by its margin) rolled as the engine would roll it now
+        (``arriving_shot``: ART-13, ART-16, ART-17, ART-19); otherwise the rings of
+        a hit on the aimed hex alone (ART-25)."""
         view = self.view
         # ``view.plots`` arriving this turn, by number as ``view.plots`` lists them.
         landing = sorted(
@@ -352,11 +351,9 @@ class Board:
                 continue
             tn = None
             if plot.automatic is None and self.level.reads_scatter:
-                seeing = spotters_at(view, view.side, plot.target)
-                number, _ = shot_to_hit(
-                    gun, seeing, plot.adjustments, frozenset(plot.attacking_spotters)
-                )
-                tn = number.total
+                # ART-16, ART-19: rolled as the engine will roll it if it landed now.
+                number = arriving_shot(view, plot).to_hit
+                tn = None if number is None else number.total
             damage += forecast(self.area, plot.target, tn, gun.battery.weapon).damage_array
         damage.flags.writeable = False
         self.memory.notes["own_shells_landing"] = (key, damage)

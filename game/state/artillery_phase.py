@@ -15,7 +15,7 @@ import game.state.counter_battery as counter_battery
 import game.state.queries as queries
 import game.state.shells as shells
 from game.artillery.detection import announced_side, describe_side, detection_rolls
-from game.artillery.plots import Arrival, Plot, valid_spotters
+from game.artillery.plots import Arrival, Plot
 from game.artillery.scatter import resolve_shell
 from game.artillery.weapons import weapon as weapon_spec
 from game.hexmath import Hex
@@ -123,25 +123,9 @@ def arrive(state: GameState, plot: Plot) -> None:
     battery = unit.battery
     assert battery is not None
     w = weapon_spec(battery.weapon)
-    # ART-16: only the units that spotted it when it was fired may spot it now.
-    fired_with = set(plot.spotters_at_firing)
-    may_spot = [u for u in state.living(plot.side) if u.hex is not None and u.id in fired_with]
-    seeing = [u.id for u in seeing_units(state, plot.side, plot.target, among=may_spot)]
-    spotters = valid_spotters(plot.spotters_at_firing, seeing)
-    automatic = plot.automatic
-    if automatic is None and queries.on_auto_hit_hex(unit, plot.target, plot.fired_turn):
-        automatic = "auto-hit hex"  # ART-19
-    tn = None
-    spotter = None
-    if automatic is None:
-        tn, spotter = queries.shot_to_hit(
-            unit,
-            [state.units[s] for s in spotters],
-            plot.adjustments,
-            plot.attacking_spotters,
-            direct=plot.arrival_turn == plot.fired_turn,
-            air=plot.air,
-        )
+    # ART-16, ART-19: an automatic hit, or the number with the spotters it keeps.
+    shot = queries.arriving_shot(state, plot)
+    automatic, tn, spotter = shot.automatic, shot.to_hit, shot.spotter
     landing = resolve_shell(
         state.dice, plot.target, tn, state.area.contains, automatic, purpose=f"{w.name} shell"
     )
@@ -150,7 +134,13 @@ def arrive(state: GameState, plot: Plot) -> None:
         battery.auto_hit.earn(plot.target, turn)  # ART-19
     state.queue.record(
         Arrival(
-            plot.id, plot.battery, plot.target, turn, landing.landing, landing.hit, bool(spotters)
+            plot.id,
+            plot.battery,
+            plot.target,
+            turn,
+            landing.landing,
+            landing.hit,
+            bool(shot.spotters),
         )
     )
     label = state.area.label

@@ -47,6 +47,7 @@ from game.artillery.counter_battery import (
 from game.artillery.damage import WarhammerTroops
 from game.artillery.flight import flight_time, range_refusal, sheet_distance
 from game.artillery.forecast import Forecast, forecast
+from game.artillery.plots import Plot, valid_spotters
 from game.artillery.tohit import artillery_target_number, spotter_modifier
 from game.artillery.weapons import Weapon
 from game.artillery.weapons import weapon as weapon_spec
@@ -224,6 +225,43 @@ def shot_to_hit(
     if air is not None:
         tn = aircraft.air_target_number(unit, air, tn)
     return tn, spotter
+
+
+@dataclass(frozen=True)
+class ArrivingShot:
+    """How a shell arriving now is rolled (``arriving_shot``)."""
+
+    spotters: list[str]  # its spotters now (ART-16), in firing-list order
+    automatic: str | None  # why it hits automatically, or None: it rolls
+    to_hit: TargetNumber | None  # the number it rolls against, with its breakdown
+    spotter: Unit | None  # the spotter the number counts
+
+
+def arriving_shot(board: GameState | PlayerView, plot: Plot) -> ArrivingShot:
+    """How a shell arriving now is rolled, over the state or its side's own view.
+    ART-16: its spotters are the units that spotted it when it was fired and still
+    see the aimed hex. It hits automatically for its plot's reason, or on an
+    auto-hit hex its battery earned since it was fired (ART-19); else it rolls
+    against its to-hit number with the best of those spotters."""
+    unit = board.units[plot.battery]
+    fired_with = set(plot.spotters_at_firing)
+    may_spot = [u for u in board.living(plot.side) if u.hex is not None and u.id in fired_with]
+    seeing = [u.id for u in seeing_units(board, plot.side, plot.target, among=may_spot)]
+    spotters = valid_spotters(plot.spotters_at_firing, seeing)
+    automatic = plot.automatic
+    if automatic is None and on_auto_hit_hex(unit, plot.target, plot.fired_turn):
+        automatic = "auto-hit hex"
+    if automatic is not None:
+        return ArrivingShot(spotters, automatic, None, None)
+    tn, spotter = shot_to_hit(
+        unit,
+        [board.units[s] for s in spotters],
+        plot.adjustments,
+        plot.attacking_spotters,
+        direct=plot.arrival_turn == plot.fired_turn,
+        air=plot.air,
+    )
+    return ArrivingShot(spotters, None, tn, spotter)
 
 
 def adjustments(
