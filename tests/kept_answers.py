@@ -9,7 +9,11 @@ What is dropped is found, not listed, so that a cache added later is covered too
   data, the ones it fills in play are kept answers;
 - every ``functools`` cache of those modules and of their classes;
 - the AI memory's notes, all but the batteries a side has moved in set-up (what it
-  did, not an answer it keeps).
+  did, not an answer it keeps);
+- what the game's own objects keep (a play area's searches and lookups, an event's
+  copies for each reader, a plot's JSON): before each command the game is rebuilt
+  from its saved form (``GameState.from_dict(state.to_dict())``, every object new)
+  in the place of the one being played.
 
 The relative line table of line of sight (``los._LINES``) is not dropped: it only
 grows, and every way it is read is held to ``line_of_sight`` in tests/test_los.py.
@@ -31,19 +35,21 @@ import importlib
 import pkgutil
 import tomllib
 import weakref
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import game
+from game.state.model import GameState
 
 ROOT = Path(__file__).resolve().parents[1]
 # The AI memory's notes that are memory, not kept answers.
 REMEMBERED = frozenset({"deployed"})
 # Who plays: normal against normal, hard against easy (swapped every other game).
 PAIRS = {"nn": ("normal", "normal"), "he": ("hard", "easy")}
-_CONTAINERS = (dict, list, set, weakref.WeakKeyDictionary, weakref.WeakValueDictionary)
+_CONTAINERS = (dict, list, set, deque, weakref.WeakKeyDictionary, weakref.WeakValueDictionary)
 
 
 def _modules() -> list[Any]:
@@ -62,7 +68,7 @@ def kept_answers() -> tuple[dict[str, Any], dict[str, Any]]:
         for name, value in vars(module).items():
             if id(value) in found:
                 continue  # imported under another name
-            if type(value) in _CONTAINERS and len(value) == 0:
+            if isinstance(value, _CONTAINERS) and len(value) == 0:
                 containers[f"{module.__name__}.{name}"] = value
                 found.add(id(value))
             held = vars(value).values() if isinstance(value, type) else ()
@@ -87,10 +93,12 @@ def forgetting(containers: dict[str, Any], caches: dict[str, Any]) -> Iterator[N
         for cache in caches.values():
             cache.cache_clear()
 
-    def dropping(f: Callable[..., Any]) -> Callable[..., Any]:
-        def dropped(*args: Any, **kwargs: Any) -> Any:
+    def dropping(f: Callable[..., Any], rebuilt: bool = False) -> Callable[..., Any]:
+        def dropped(state: GameState, *args: Any, **kwargs: Any) -> Any:
+            if rebuilt:  # the game as a save holds it, in new objects
+                vars(state).update(vars(GameState.from_dict(state.to_dict())))
             forget()
-            return f(*args, **kwargs)
+            return f(state, *args, **kwargs)
 
         return dropped
 
@@ -104,7 +112,8 @@ def forgetting(containers: dict[str, Any], caches: dict[str, Any]) -> Iterator[N
 
     try:
         for name, f in plain.items():
-            setattr(runner, name, dropping(f))
+            # Each command starts with its legal commands: the game is rebuilt then.
+            setattr(runner, name, dropping(f, rebuilt=name == "legal_options"))
         policy.Policy.candidates = forgetful  # type: ignore[method-assign]
         forget()
         yield

@@ -3,8 +3,9 @@ the program keeps between commands dropped before each command play exactly as t
 same games played as usual, so that no kept answer is ever stale (DESIGN: same
 scenario, seed and commands, same state hash).
 
-The default plays one game of the tutorial each of normal against normal and hard
-against easy; ``BARRAGE_SOAK=full`` plays two of each pairing on every scenario.
+The default plays one game of the tutorial and of Hold the Ford each of normal
+against normal and hard against easy; ``BARRAGE_SOAK=full`` plays two of each
+pairing on every scenario.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from pathlib import Path
 from tests.engine_fixtures import FULL
 
 ROOT = Path(__file__).resolve().parents[1]
+# Units close in on each other there: reach searches past enemy hexes, melee, rubble.
+HOLD_THE_FORD = "maps/hold_the_ford.toml"
 
 
 def _oracle(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -56,7 +59,7 @@ def test_games_with_every_kept_answer_dropped_play_as_usual(home: Path) -> None:
     """Every command of each game made and carried out with nothing kept from the
     commands before (but what the AI did, the guns it moved): the same game, the
     same final state hash."""
-    args = ["--games", "2"] if FULL else ["--games", "1", "maps/tutorial.toml"]
+    args = ["--games", "2"] if FULL else ["--games", "1", "maps/tutorial.toml", HOLD_THE_FORD]
     played = _oracle(home, *args)
     assert played.returncode == 0, played.stdout + played.stderr
     assert "different 0" in played.stdout
