@@ -26,6 +26,7 @@ import pygame_gui
 
 from game.scenario import ScenarioError, load_scenario
 from game.state import DEFAULT_SCENARIO, SaveError, SealedSaveError
+from game.state.setup import MAPS_FOLDER
 from game.ui import fonts, labels, theme
 from game.ui.camera import Camera
 from game.ui.home import autosave_dir
@@ -42,7 +43,7 @@ from game.ui.widgets import backdrop, choice_row, draw_gui, gui_button, panel_su
 if TYPE_CHECKING:
     from game.ui.app import App
 
-SCENARIO_DIR = Path(__file__).resolve().parents[2] / "maps"
+SCENARIO_DIR = MAPS_FOLDER  # the scenarios shipped with the game
 # The pages of the panel on the right (the menu items that open them).
 NEW_GAME, REPLAYS, SETTINGS = "new", "replays", "settings"
 THUMB_SIZE = (300, 210)

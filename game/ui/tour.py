@@ -18,14 +18,12 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pygame
 
 from game.hexmath import Hex, distance
 from game.state import (
-    DEFAULT_SCENARIO,
     EndPhase,
     GameState,
     Hold,
@@ -39,6 +37,7 @@ from game.state import (
     save_game,
 )
 from game.state.model import MOVEMENT
+from game.state.setup import MAPS_FOLDER
 from game.ui.home import data_home, saves_dir
 from game.ui.seats import HOTSEAT, SOLO, Seats
 
@@ -46,7 +45,7 @@ if TYPE_CHECKING:
     from game.ui.app import App
     from game.ui.game_screen import GameScreen
 
-MAPS = Path(DEFAULT_SCENARIO).resolve().parent
+MAPS = MAPS_FOLDER
 HUNT = str(MAPS / "long_tom_hunt.toml")
 
 # --- events, as a player makes them ----------------------------------------------------------
