@@ -330,13 +330,14 @@ class Board:
             (p for p in view.queue.arriving(view.turn) if p.air is None), key=_plot_number
         )
         spotting: tuple = ()
-        if self.level.reads_scatter and any(p.automatic is None for p in landing):
-            # ART-16: its spotters are the units that see the aimed hex: read again
-            # when an own unit has moved (or fallen) since.
+        if self.level.reads_scatter:
+            # ART-16: its spotters are the units that spotted it when it was fired and
+            # still see the aimed hex: read again when one of them has moved or fallen.
+            fired_with = {s for p in landing if p.automatic is None for s in p.spotters_at_firing}
             spotting = tuple(
                 (u.id, u.hex, u.height, u.altitude)
                 for u in view.living(view.side)
-                if u.hex is not None
+                if u.id in fired_with
             )
         key = (view.turn, self.area.revision, tuple(p.id for p in landing), spotting)
         cached = self.memory.notes.get("own_shells_landing")
