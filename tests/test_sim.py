@@ -350,3 +350,36 @@ def test_a_scenario_checked_once_sets_up_each_game_as_checked_anew(tmp_path: Pat
     tables["scenario"]["turns"] = 6  # the same tables, changed in place
     changed = runner.start_game(by_tables)
     assert changed.turn_limit == 6 and state_hash(changed) == anew(by_tables)
+
+
+def test_simulate_checks_its_scenario_once_for_every_game_it_plays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``simulate`` checks the scenario before the first game and hands the runner what
+    it checked: the games played in this process are not checked again, and they
+    are the games a runner that checks the scenario itself plays."""
+    import game.sim.batch as batch
+
+    checked: list[str] = []
+    real = batch.scenario_from_dict
+
+    def counted(tables: dict, name: str) -> object:
+        checked.append(name)
+        return real(tables, name)
+
+    levels = {"north": "random", "south": "random"}
+    path = tmp_path / "hunt.toml"
+    path.write_text(Path(DEFAULT_SCENARIO).read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(batch, "scenario_from_dict", counted)
+    monkeypatch.setattr(runner, "scenario_from_dict", counted)
+    simulate(str(path), 3, 4, levels, tmp_path / "primed", logs=3, plots=False, progress=None)
+    assert checked == [str(path)]
+
+    # The same run with the runner checking the scenario for its first game.
+    monkeypatch.setattr(batch, "keep_checked_scenario", lambda *held: None)
+    runner._SCENARIOS.clear()
+    simulate(str(path), 3, 4, levels, tmp_path / "anew", logs=3, plots=False, progress=None)
+    assert checked == [str(path)] * 3
+    for name in ("summary.json", *(f"logs/game-{k:04d}.log.json" for k in range(3))):
+        primed = (tmp_path / "primed" / name).read_text(encoding="utf-8")
+        assert primed == (tmp_path / "anew" / name).read_text(encoding="utf-8"), name

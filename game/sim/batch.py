@@ -37,6 +37,7 @@ from game.sim.runner import (
     GameSpec,
     code_fingerprint,
     game_specs,
+    keep_checked_scenario,
     log_name,
     play_game,
     record_name,
@@ -281,6 +282,7 @@ def simulate(
         raise ValueError(f"games must be 1 or more, not {games}")
     scenario = str(scenario)
     data, loaded = scenario_tables(scenario)
+    keep_checked_scenario(scenario, data, loaded)
     specs = game_specs(
         scenario, games, seed, levels, personalities, swap_sides, logs, scenario_data=data
     )

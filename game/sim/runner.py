@@ -124,6 +124,14 @@ def start_game(spec: GameSpec) -> GameState:
 _SCENARIOS: dict[str, tuple[Any, str, Scenario]] = {}
 
 
+def keep_checked_scenario(name: str, tables: dict[str, Any], scenario: Scenario) -> None:
+    """Hold ``scenario``, just checked from ``tables`` under ``name`` (the caller's, to
+    read and never write), as the first game of a spec with those tables would:
+    the games this process plays of it, and the worker processes it starts by
+    forking, set up from copies of it without checking it again."""
+    _SCENARIOS[name] = (copy.deepcopy(tables), str(sheets_dir()), scenario)
+
+
 def _checked_scenario(spec: GameSpec) -> Scenario:
     """The spec's scenario, checked again only when its tables, its file or the sheet
     folder changed."""
