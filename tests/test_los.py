@@ -672,3 +672,27 @@ def test_MAP_5_a_viewer_asked_about_its_own_hex_among_a_few_sees_it(monkeypatch)
         for h in far:
             expected = distance(viewer, h) <= 12 and line_of_sight(area, viewer, h, 1, 0).visible
             assert bool(mask[index[h]]) == expected, (viewer, h)
+
+
+def test_MAP_5_line_steps_in_single_precision_equal_double_precision(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """MAP-5: the lines worked out in single precision (where ``_line_hexes`` judges it
+    exact) are those of double precision: every step of every line out to 160
+    hexes, read as the table and the draws read them, and lines of some 500 hexes,
+    at the edge of the precision's margin, read to their end."""
+    q, r = los._ring_hexes(1, 160)
+    far_q, far_r = los._ring_hexes(495, 500)
+    pick = np.random.default_rng(11).choice(far_q.size, 400, replace=False)
+    far_q, far_r = far_q[pick], far_r[pick]
+    asked = [(q, r, first, los.CHUNK_STEPS) for first in range(1, 161, los.CHUNK_STEPS)]
+    asked += [(q, r, 1, 160), (far_q, far_r, 1, 250), (far_q, far_r, 251, 250)]
+    for bq, br, first, steps in asked:
+        ends = los._line_ends(bq, br)
+        assert int(ends[3].max()) * (4 * (first + steps) + 2) <= los._SINGLE_EXACT
+        single = los._line_hexes(ends, first, steps)
+        monkeypatch.setattr(los, "_SINGLE_EXACT", -1)  # double precision only
+        double = los._line_hexes(ends, first, steps)
+        monkeypatch.undo()
+        for a, b in zip(single, double, strict=True):
+            assert np.array_equal(a, b), (first, steps)

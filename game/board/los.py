@@ -197,6 +197,11 @@ def _line_ends(
     return 2 * bq + br, -bq - 2 * br, br - bq, n
 
 
+# ``_line_hexes`` works in single precision while n * (4 * (first + steps) + 2) is no
+# more than this (a quarter of the 2**22 its exactness needs).
+_SINGLE_EXACT = 2**20
+
+
 def _line_hexes(
     ends: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], first: int, steps: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -208,17 +213,23 @@ def _line_hexes(
     # floor(t - eps) of a multiple t of 1/n is floor((t * n - 1) / n). Floors of
     # x / n for whole x, in floating point (faster than whole-number division):
     # x + lift * n + 1/2 is positive (|u|, |v|, |w| are 2n at most) and exact, and
-    # its quotient by n lies at least 1/(2n) from a whole number, far more than
-    # the rounding of 1/n and of the product (below 1e-11 for any line an area
-    # can hold), so truncating it gives floor(x / n) + lift.
+    # its quotient by n lies at least 1/(2n) from a whole number, more than the
+    # rounding of 1/n and of the product, so truncating it gives floor(x / n) + lift.
     # Every floor carries the same lift, which the differences below cancel.
-    nf = np.maximum(n, 1).astype(np.float64)
-    per = 1.0 / nf
-    lifted = (2 * (first + steps) + 1) * nf
-    at = i.astype(np.float64)
-    floor_u = ((du * at + (lifted - 0.5)) * per).astype(np.int32)
-    floor_v = ((dv * at + (lifted + 0.5)) * per).astype(np.int32)
-    floor_w = ((dw * at + (lifted - 0.5)) * per).astype(np.int32)
+    # The quotient is below 4s + 2 (s = first + steps) and the two roundings miss
+    # it by 2**-23 of that at most in single precision: exact while
+    # n * (4s + 2) < 2**22, taken with four times that margin (every line of the
+    # table, and every step of lines out to some 500 hexes), and as fast again as
+    # double precision, which serves the longer lines (its roundings: below 1e-11).
+    single = int(_most(ends[3], initial=0)) * (4 * (first + steps) + 2) <= _SINGLE_EXACT
+    real = np.float32 if single else np.float64
+    nf = np.maximum(n, 1).astype(real)
+    per = real(1.0) / nf
+    lifted = real(2 * (first + steps) + 1) * nf
+    at = i.astype(real)
+    floor_u = ((du.astype(real) * at + (lifted - 0.5)) * per).astype(np.int32)
+    floor_v = ((dv.astype(real) * at + (lifted + 0.5)) * per).astype(np.int32)
+    floor_w = ((dw.astype(real) * at + (lifted - 0.5)) * per).astype(np.int32)
     # The nearest whole number to k / 3 (never a tie) is floor((k + 1) / 3).
     q = (floor_u - floor_w + 1) // 3
     r = (floor_w - floor_v + 1) // 3
@@ -681,7 +692,7 @@ def visible_from(
         if todo.size == 0:
             return seen
         farthest = int(dist.max())
-        _LINES.grow(farthest)
+        _grow_beside(dist, farthest)
         rows[rows >= _LINES.rows] = -1  # not built yet: drawn on the spot
     else:
         asked = None if among is None else np.flatnonzero(among)
@@ -702,7 +713,7 @@ def visible_from(
         todo = picked if asked is None else asked[picked]
         dist = dist[picked]
         farthest = int(dist.max())
-        _LINES.grow(farthest)
+        _grow_beside(dist, farthest)
         side = 2 * limit + 1
         # Rows not built yet read -1: those lines are drawn on the spot.
         near = dist <= limit
@@ -784,6 +795,19 @@ def visible_from(
         todo, dist, rows, threshold, top, woods = (
             a[going] for a in (todo, dist, rows, threshold, top, woods)
         )
+
+
+def _grow_beside(dist: np.ndarray, farthest: int) -> None:
+    """Grow the table toward ``farthest`` by what a call's share of work (about
+    ``GROW_ENTRIES`` line steps) leaves once the lines beyond the table, whose
+    first chunk of steps the call draws on the spot (``dist``: the distance of each
+    line asked), have taken theirs; ``GROW_ENTRIES // 8`` at least, so that the
+    table always moves on. The first call of a process on a large area then does
+    not both draw thousands of lines and build thousands more."""
+    if farthest <= _LINES.radius:
+        return
+    beyond = int(np.count_nonzero(dist > _LINES.radius))
+    _LINES.grow(farthest, max(GROW_ENTRIES // 8, GROW_ENTRIES - CHUNK_STEPS * beyond))
 
 
 def _few_asked(
