@@ -219,7 +219,7 @@ def _line_hexes(
     # The quotient is below 4s + 2 (s = first + steps) and the two roundings miss
     # it by 2**-23 of that at most in single precision: exact while
     # n * (4s + 2) < 2**22, taken with four times that margin (every line of the
-    # table, and every step of lines out to some 500 hexes), and as fast again as
+    # table, and every step of lines out to some 500 hexes), a third cheaper than
     # double precision, which serves the longer lines (its roundings: below 1e-11).
     single = int(_most(ends[3], initial=0)) * (4 * (first + steps) + 2) <= _SINGLE_EXACT
     real = np.float32 if single else np.float64
