@@ -445,3 +445,14 @@ def test_settings_from_the_pause_menu_change_a_game_in_play(window, home, shots)
     assert game.ctx.animation_speed == 4.0
     assert game.ctx.sound is app.sound and app.sound.muted
     assert load_settings()[0].animation_speed == 4.0
+
+
+def test_a_menu_on_a_folder_without_scenarios_names_that_folder(window, home, tmp_path):
+    """The briefing of a menu opened on a folder with no scenario files names the
+    folder it looked in, not the shipped maps folder."""
+    app = window()
+    empty = tmp_path / "no scenarios here"
+    empty.mkdir()
+    menu = MainMenu(app, empty)
+    assert menu.entries == []
+    assert menu._briefing_html() == f"No scenario files in {empty}."

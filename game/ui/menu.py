@@ -43,7 +43,6 @@ from game.ui.widgets import backdrop, choice_row, draw_gui, gui_button, panel_su
 if TYPE_CHECKING:
     from game.ui.app import App
 
-SCENARIO_DIR = MAPS_FOLDER  # the scenarios shipped with the game
 # The pages of the panel on the right (the menu items that open them).
 NEW_GAME, REPLAYS, SETTINGS = "new", "replays", "settings"
 THUMB_SIZE = (300, 210)
@@ -92,7 +91,7 @@ def read_entry(path: Path) -> ScenarioEntry:
     )
 
 
-def scenario_entries(folder: Path = SCENARIO_DIR) -> list[ScenarioEntry]:
+def scenario_entries(folder: Path = MAPS_FOLDER) -> list[ScenarioEntry]:
     return [read_entry(p) for p in sorted(folder.glob("*.toml"))]
 
 
@@ -140,8 +139,9 @@ class MainMenu(Screen):
 
     opaque = True
 
-    def __init__(self, app: App, folder: Path = SCENARIO_DIR) -> None:
+    def __init__(self, app: App, folder: Path = MAPS_FOLDER) -> None:
         super().__init__(app)
+        self.folder = folder
         self.entries = scenario_entries(folder)
         self.manager = app.ui_manager()
         # The choices made last time (a first run: the README's first game).
@@ -283,7 +283,7 @@ class MainMenu(Screen):
     def _briefing_html(self) -> str:
         entry = self.entry
         if entry is None:
-            return f"No scenario files in {SCENARIO_DIR}."
+            return f"No scenario files in {self.folder}."
         parts = []
         facts = []
         if entry.turns:

@@ -45,8 +45,7 @@ if TYPE_CHECKING:
     from game.ui.app import App
     from game.ui.game_screen import GameScreen
 
-MAPS = MAPS_FOLDER
-HUNT = str(MAPS / "long_tom_hunt.toml")
+HUNT = str(MAPS_FOLDER / "long_tom_hunt.toml")
 
 # --- events, as a player makes them ----------------------------------------------------------
 
@@ -501,7 +500,7 @@ def counter_battery_plot(app: App) -> None:
 
 def air_attack(app: App) -> None:
     """An aircraft (ART-36) flown up, then aiming its Arrow IV in plot mode."""
-    state = new_game(MAPS / "air_strike.toml", 4)
+    state = new_game(MAPS_FOLDER / "air_strike.toml", 4)
     air = "n-sparrowhawk"
     advance(state, lambda s: s.phase == MOVEMENT)
     while True:  # everyone else holds until the aircraft is north's to move
@@ -530,7 +529,7 @@ def counters_figures(app: App) -> None:
     from game.ui.camera import ZOOM_SIZES
     from game.ui.units_layer import NAME_SIZE
 
-    state = new_game(MAPS / "burning_bridge.toml", 1)
+    state = new_game(MAPS_FOLDER / "burning_bridge.toml", 1)
     advance(state, lambda s: s.phase != "setup")
     screen = play(app, state, Seats(SOLO, "west"))
     screen.set_zoom(ZOOM_SIZES.index(NAME_SIZE))
